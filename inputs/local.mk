@@ -1,0 +1,1 @@
+# parameter files users start from

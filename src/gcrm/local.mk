@@ -1,0 +1,1 @@
+# gcrm kernel: added by its issue

@@ -1,0 +1,99 @@
+/* The engine: executes what a kernel plans through a driver in a mode, timing
+ * every driver call, counting bytes, splitting requests too large for one MPI
+ * call, generating the data pattern, and remembering what it wrote so it can be
+ * read back (--verify, --read).
+ *
+ * A kernel builds a cio_schema per file (with each variable's decomposition) and
+ * drives its output events:
+ *
+ *     cio_file *f = cio_create(e, path, schema, comm);   // create, define, enddef
+ *     cio_write(f, varid, record);                        // post or write one variable
+ *     cio_flush(f);                                       // complete what was posted
+ *     cio_close(f);
+ *
+ * In collective modes every rank of `comm` makes the same calls in the same
+ * order (a rank with no share of a variable still calls cio_write for it). */
+#ifndef CLIMIO_ENGINE_H
+#define CLIMIO_ENGINE_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include "driver.h"
+#include "hints.h"
+#include "schema.h"
+#include "stats.h"
+
+#define CIO_MAX_REQUEST_DEFAULT ((int64_t)2147483647 - (1 << 20))  /* under INT_MAX per MPI call */
+
+typedef struct cio_engine_cfg {
+    const cio_driver *drv;
+    cio_driver_opts opts;
+    cio_hints hints;            /* requested MPI-IO hints (the engine copies them) */
+    int64_t max_request;        /* bytes per rank per driver call or per wait round */
+    int remember;               /* keep written files for read-back (verify / read benchmark) */
+} cio_engine_cfg;
+
+typedef struct cio_engine cio_engine;
+typedef struct cio_file cio_file;
+
+/* world: the communicator of the whole run (error agreement, checksums). */
+cio_engine *cio_engine_new(const cio_engine_cfg *cfg, MPI_Comm world, cio_stats *stats);
+/* A virtual engine for --dry-run: no MPI, no storage; it only counts what rank
+ * `rank` of `nprocs` would write.  Collective agreements use this rank's values. */
+cio_engine *cio_engine_new_virtual(const cio_engine_cfg *cfg, int rank, int nprocs, cio_stats *stats);
+void cio_engine_free(cio_engine *e);
+int cio_engine_is_virtual(const cio_engine *e);
+const cio_engine_cfg *cio_engine_config(const cio_engine *e);
+cio_stats *cio_engine_stats(cio_engine *e);
+void cio_engine_set_stats(cio_engine *e, cio_stats *s);
+
+/* Create (clobbering) and define a file from the schema; collective over comm. */
+cio_file *cio_create(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm);
+/* Open an existing file written from the same schema, to append records. */
+cio_file *cio_open(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm);
+/* Records currently in the file (its unlimited dimension). */
+int64_t cio_file_nrecs(cio_file *f);
+const char *cio_file_path(const cio_file *f);
+cio_schema *cio_file_schema(cio_file *f);
+
+/* Write one record of a variable (record ignored for fixed variables) with values
+ * from the variable's fill function or the pattern.  Blocking modes write now;
+ * nonblocking modes post and cio_flush() completes. */
+void cio_write(cio_file *f, int varid, int64_t record);
+/* The same with the caller's data, packed in the decomposition's block order; the
+ * buffer must stay valid until cio_flush() or cio_close(). */
+void cio_write_buf(cio_file *f, int varid, int64_t record, const void *buf);
+/* Complete everything posted on this file (collective in collective modes). */
+void cio_flush(cio_file *f);
+/* Flush and close; frees f. */
+void cio_close(cio_file *f);
+
+/* Read one record of a variable into buf (packed as for writes, nelems of the
+ * decomposition), blocking, in the engine's mode; for kernels that read. */
+void cio_read_buf(cio_file *f, int varid, int64_t record, void *buf);
+
+/* The MPI-IO hints in effect on the first file created (empty before). */
+const cio_hints *cio_engine_applied_hints(const cio_engine *e);
+const cio_hints *cio_engine_requested_hints(const cio_engine *e);
+
+/* Read back every file written (in the order written), compare with the pattern
+ * and count mismatches.  shift: rank r reads what rank r+1 of the file's
+ * communicator wrote (defeats client caches, IOR -C).  check: compare values
+ * (otherwise a pure read benchmark).  Timings go to `rstats`.  Collective over
+ * world; every file's communicator must still be valid. */
+typedef struct cio_readback {
+    int64_t files, variables, records, elements;
+    int64_t mismatches;
+    char first_mismatch[512];   /* "file: variable v, record r, index i: read x, expected y" */
+} cio_readback;
+void cio_engine_readback(cio_engine *e, int shift, int check, cio_stats *rstats, cio_readback *out);
+
+/* Per-variable checksums of everything written, summed over ranks (collective
+ * over world).  Returns the number of variables; names and sums valid until the
+ * engine is freed. */
+int cio_engine_checksums(cio_engine *e, const char ***names, const uint64_t **sums);
+
+/* Bytes of one variable's share on this rank. */
+int64_t cio_var_rank_bytes(const cio_var *v);
+
+#endif

@@ -1,0 +1,84 @@
+/* Small shared helpers: error reporting that ends every rank, tracked memory,
+ * strings.  Everything in climio that can fail reports through here. */
+#ifndef CLIMIO_UTIL_H
+#define CLIMIO_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <mpi.h>
+
+#if defined(__GNUC__)
+#define CIO_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define CIO_NORETURN __attribute__((noreturn))
+#else
+#define CIO_PRINTF(a, b)
+#define CIO_NORETURN
+#endif
+
+#define CIO_ERRMSG_LEN 1024
+
+/* An error message being built by a parser or a driver call. */
+typedef struct cio_err {
+    int code;                   /* 0: no error */
+    char msg[CIO_ERRMSG_LEN];
+} cio_err;
+
+/* Record an error (first one wins) and return -1 so callers can `return cio_seterr(...)`. */
+int cio_seterr(cio_err *e, const char *fmt, ...) CIO_PRINTF(2, 3);
+
+/* The program name used as message prefix ("gcrm_io", "mom_io", ...). */
+void cio_set_progname(const char *name);
+const char *cio_progname(void);
+
+/* A fatal error on this rank: print "<prog>: error: ..." and end every rank of
+ * MPI_COMM_WORLD with a non-zero status (MPI_Abort), so no rank is left waiting in
+ * a collective.  Without MPI initialised it exits(1). */
+CIO_NORETURN void cio_die(const char *fmt, ...) CIO_PRINTF(1, 2);
+
+/* A fatal error that every rank has detected the same way (a bad parameter file,
+ * an unusable process count): rank 0 prints, all ranks finalise MPI and exit(2). */
+CIO_NORETURN void cio_die_all(MPI_Comm comm, const char *fmt, ...) CIO_PRINTF(2, 3);
+
+/* Agree on an error across ranks: if any rank has e->code != 0, every rank gets
+ * the message of the lowest failing rank and returns non-zero.  Collective. */
+int cio_agree(MPI_Comm comm, cio_err *e);
+
+void cio_warn(const char *fmt, ...) CIO_PRINTF(1, 2);      /* any rank */
+void cio_warn0(const char *fmt, ...) CIO_PRINTF(1, 2);     /* rank 0 of WORLD only */
+
+/* Tracked allocation: the program's own high-water mark, as the original GIO reports
+ * it, kept beside the resident-set high-water mark.  Failure is fatal with the size. */
+void *cio_malloc(size_t n);
+void *cio_calloc(size_t nmemb, size_t size);
+void *cio_realloc(void *p, size_t n);
+void cio_free(void *p);
+char *cio_strdup(const char *s);
+char *cio_strndup(const char *s, size_t n);
+size_t cio_mem_current(void);
+size_t cio_mem_peak(void);
+/* Resident-set high-water mark of this process in bytes (VmHWM), 0 if unknown. */
+size_t cio_rss_peak(void);
+
+/* Strings */
+int cio_strcaseeq(const char *a, const char *b);
+char *cio_trim(char *s);
+/* Levenshtein distance, for "did you mean" suggestions. */
+int cio_edit_distance(const char *a, const char *b);
+/* Parse an integer with an optional k/m/g/t (1024-based) suffix; 0 on success. */
+int cio_parse_size(const char *s, int64_t *out);
+int cio_parse_int(const char *s, int64_t *out);
+int cio_parse_double(const char *s, double *out);
+int cio_parse_bool(const char *s, int *out);
+
+/* Read a whole file into a NUL-terminated buffer (tracked); NULL + e on failure. */
+char *cio_read_file(const char *path, size_t *len, cio_err *e);
+/* Rank 0 reads, all ranks receive the text (or the same error).  Collective. */
+char *cio_read_file_bcast(const char *path, MPI_Comm comm, cio_err *e);
+
+/* Make a directory and its parents; 0 on success. */
+int cio_mkdir_p(const char *path, cio_err *e);
+
+double cio_wtime(void);
+
+#endif

@@ -1,0 +1,1 @@
+# mom kernel: added by its issue

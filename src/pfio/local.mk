@@ -1,0 +1,1 @@
+# pfio kernel: added by its issue

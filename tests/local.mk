@@ -1,0 +1,20 @@
+# make check: unit tests, MPI runs at 1-4 ranks, error cases.
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+AM_TESTS_ENVIRONMENT = . $(top_builddir)/tests/env.sh;
+
+check_PROGRAMS += tests/test_params tests/test_pattern tests/test_stats tests/test_json tests/engine_exercise
+tests_test_params_SOURCES = tests/test_params.c tests/check.h
+tests_test_params_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+tests_test_pattern_SOURCES = tests/test_pattern.c tests/check.h
+tests_test_pattern_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+tests_test_stats_SOURCES = tests/test_stats.c tests/check.h
+tests_test_stats_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+tests_test_json_SOURCES = tests/test_json.c
+tests_test_json_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+tests_engine_exercise_SOURCES = tests/engine_exercise.c
+tests_engine_exercise_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+
+TESTS += tests/test_params tests/test_pattern tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh
+EXTRA_DIST += tests/lib.sh tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh
+

@@ -1,0 +1,114 @@
+/* The data pattern is exact in every type, and the checksum of an array does not
+ * depend on how its elements are split into blocks. */
+#include "config.h"
+#include "check.h"
+#include "pattern.h"
+#include "util.h"
+
+#include <math.h>
+#include <mpi.h>
+
+#define NZ 5
+#define NY 7
+#define NX 9
+
+static uint64_t whole_sum(cio_type t, uint64_t seed)
+{
+    int64_t shape[3] = {NZ, NY, NX}, start[3] = {0, 0, 0};
+    cio_box b = {3, shape, start, shape};
+    void *buf = cio_malloc(NZ * NY * NX * 8);
+    uint64_t s = 0;
+    cio_pattern_fill(t, buf, seed, &b, &s);
+    cio_free(buf);
+    return s;
+}
+
+/* Split the array into random boxes along z and y, fill each, sum the checksums. */
+static uint64_t split_sum(cio_type t, uint64_t seed, unsigned rs)
+{
+    int64_t shape[3] = {NZ, NY, NX};
+    uint64_t s = 0;
+    void *buf = cio_malloc(NZ * NY * NX * 8);
+    int64_t z = 0;
+    while (z < NZ) {
+        int64_t dz = 1 + rand_r(&rs) % 3;
+        if (z + dz > NZ) dz = NZ - z;
+        int64_t y = 0;
+        while (y < NY) {
+            int64_t dy = 1 + rand_r(&rs) % 4;
+            if (y + dy > NY) dy = NY - y;
+            int64_t x = 0;
+            while (x < NX) {
+                int64_t dx = 1 + rand_r(&rs) % 5;
+                if (x + dx > NX) dx = NX - x;
+                int64_t start[3] = {z, y, x}, count[3] = {dz, dy, dx};
+                cio_box b = {3, shape, start, count};
+                cio_pattern_fill(t, buf, seed, &b, &s);
+                x += dx;
+            }
+            y += dy;
+        }
+        z += dz;
+    }
+    cio_free(buf);
+    return s;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    uint64_t seed = cio_pattern_seed(cio_pattern_key("temperature"), 3);
+    CHECK(cio_pattern_seed(cio_pattern_key("temperature"), 3) == seed);
+    CHECK(cio_pattern_seed(cio_pattern_key("temperature"), 4) != seed);
+    CHECK(cio_pattern_seed(cio_pattern_key("salinity"), 3) != seed);
+
+    /* exactly representable: float < 2^24, int < 2^31, double < 2^53 */
+    for (uint64_t i = 0; i < 100000; i += 7) {
+        uint64_t uf = cio_pattern_value(CIO_FLOAT, seed, i), ui = cio_pattern_value(CIO_INT, seed, i),
+                 ud = cio_pattern_value(CIO_DOUBLE, seed, i);
+        CHECK(uf < (1u << 24) && (uint64_t)(float)uf == uf);
+        CHECK(ui < (1u << 31));
+        CHECK(ud < (1ULL << 53) && (uint64_t)(double)ud == ud);
+    }
+    /* distinct neighbours: a one-element shift is always visible */
+    for (uint64_t i = 0; i < 1000; i++)
+        CHECK(cio_pattern_value(CIO_FLOAT, seed, i) != cio_pattern_value(CIO_FLOAT, seed, i + 1));
+
+    cio_type types[] = {CIO_BYTE, CIO_SHORT, CIO_INT, CIO_FLOAT, CIO_DOUBLE, CIO_INT64};
+    for (size_t k = 0; k < sizeof types / sizeof *types; k++) {
+        uint64_t w = whole_sum(types[k], seed);
+        CHECK(w != 0);
+        for (unsigned r = 1; r <= 20; r++) CHECK(split_sum(types[k], seed, r) == w);
+        CHECK(whole_sum(types[k], seed + 1) != w);
+    }
+
+    /* fill then check: no mismatches; flip one value and it is found, by index */
+    int64_t shape[3] = {NZ, NY, NX}, start[3] = {1, 2, 3}, count[3] = {3, 4, 5};
+    cio_box b = {3, shape, start, count};
+    float buf[60];
+    uint64_t s1 = 0, s2 = 0;
+    cio_pattern_fill(CIO_FLOAT, buf, seed, &b, &s1);
+    int64_t first;
+    double got, want;
+    CHECK_EQ_INT(cio_pattern_check(CIO_FLOAT, buf, seed, &b, &s2, &first, &got, &want), 0);
+    CHECK(s1 == s2);
+    CHECK(s1 == cio_pattern_csum(CIO_FLOAT, buf, &b));
+    buf[27] += 1.0f;
+    CHECK_EQ_INT(cio_pattern_check(CIO_FLOAT, buf, seed, &b, NULL, &first, &got, &want), 1);
+    /* element 27 of a 3x4x5 box at (1,2,3): (1,1,2) in the box, (2,3,5) globally */
+    CHECK_EQ_INT(first, (2 * NY + 3) * NX + 5);
+    CHECK_EQ_INT(cio_box_global_index(&b, 27), (2 * NY + 3) * NX + 5);
+    CHECK(got == want + 1.0);
+    CHECK(cio_pattern_csum(CIO_FLOAT, buf, &b) != s1);
+
+    /* a scalar (no dimensions) is one element at index 0 */
+    cio_box scalar = {0, NULL, NULL, NULL};
+    double d;
+    uint64_t ss = 0;
+    cio_pattern_fill(CIO_DOUBLE, &d, seed, &scalar, &ss);
+    CHECK(d == (double)cio_pattern_value(CIO_DOUBLE, seed, 0));
+
+    int rc = CHECK_DONE();
+    MPI_Finalize();
+    return rc;
+}

@@ -1,0 +1,1 @@
+# tests for drivers: added by its issue

@@ -1,0 +1,1 @@
+# tests for gcrm: added by its issue

@@ -1,0 +1,1 @@
+# tests for mom: added by its issue

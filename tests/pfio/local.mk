@@ -1,0 +1,1 @@
+# tests for pfio: added by its issue

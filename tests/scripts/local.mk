@@ -1,0 +1,1 @@
+# tests for scripts: added by its issue

@@ -30,6 +30,8 @@ const cio_param_spec cio_common_params[] = {
     {"verify", CIO_P_BOOL, "false", "read every file back and compare with the data pattern", 0, 0, 0, 0},
     {"verify_shift", CIO_P_BOOL, "true", "read back what the next rank wrote (defeats client caches)", 0, 0, 0, 0},
     {"read", CIO_P_BOOL, "false", "after writing, read everything back as a read benchmark", 0, 0, 0, 0},
+    {"verify_only", CIO_P_BOOL, "false", "write nothing: check the files an earlier identical run wrote", 0, 0, 0,
+     CIO_PF_CMDLINE},
     {"json", CIO_P_STRING, NULL, "write the run's results as JSON to this file", 0, 0, 0, 0},
     {"quiet", CIO_P_BOOL, "false", "print only the kernel's own report", 0, 0, 0, 0},
     {"dry_run", CIO_P_BOOL, "false", "plan only: print sizes, requests and memory without writing", 0, 0, 0,
@@ -219,6 +221,8 @@ void cio_app_setup_engine(cio_app *a, cio_format kernel_default)
     c->opts.chunking = cio_param_str(p, "chunking");
     c->opts.deflate = (int)cio_param_int(p, "deflate");
     c->max_request = cio_param_int(p, "max_request_size");
+    c->verify_only = cio_param_bool(p, "verify_only");
+    if (c->verify_only && !cio_param_isset(p, "verify")) cio_params_set(p, "verify", "true", "implied by --verify_only", &e);
     c->remember = cio_param_bool(p, "verify") || cio_param_bool(p, "read");
     cio_hints_init(&c->hints);
     load_hints(a, &c->hints);
@@ -354,6 +358,10 @@ static void write_json(cio_app *a, const char *path, cio_json_fn kernel_json, vo
     cio_json_str(&j, "iotype_effective", cio_mode_name(a->ecfg.opts.mode));
     cio_json_str(&j, "format", cio_format_name(a->ecfg.opts.format));
     cio_json_int(&j, "max_request_bytes", a->ecfg.max_request);
+    char note[512] = "";
+    if (a->ecfg.drv && a->ecfg.drv->describe) a->ecfg.drv->describe(note, sizeof note);
+    cio_json_str(&j, "driver_report", note);
+    cio_json_bool(&j, "verify_only", a->ecfg.verify_only);
     cio_json_obj_end(&j);
 
     cio_json_obj(&j, "config");
@@ -516,6 +524,9 @@ void cio_report_summary(FILE *out, const cio_app *a, const cio_summary *s)
     fprintf(out, "driver %s, format %s, iotype %s%s, %d processes\n", a->ecfg.drv ? a->ecfg.drv->name : "-",
             cio_format_name(a->ecfg.opts.format), cio_mode_name(a->ecfg.opts.mode),
             a->mode_fallback ? " (nonblocking asked: run as blocking, --nc4_nonblocking_fallback)" : "", s->nprocs);
+    char note[512] = "";
+    if (a->ecfg.drv && a->ecfg.drv->describe) a->ecfg.drv->describe(note, sizeof note);
+    if (note[0]) fprintf(out, "%s driver: %s\n", a->ecfg.drv->name, note);
     fprintf(out, "files created %lld, reopened %lld, requests %lld\n", (long long)s->files_created,
             (long long)s->files_opened, (long long)s->requests);
     phase_table(out, s);

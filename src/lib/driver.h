@@ -128,6 +128,13 @@ typedef struct cio_driver {
     int (*file_info)(cio_dfile *f, MPI_Info *info);
     /* Optional: size in bytes of the file's header/metadata (classic formats). */
     int (*header_size)(cio_dfile *f, int64_t *bytes);
+    /* Optional: read an attribute (varid -1: global) of an open file, converting to
+     * type t; at most maxlen elements into vals, the stored length in *len.  Returns
+     * 1 (no error message) when the attribute does not exist. */
+    int (*get_att)(cio_dfile *f, int varid, const char *name, cio_type t, int64_t maxlen, void *vals, int64_t *len);
+    /* Optional: one line on what the driver saw, for the report (e.g. the I/O
+     * mode HDF5 really used); empty when there is nothing to say. */
+    void (*describe)(char *buf, size_t len);
 } cio_driver;
 
 /* The table: every driver built, NULL-terminated. */

@@ -25,6 +25,7 @@ struct cio_engine {
     cio_engine_cfg cfg;
     MPI_Comm world;
     int rank, nprocs, virt;
+    int nowrite;        /* virtual or verify-only: the write path makes no driver calls */
     cio_stats *stats;
     cio_hints applied;
     int have_applied;
@@ -104,6 +105,8 @@ cio_engine *cio_engine_new(const cio_engine_cfg *cfg, MPI_Comm world, cio_stats 
     e->world = world;
     MPI_Comm_rank(world, &e->rank);
     MPI_Comm_size(world, &e->nprocs);
+    e->nowrite = cfg->verify_only;
+    if (cfg->verify_only) e->cfg.remember = 1;
     return e;
 }
 
@@ -114,6 +117,7 @@ cio_engine *cio_engine_new_virtual(const cio_engine_cfg *cfg, int rank, int npro
     e->rank = rank;
     e->nprocs = nprocs;
     e->virt = 1;
+    e->nowrite = 1;
     return e;
 }
 
@@ -254,7 +258,7 @@ cio_file *cio_create(cio_engine *e, const char *path, cio_schema *s, MPI_Comm co
     cio_stats *st = e->stats;
     st->files_created++;
     f->reg = registry_entry(e, path, s, comm, 1);
-    if (e->virt) return f;
+    if (e->nowrite) return f;
     const cio_driver *d = e->cfg.drv;
     MPI_Info info = cio_hints_to_info(&e->cfg.hints);
     note_open(e);
@@ -306,14 +310,21 @@ static cio_file *open_existing(cio_engine *e, const char *path, cio_schema *s, M
 cio_file *cio_open(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm)
 {
     e->stats->files_opened++;
-    cio_file *f = open_existing(e, path, s, comm, 1);
+    cio_file *f = e->nowrite && !e->virt ? file_new(e, path, s, comm, 1) : open_existing(e, path, s, comm, 1);
     f->reg = registry_entry(e, path, s, comm, 0);
     return f;
 }
 
 int64_t cio_file_nrecs(cio_file *f)
 {
-    if (f->e->virt) return 0;
+    if (f->e->nowrite) {
+        /* nothing was written: the records are the ones planned so far */
+        if (f->reg < 0) return 0;
+        int64_t n = 0;
+        for (int i = 0; i < f->s->nvars; i++)
+            if (f->s->vars[i].is_record && f->e->reg[f->reg].nrec[i] > n) n = f->e->reg[f->reg].nrec[i];
+        return n;
+    }
     int64_t n = 0;
     DCALL(f, CIO_T_INQ, 0, "inq_nrecs", f->e->cfg.drv->inq_nrecs(&f->df, &n));
     return n;
@@ -512,7 +523,7 @@ static void transfer_blocking(cio_file *f, int varid, int64_t record, void *buf,
     piece_list p;
     build_pieces(v, record, e->cfg.max_request, &p);
     if (!is_read) count_requests(e->stats, &p, ts);
-    if (e->virt) {
+    if (e->virt || (e->nowrite && !is_read)) {
         pl_free(&p);
         return;
     }
@@ -587,12 +598,14 @@ static void write_common(cio_file *f, int varid, int64_t record, void *buf, int 
     if (varid < 0 || varid >= f->s->nvars) cio_die("internal: write of variable %d of %s", varid, f->path);
     const cio_var *v = &f->s->vars[varid];
     int64_t bytes = cio_var_rank_bytes(v);
-    e->stats->bytes_written += bytes;
+    int plan_only = e->nowrite && !e->virt;     /* --verify_only: register, write nothing */
+    if (!plan_only) e->stats->bytes_written += bytes;
     if (f->reg >= 0) {
         int64_t *nr = &e->reg[f->reg].nrec[varid];
         int64_t upto = v->is_record ? record + 1 : 1;
         if (*nr < upto) *nr = upto;
     }
+    if (plan_only) return;
     if (cio_mode_nonblocking(e->cfg.opts.mode)) {
         if (f->npend == f->pendcap) {
             f->pendcap = f->pendcap ? 2 * f->pendcap : 16;
@@ -608,11 +621,23 @@ static void write_common(cio_file *f, int varid, int64_t record, void *buf, int 
     if (owned) cio_free(buf);
 }
 
+int cio_file_get_att(cio_file *f, int varid, const char *name, cio_type t, int64_t maxlen, void *vals, int64_t *len)
+{
+    const cio_driver *d = f->e->cfg.drv;
+    if (!d->get_att) cio_die("%s driver: cannot read attributes (needed for %s)", d->name, f->path);
+    int dv = varid < 0 ? -1 : f->dvar[varid];
+    double t0 = MPI_Wtime();
+    int rc = d->get_att(&f->df, dv, name, t, maxlen, vals, len);
+    cio_timer_add(f->e->stats, CIO_T_INQ, MPI_Wtime() - t0, 0);
+    if (rc < 0) fail(f, "get_att");
+    return rc;
+}
+
 void cio_write(cio_file *f, int varid, int64_t record)
 {
     cio_engine *e = f->e;
     void *buf = NULL;
-    if (!e->virt) {
+    if (!e->nowrite) {
         cio_timer_begin(e->stats, CIO_T_PACK);
         buf = pack(f, varid, record);
         cio_timer_end(e->stats, CIO_T_PACK);
@@ -623,7 +648,7 @@ void cio_write(cio_file *f, int varid, int64_t record)
 void cio_write_buf(cio_file *f, int varid, int64_t record, const void *buf)
 {
     cio_engine *e = f->e;
-    if (!e->virt) {
+    if (!e->nowrite) {
         cio_timer_begin(e->stats, CIO_T_PACK);
         user_checksum(f, varid, buf);
         cio_timer_end(e->stats, CIO_T_PACK);
@@ -655,7 +680,7 @@ void cio_flush(cio_file *f)
             in_round += b;
         }
     }
-    if (!e->virt) {
+    if (!e->nowrite) {
         int all = rounds;
         if (cio_mode_collective(e->cfg.opts.mode)) MPI_Allreduce(&rounds, &all, 1, MPI_INT, MPI_MAX, f->comm);
         /* post round by round, in the same greedy order as counted above */
@@ -694,7 +719,7 @@ void cio_close(cio_file *f)
 {
     cio_engine *e = f->e;
     cio_flush(f);
-    if (!e->virt) {
+    if (!e->nowrite) {
         const cio_driver *d = e->cfg.drv;
         int64_t b;
         if (d->inq_put_size && d->inq_put_size(&f->df, &b) == 0 && b >= 0) {

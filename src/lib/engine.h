@@ -31,6 +31,7 @@ typedef struct cio_engine_cfg {
     cio_hints hints;            /* requested MPI-IO hints (the engine copies them) */
     int64_t max_request;        /* bytes per rank per driver call or per wait round */
     int remember;               /* keep written files for read-back (verify / read benchmark) */
+    int verify_only;            /* write nothing: plan the files only, so read-back checks existing output */
 } cio_engine_cfg;
 
 typedef struct cio_engine cio_engine;
@@ -67,6 +68,10 @@ void cio_write_buf(cio_file *f, int varid, int64_t record, const void *buf);
 void cio_flush(cio_file *f);
 /* Flush and close; frees f. */
 void cio_close(cio_file *f);
+
+/* Read an attribute (varid -1: global) of an open file.  Returns 0 and the stored
+ * length in *len, or 1 if it does not exist; fatal on a library error. */
+int cio_file_get_att(cio_file *f, int varid, const char *name, cio_type t, int64_t maxlen, void *vals, int64_t *len);
 
 /* Read one record of a variable into buf (packed as for writes, nelems of the
  * decomposition), blocking, in the engine's mode; for kernels that read. */

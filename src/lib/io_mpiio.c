@@ -18,7 +18,7 @@
  * the way PnetCDF flushes. */
 #include "config.h"
 #include "driver.h"
-#include "io_layout.h"
+#include "io_util.h"
 #include "schema.h"
 
 #include <limits.h>
@@ -64,6 +64,7 @@ typedef struct raw_file {
     int64_t header_bytes, rec_begin, recsize;
     int64_t nrecs;          /* at open (rank 0 looked before anyone wrote), then as written here */
     int64_t put_bytes, get_bytes;
+    int64_t data_end, data_bytes;   /* of the data this rank wrote (the size check at close) */
     int created;
     cio_runs pend;          /* posted, src = absolute addresses */
     int pend_read, pend_write;
@@ -277,7 +278,11 @@ static int raw_create(cio_dfile *f, MPI_Info info)
     raw_file *rf = raw_new(f);
     int amode = MPI_MODE_CREATE | MPI_MODE_RDWR;
     int rc = MPI_File_open(f->comm, f->path, amode, info, &rf->fh);
-    if (rc != MPI_SUCCESS) return mpi_err(f, "MPI_File_open", rc);
+    if (rc != MPI_SUCCESS) {
+        mpi_err(f, "MPI_File_open", rc);
+        cio_dir_hint(f);
+        return -1;
+    }
     rf->created = 1;
     rc = MPI_File_set_size(rf->fh, 0);      /* clobber what was there */
     if (rc != MPI_SUCCESS) return mpi_err(f, "MPI_File_set_size", rc);
@@ -289,7 +294,11 @@ static int raw_open(cio_dfile *f, MPI_Info info)
     raw_file *rf = raw_new(f);
     int amode = f->writable ? MPI_MODE_RDWR : MPI_MODE_RDONLY;
     int rc = MPI_File_open(f->comm, f->path, amode, info, &rf->fh);
-    if (rc != MPI_SUCCESS) return mpi_err(f, "MPI_File_open", rc);
+    if (rc != MPI_SUCCESS) {
+        mpi_err(f, "MPI_File_open", rc);
+        cio_dir_hint(f);
+        return -1;
+    }
     /* rank 0 reads the header and every rank gets it, or the same error */
     long long hlen = 0, fsize = 0;
     char *text = NULL, msg[256] = "";
@@ -465,6 +474,7 @@ static void make_types(const cio_runs *rs, MPI_Datatype *ftype, MPI_Datatype *mt
  * buffer the src offsets count from (MPI_BOTTOM for absolute addresses). */
 static int xfer_runs(cio_dfile *f, MPI_File fh, int coll, int is_read, cio_runs *rs, void *membase, int64_t *moved)
 {
+    raw_file *rf = f->priv;
     int rc;
     MPI_Status st;
     const char *call;
@@ -495,7 +505,7 @@ static int xfer_runs(cio_dfile *f, MPI_File fh, int coll, int is_read, cio_runs 
         }
     }
     MPI_Count got = 0;
-    if (rc == MPI_SUCCESS) MPI_Get_elements_x(&st, mtype, &got);   /* bytes: mtype is made of MPI_BYTE */
+    if (rc == MPI_SUCCESS && count > 0) MPI_Get_elements_x(&st, mtype, &got);   /* bytes: mtype is made of MPI_BYTE */
     if (rs->n > 1) {
         MPI_Type_free(&ftype);
         MPI_Type_free(&mtype);
@@ -505,6 +515,11 @@ static int xfer_runs(cio_dfile *f, MPI_File fh, int coll, int is_read, cio_runs 
         return cio_driver_err(f, call, "wrote %lld of %lld bytes", (long long)got, (long long)total);
     /* a read past the end of the file returns fewer bytes; verification names the elements */
     *moved += total;
+    if (!is_read && rs->n > 0) {
+        int64_t end = rs->r[rs->n - 1].off + rs->r[rs->n - 1].len;
+        if (end > rf->data_end) rf->data_end = end;
+        rf->data_bytes += total;
+    }
     return 0;
 }
 
@@ -646,11 +661,12 @@ static int raw_close(cio_dfile *f)
     int rc = MPI_SUCCESS, rc2 = MPI_SUCCESS;
     if (rf->self != MPI_FILE_NULL) rc = MPI_File_close(&rf->self);
     if (rf->fh != MPI_FILE_NULL) rc2 = MPI_File_close(&rf->fh);
+    int64_t end = rf->data_end, bytes = rf->data_bytes;
     raw_free(rf);
     f->priv = NULL;
     if (rc != MPI_SUCCESS) return mpi_err(f, "MPI_File_close (independent handle)", rc);
     if (rc2 != MPI_SUCCESS) return mpi_err(f, "MPI_File_close", rc2);
-    return 0;
+    return f->writable ? cio_check_file_size(f, end, bytes) : 0;
 }
 
 const cio_driver cio_driver_mpiio = {

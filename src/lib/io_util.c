@@ -1,10 +1,14 @@
 #include "config.h"
-#include "io_layout.h"
+#include "io_util.h"
+#include "driver.h"
 #include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void push(cio_runs *rs, int64_t off, int64_t src, int64_t len)
 {
@@ -146,4 +150,41 @@ int cio_chunk_shape(const cio_chunking *c, int ndims, const int64_t *dims, int i
         chunk[d] = (chunk[d] + 1) / 2;
     }
     return 1;
+}
+
+void cio_dir_hint(cio_dfile *f)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", f->path);
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = '\0';
+    else *slash = '\0';
+    struct stat sb;
+    char hint[sizeof dir + 128] = "";
+    if (stat(dir, &sb) != 0) snprintf(hint, sizeof hint, " (directory %s: %s)", dir, strerror(errno));
+    else if (!S_ISDIR(sb.st_mode)) snprintf(hint, sizeof hint, " (%s is not a directory)", dir);
+    else if (access(dir, W_OK) != 0) snprintf(hint, sizeof hint, " (directory %s: %s)", dir, strerror(errno));
+    size_t l = strlen(f->err);
+    snprintf(f->err + l, sizeof f->err - l, "%s", hint);
+}
+
+int cio_check_file_size(cio_dfile *f, int64_t end, int64_t bytes)
+{
+    /* the ranks' writes do not overlap, so the file holds at least their sum,
+     * and at least up to the furthest byte any rank wrote */
+    long long e = end, maxend = -1, b = bytes, total = 0;
+    MPI_Allreduce(&e, &maxend, 1, MPI_LONG_LONG, MPI_MAX, f->comm);
+    MPI_Allreduce(&b, &total, 1, MPI_LONG_LONG, MPI_SUM, f->comm);
+    long long need = maxend > total ? maxend : total;
+    long long size = -1;
+    if (f->rank == 0 && need > 0) {
+        struct stat sb;
+        if (stat(f->path, &sb) == 0) size = (long long)sb.st_size;
+    }
+    MPI_Bcast(&size, 1, MPI_LONG_LONG, 0, f->comm);
+    if (need <= 0 || size < 0 || size >= need) return 0;
+    return cio_driver_err(f, "size check after close", "the file holds %lld bytes but data was written up to byte %lld: writes were "
+                          "lost although MPI-IO reported success (a full file system? see the MPI-IO messages above)",
+                          size, need);
 }

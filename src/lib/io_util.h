@@ -1,5 +1,5 @@
-/* Helpers shared by the drivers that lay out bytes themselves (mpiio, hdf5) and
- * by those that choose chunk shapes (netcdf, hdf5).
+/* Helpers shared by the drivers: file-ordered runs (mpiio, hdf5), chunk shapes
+ * (netcdf, hdf5), and two error aids (every driver).
  *
  * A request's blocks are packed one after another in the buffer, each row-major,
  * but in the file the rows of different blocks interleave (two slabs of y rows
@@ -7,11 +7,13 @@
  * offsets and an HDF5 union of hyperslabs is traversed in file order, so both
  * need the request as "runs": contiguous pieces with a file offset and a buffer
  * offset, sorted by file offset. */
-#ifndef CLIMIO_IO_LAYOUT_H
-#define CLIMIO_IO_LAYOUT_H
+#ifndef CLIMIO_IO_UTIL_H
+#define CLIMIO_IO_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+struct cio_dfile;
 
 typedef struct cio_run {
     int64_t off;    /* file (or array) byte offset */
@@ -64,5 +66,18 @@ int cio_chunking_parse(const char *spec, cio_chunking *c, char *err, size_t errl
  * clamped to the dimension lengths; other variables get the automatic shape. */
 int cio_chunk_shape(const cio_chunking *c, int ndims, const int64_t *dims, int is_record, int64_t es,
                     int64_t target, int need_chunks, int64_t *chunk);
+
+/* After a failed create or open: append to f->err what is wrong with the
+ * file's directory, if anything ("directory D: No such file or directory"),
+ * since libraries often say only "Permission denied" or "Unknown error". */
+void cio_dir_hint(struct cio_dfile *f);
+
+/* After the library has closed a file this rank wrote to, check that the file
+ * is as long as the data written into it: some MPI-IO layers (Open MPI 4.1's
+ * OMPIO) print a failed write on stderr and still return success, so a full
+ * file system would otherwise go unnoticed.  end: the file offset just past
+ * the last byte this rank wrote (-1 unknown); bytes: the data bytes this rank
+ * wrote since open.  Collective over f->comm; returns 0, or -1 with f->err set. */
+int cio_check_file_size(struct cio_dfile *f, int64_t end, int64_t bytes);
 
 #endif

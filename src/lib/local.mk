@@ -16,7 +16,7 @@ src_lib_libclimio_a_SOURCES = \
 # header is included by its own driver file only (pnetcdf.h and netcdf.h clash).
 src_lib_libcio_io_a_CPPFLAGS = $(AM_CPPFLAGS) $(PNETCDF_CFLAGS) $(NETCDF_CFLAGS) $(HDF5_CFLAGS) $(ADIOS2_CFLAGS)
 src_lib_libcio_io_a_SOURCES = src/lib/drivers.c src/lib/io_null.c src/lib/io_mpiio.c \
-	src/lib/io_layout.c src/lib/io_layout.h
+	src/lib/io_util.c src/lib/io_util.h
 if HAVE_PNETCDF
 src_lib_libcio_io_a_SOURCES += src/lib/io_pnetcdf.c
 endif

@@ -30,6 +30,7 @@
 
 #include <hdf5.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -38,12 +39,14 @@ typedef struct h5var {
     hid_t dset;
     int ndims;
     int is_record;
+    int chunked;
     hsize_t dims[CIO_MAX_DIMS];     /* current extent */
 } h5var;
 
 typedef struct h5file {
     hid_t fid, fapl, dxpl;
     int indep, created;
+    int union_always;       /* CLIMIO_HDF5_UNION: one H5Dwrite per put even for chunked datasets */
     int ndims;
     char *dimname[64];
     int64_t dimlen[64];
@@ -59,6 +62,7 @@ static struct {
     int64_t independent;    /* H5Dwrite calls with the independent transfer list */
     uint32_t causes;        /* H5D_mpio_no_collective_cause_t bits seen */
     int64_t reordered;      /* bytes copied into file order */
+    int64_t per_block;      /* H5Dwrite calls of one block of a several-block put (chunked datasets) */
     int64_t meta_bytes, meta_files;     /* files created: size less the datasets' storage */
 } report;
 
@@ -124,6 +128,8 @@ static h5file *h5_new(cio_dfile *f, MPI_Info info)
     f->priv = h;
     h->fid = h->fapl = h->dxpl = H5I_INVALID_HID;
     h->indep = !cio_mode_collective(f->opts->mode);
+    const char *u = getenv("CLIMIO_HDF5_UNION");
+    h->union_always = u && *u && strcmp(u, "0") != 0;
     h->fapl = H5Pcreate(H5P_FILE_ACCESS);
     H5Pset_fapl_mpio(h->fapl, f->comm, info);
     /* metadata written collectively: fewer small writes from rank 0 */
@@ -213,6 +219,7 @@ static int h5_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, con
         hsize_t cs[CIO_MAX_DIMS];
         for (int i = 0; i < ndims; i++) cs[i] = (hsize_t)chunk[i];
         H5Pset_chunk(dcpl, ndims, cs);
+        v->chunked = 1;
         if (deflate) H5Pset_deflate(dcpl, (unsigned)f->opts->deflate);
     }
     v->dset = H5Dcreate2(h->fid, name, h5type(t), space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
@@ -279,6 +286,9 @@ static int h5_inq_varid(cio_dfile *f, const char *name, int *varid)
     H5Sget_simple_extent_dims(space, v->dims, maxdims);
     v->is_record = v->ndims > 0 && maxdims[0] == H5S_UNLIMITED;
     H5Sclose(space);
+    hid_t dcpl = H5Dget_create_plist(v->dset);
+    v->chunked = H5Pget_layout(dcpl) == H5D_CHUNKED;
+    H5Pclose(dcpl);
     return 0;
 }
 
@@ -319,38 +329,35 @@ static void count_mode(cio_dfile *f, hid_t dxpl)
     }
 }
 
-static int h5_xfer(cio_dfile *f, const cio_req *r, int is_read)
+/* One H5Dwrite (or H5Dread) of `nblocks` blocks packed in buf; none selects
+ * nothing (a collective call on a rank without data). */
+static int one_xfer(cio_dfile *f, h5var *v, int is_read, cio_type type, int nblocks, const int64_t *start,
+                    const int64_t *count, int64_t nelems, void *buf)
 {
     h5file *h = f->priv;
-    if (r->varid < 0 || r->varid >= h->nvars) return cio_driver_err(f, "H5Dwrite", "bad variable id %d", r->varid);
-    h5var *v = &h->vars[r->varid];
     const char *call = is_read ? "H5Dread" : "H5Dwrite";
-    int coll = !h->indep;
-    if (!is_read && v->is_record && (coll || f->extend_collective) && extend(f, v, r) != 0) return -1;
-    if (!coll && r->nblocks == 0) return 0;
-
-    size_t ts = cio_type_size(r->type);
+    size_t ts = cio_type_size(type);
     hid_t fspace = H5Dget_space(v->dset);
     hid_t mspace;
-    void *buf = r->buf, *tmp = NULL;
+    void *tmp = NULL;
     cio_runs rs = {0};
     static char dummy[16];
-    if (r->nblocks == 0) {
+    int nd = v->ndims;
+    if (nblocks == 0) {
         H5Sselect_none(fspace);
         hsize_t one = 1;
         mspace = H5Screate_simple(1, &one, NULL);
         H5Sselect_none(mspace);
         buf = dummy;
-    } else if (v->ndims == 0) {
+    } else if (nd == 0) {
         mspace = H5Screate(H5S_SCALAR);
     } else {
-        int nd = v->ndims;
         int64_t shape[CIO_MAX_DIMS];
         for (int i = 0; i < nd; i++) shape[i] = (int64_t)v->dims[i];
         int64_t src = 0;
-        for (int b = 0; b < r->nblocks; b++) {
-            hsize_t st[CIO_MAX_DIMS], ct[CIO_MAX_DIMS];
-            const int64_t *s = r->start + (size_t)b * (size_t)nd, *c = r->count + (size_t)b * (size_t)nd;
+        hsize_t st[CIO_MAX_DIMS], ct[CIO_MAX_DIMS];
+        for (int b = 0; b < nblocks; b++) {
+            const int64_t *s = start + (size_t)b * (size_t)nd, *c = count + (size_t)b * (size_t)nd;
             for (int i = 0; i < nd; i++) {
                 st[i] = (hsize_t)s[i];
                 ct[i] = (hsize_t)c[i];
@@ -361,40 +368,44 @@ static int h5_xfer(cio_dfile *f, const cio_req *r, int is_read)
                 cio_runs_free(&rs);
                 return -1;
             }
-            if (r->nblocks > 1) src += cio_runs_add_block(&rs, nd, shape, s, c, (int64_t)ts, 0, src);
+            if (nblocks > 1) src += cio_runs_add_block(&rs, nd, shape, s, c, (int64_t)ts, 0, src);
         }
-        hsize_t n = (hsize_t)r->nelems;
-        mspace = H5Screate_simple(1, &n, NULL);
-        if (r->nblocks > 1) {
+        if (nblocks == 1) {
+            /* the block's own shape: HDF5 then maps memory to chunks by whole
+             * hyperslabs ("shape same") instead of element by element */
+            mspace = H5Screate_simple(nd, ct, NULL);
+        } else {
+            hsize_t n = (hsize_t)nelems;
+            mspace = H5Screate_simple(1, &n, NULL);
             cio_runs_sort_merge(&rs, INT64_MAX);
             if (!cio_runs_buffer_in_order(&rs)) {
                 /* HDF5 walks the union in file order: give it the buffer in that order */
-                tmp = cio_malloc((size_t)r->nelems * ts);
+                tmp = cio_malloc((size_t)nelems * ts);
                 if (!is_read) {
                     int64_t pos = 0;
                     for (int64_t i = 0; i < rs.n; i++) {
-                        memcpy((char *)tmp + pos, (char *)r->buf + rs.r[i].src, (size_t)rs.r[i].len);
+                        memcpy((char *)tmp + pos, (char *)buf + rs.r[i].src, (size_t)rs.r[i].len);
                         pos += rs.r[i].len;
                     }
                     report.reordered += pos;
                 }
-                buf = tmp;
             }
         }
     }
-    herr_t rc = is_read ? H5Dread(v->dset, h5type(r->type), mspace, fspace, h->dxpl, buf)
-                        : H5Dwrite(v->dset, h5type(r->type), mspace, fspace, h->dxpl, buf);
+    void *io = tmp ? tmp : buf;
+    herr_t rc = is_read ? H5Dread(v->dset, h5type(type), mspace, fspace, h->dxpl, io)
+                        : H5Dwrite(v->dset, h5type(type), mspace, fspace, h->dxpl, io);
     if (rc < 0) h5_err(f, call);    /* before other calls clear the error stack */
-    else if (!is_read) h->data_bytes += r->nelems * (int64_t)ts;
+    else if (!is_read) h->data_bytes += nelems * (int64_t)ts;
     if (rc >= 0 && tmp && is_read) {
         int64_t pos = 0;
         for (int64_t i = 0; i < rs.n; i++) {
-            memcpy((char *)r->buf + rs.r[i].src, (char *)tmp + pos, (size_t)rs.r[i].len);
+            memcpy((char *)buf + rs.r[i].src, (char *)tmp + pos, (size_t)rs.r[i].len);
             pos += rs.r[i].len;
         }
     }
     if (rc >= 0 && !is_read) {
-        if (coll) count_mode(f, h->dxpl);
+        if (!h->indep) count_mode(f, h->dxpl);
         else report.independent++;
     }
     cio_free(tmp);
@@ -402,6 +413,40 @@ static int h5_xfer(cio_dfile *f, const cio_req *r, int is_read)
     H5Sclose(mspace);
     H5Sclose(fspace);
     return rc < 0 ? -1 : 0;
+}
+
+static int h5_xfer(cio_dfile *f, const cio_req *r, int is_read)
+{
+    h5file *h = f->priv;
+    if (r->varid < 0 || r->varid >= h->nvars) return cio_driver_err(f, "H5Dwrite", "bad variable id %d", r->varid);
+    h5var *v = &h->vars[r->varid];
+    int coll = !h->indep;
+    if (!is_read && v->is_record && (coll || f->extend_collective) && extend(f, v, r) != 0) return -1;
+    if (!coll && r->nblocks == 0) return 0;
+    /* Several blocks of a chunked dataset: HDF5 1.10 maps a memory selection
+     * that is not the file selection's shape to the chunks element by element
+     * (several times slower than the write itself), so each block gets its own
+     * H5Dwrite with a memory space of its shape; every rank makes max_nblocks of
+     * them in collective mode.  CLIMIO_HDF5_UNION=1 keeps one H5Dwrite per put. */
+    int most = coll && r->max_nblocks > r->nblocks ? r->max_nblocks : r->nblocks;
+    if (!v->chunked || most <= 1 || h->union_always)
+        return one_xfer(f, v, is_read, r->type, r->nblocks, r->start, r->count, r->nelems, r->buf);
+    int nd = v->ndims;
+    char *buf = r->buf;
+    size_t ts = cio_type_size(r->type);
+    for (int b = 0; b < most; b++) {
+        int has = b < r->nblocks;
+        int64_t n = 1;
+        if (has)
+            for (int i = 0; i < nd; i++) n *= r->count[(size_t)b * (size_t)nd + (size_t)i];
+        if (!has && !coll) break;
+        if (one_xfer(f, v, is_read, r->type, has, has ? r->start + (size_t)b * (size_t)nd : NULL,
+                     has ? r->count + (size_t)b * (size_t)nd : NULL, has ? n : 0, buf) != 0)
+            return -1;
+        if (has) buf += (size_t)n * ts;
+        if (!is_read) report.per_block++;
+    }
+    return 0;
 }
 
 static int h5_put(cio_dfile *f, const cio_req *r) { return h5_xfer(f, r, 0); }
@@ -519,6 +564,9 @@ static void h5_describe(char *buf, size_t len)
     if (report.independent && used < len)
         used += (size_t)snprintf(buf + used, len - used, "%sindependent H5Dwrite %lld (rank 0)", used ? "; " : "",
                                  (long long)report.independent);
+    if (report.per_block && used < len)
+        used += (size_t)snprintf(buf + used, len - used, "%s%lld H5Dwrite calls of single blocks (several-block "
+                                 "puts to chunked datasets)", used ? "; " : "", (long long)report.per_block);
     if (report.reordered && used < len)
         used += (size_t)snprintf(buf + used, len - used, "%s%lld bytes reordered into file order", used ? "; " : "",
                                  (long long)report.reordered);

@@ -276,6 +276,12 @@ static raw_file *raw_new(cio_dfile *f)
 static int raw_create(cio_dfile *f, MPI_Info info)
 {
     raw_file *rf = raw_new(f);
+    /* clobber by deleting, as PnetCDF does: MPI_MODE_CREATE keeps an existing
+     * file's bytes, and truncating it instead (MPI_File_set_size 0) makes ext4
+     * flush the whole file at close (auto_da_alloc), which would charge the
+     * baseline a write-back no other driver pays */
+    if (f->rank == 0) MPI_File_delete(f->path, MPI_INFO_NULL);
+    MPI_Barrier(f->comm);
     int amode = MPI_MODE_CREATE | MPI_MODE_RDWR;
     int rc = MPI_File_open(f->comm, f->path, amode, info, &rf->fh);
     if (rc != MPI_SUCCESS) {
@@ -284,8 +290,6 @@ static int raw_create(cio_dfile *f, MPI_Info info)
         return -1;
     }
     rf->created = 1;
-    rc = MPI_File_set_size(rf->fh, 0);      /* clobber what was there */
-    if (rc != MPI_SUCCESS) return mpi_err(f, "MPI_File_set_size", rc);
     return open_self(f, rf, MPI_MODE_RDWR, info);
 }
 

@@ -488,6 +488,10 @@ static int xfer_runs(cio_dfile *f, MPI_File fh, int coll, int is_read, cio_runs 
     void *mem = membase;
     int64_t total = 0;
     for (int64_t i = 0; i < rs->n; i++) total += rs->r[i].len;
+    if (total > INT_MAX || rs->n > INT_MAX)
+        return cio_driver_err(f, is_read ? "read" : "write",
+                              "%lld bytes in one MPI call: MPI counts are int, keep max_request_size below 2 GiB",
+                              (long long)total);
     if (rs->n == 1) {
         disp = rs->r[0].off;
         count = (int)rs->r[0].len;

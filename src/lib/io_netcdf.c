@@ -64,6 +64,9 @@ static const char *ncd_version(void)
 {
     static char v[160];
     snprintf(v, sizeof v, "netCDF-C %s", nc_inq_libvers());
+    /* "4.9.0 of Aug  7 2022 23:42:36 $": drop the RCS-style " $" */
+    size_t n = strlen(v);
+    while (n > 0 && (v[n - 1] == '$' || v[n - 1] == ' ')) v[--n] = '\0';
     return v;
 }
 

@@ -2,7 +2,8 @@
 # Errors, with every driver built: a missing output directory, an unwritable one
 # (a path under a regular file; a read-only tmpfs where mounting is allowed), a
 # full file system (a 1 MiB tmpfs), a file deleted between the write and
-# --verify_only, and a flipped data byte that --verify_only finds and names.
+# --verify_only (which passes on the intact file, read by 3 ranks in another
+# mode), and a flipped data byte that --verify_only finds and names.
 # Every case must end all ranks non-zero within seconds (expect_fail's time
 # limit is lowered to 60 s and each case must take under 20 s) and name the
 # file, the library call and its message.
@@ -65,6 +66,12 @@ EOF2
     out="$TESTTMP/ok-$drv-$fmt"
     run 2 "$EX" $args --mkdir true --out "$out" --quiet >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "$c: write"; }
     f="$out/exercise.$sfx"
+    # first, --verify_only passes on the intact file, at another process count and mode
+    case $mode in blocking_independent) other=blocking_collective ;; *) other=blocking_independent ;; esac
+    run 3 "$EX" $PLAN --driver $drv --format $fmt --iotype $other --out "$out" --verify_only true \
+        --json "$out.json" --quiet >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "$c: --verify_only on the intact file"; }
+    [ "$(json_get "$out.json" 'd["verify"]["verdict"]')" = pass ] || fail "$c: --verify_only verdict"
+    [ "$(json_get "$out.json" 'd["write"]["bytes"]["written"]')" = 0 ] || fail "$c: --verify_only wrote"
     cp "$f" "$f.keep"
     rm "$f"
     timed_fail 2 "$drv driver: open failed on $f: " "$EX" $args --out "$out" --verify_only true

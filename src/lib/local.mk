@@ -26,3 +26,6 @@ endif
 if HAVE_HDF5
 src_lib_libcio_io_a_SOURCES += src/lib/io_hdf5.c
 endif
+
+# what each driver calls, options, errors, the measured driver comparison
+dist_doc_DATA += doc/drivers.md

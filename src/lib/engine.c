@@ -12,6 +12,7 @@ typedef struct reg_entry {
     cio_schema *s;
     MPI_Comm comm;
     int64_t *nrec;      /* per variable: records written (1 for a fixed variable written) */
+    int64_t event;      /* the output event that created it */
 } reg_entry;
 
 typedef struct pending {
@@ -26,6 +27,7 @@ struct cio_engine {
     MPI_Comm world;
     int rank, nprocs, virt;
     int nowrite;        /* virtual or verify-only: the write path makes no driver calls */
+    int64_t nevents;
     cio_stats *stats;
     cio_hints applied;
     int have_applied;
@@ -118,6 +120,7 @@ cio_engine *cio_engine_new_virtual(const cio_engine_cfg *cfg, int rank, int npro
     e->nprocs = nprocs;
     e->virt = 1;
     e->nowrite = 1;
+    e->cfg.remember = 1;
     return e;
 }
 
@@ -194,8 +197,26 @@ static int registry_entry(cio_engine *e, const char *path, cio_schema *s, MPI_Co
     if (reset) {
         cio_free(r->nrec);
         r->nrec = cio_calloc((size_t)(s->nvars ? s->nvars : 1), sizeof *r->nrec);
+        r->event = e->nevents > 0 ? e->nevents - 1 : 0;
     }
     return i;
+}
+
+void cio_engine_event(cio_engine *e) { e->nevents++; }
+int64_t cio_engine_nevents(const cio_engine *e) { return e->nevents; }
+int cio_engine_nfiles(const cio_engine *e) { return e->nreg; }
+
+void cio_engine_file_at(const cio_engine *e, int i, const char **path, const cio_schema **s, int64_t *nrecs,
+                        int64_t *event)
+{
+    const reg_entry *r = &e->reg[i];
+    int64_t n = 0;
+    for (int v = 0; v < r->s->nvars; v++)
+        if (r->s->vars[v].is_record && r->nrec[v] > n) n = r->nrec[v];
+    if (path) *path = r->path;
+    if (s) *s = r->s;
+    if (nrecs) *nrecs = n;
+    if (event) *event = r->event;
 }
 
 /* ---------------------------------------------------------------- files */
@@ -599,7 +620,10 @@ static void write_common(cio_file *f, int varid, int64_t record, void *buf, int 
     const cio_var *v = &f->s->vars[varid];
     int64_t bytes = cio_var_rank_bytes(v);
     int plan_only = e->nowrite && !e->virt;     /* --verify_only: register, write nothing */
-    if (!plan_only) e->stats->bytes_written += bytes;
+    if (!plan_only) {
+        e->stats->bytes_written += bytes;
+        e->stats->elements_written += v->decomp ? v->decomp->nelems : 0;
+    }
     if (f->reg >= 0) {
         int64_t *nr = &e->reg[f->reg].nrec[varid];
         int64_t upto = v->is_record ? record + 1 : 1;

@@ -98,6 +98,17 @@ void cio_engine_readback(cio_engine *e, int shift, int check, cio_stats *rstats,
  * engine is freed. */
 int cio_engine_checksums(cio_engine *e, const char ***names, const uint64_t **sums);
 
+/* Mark the start of an output event (a dump): files created from now on belong
+ * to it in the dry-run report.  Cheap; call it on every rank or on none. */
+void cio_engine_event(cio_engine *e);
+int64_t cio_engine_nevents(const cio_engine *e);
+
+/* The files this engine created or opened (when it remembers them: --verify,
+ * --read, or a virtual engine): path, schema, records and the event that created it. */
+int cio_engine_nfiles(const cio_engine *e);
+void cio_engine_file_at(const cio_engine *e, int i, const char **path, const cio_schema **s, int64_t *nrecs,
+                        int64_t *event);
+
 /* Bytes of one variable's share on this rank. */
 int64_t cio_var_rank_bytes(const cio_var *v);
 

@@ -3,7 +3,9 @@ TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = . $(top_builddir)/tests/env.sh;
 
-check_PROGRAMS += tests/test_params tests/test_pattern tests/test_stats tests/test_json tests/engine_exercise
+check_PROGRAMS += tests/test_boxes tests/test_params tests/test_pattern tests/test_stats tests/test_json tests/engine_exercise
+tests_test_boxes_SOURCES = tests/test_boxes.c tests/check.h
+tests_test_boxes_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_test_params_SOURCES = tests/test_params.c tests/check.h
 tests_test_params_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_test_pattern_SOURCES = tests/test_pattern.c tests/check.h
@@ -15,7 +17,7 @@ tests_test_json_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_engine_exercise_SOURCES = tests/engine_exercise.c
 tests_engine_exercise_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 
-TESTS += tests/test_params tests/test_pattern tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh \
-	tests/test_dryrun.sh
-EXTRA_DIST += tests/lib.sh tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh tests/test_dryrun.sh
+TESTS += tests/test_boxes tests/test_params tests/test_pattern tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh \
+	tests/test_dryrun.sh tests/test_aggregate.sh
+EXTRA_DIST += tests/lib.sh tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_aggregate.sh
 

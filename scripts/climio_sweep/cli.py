@@ -11,6 +11,7 @@
 import argparse
 import os
 import shlex
+import signal
 import sys
 
 from . import batch, collect as collectmod, execute as ex, kernel, local, prepare
@@ -164,8 +165,12 @@ def cmd_exec(args):
     outdir = os.path.abspath(args.outdir)
     rid = args.run or batch.list_entry(args.list, args.index)
     launcher = shlex.split(args.launcher)
+    # scancel or the time limit sends TERM: stop the run and say so in its status
+    stop = {"flag": False}
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, lambda *_: stop.update(flag=True))
     try:
-        o = ex.execute(run_dir(outdir, rid), launcher)
+        o = ex.execute(run_dir(outdir, rid), launcher, stop=lambda: stop["flag"])
     except ex.Interrupted:
         print("climio-sweep exec: %s interrupted" % rid, file=sys.stderr)
         return 130

@@ -55,7 +55,7 @@ def describe(outcome):
     st = outcome.status
     if outcome.state == "done":
         bw = bandwidth_of(outcome.rdir)
-        return "done    %7.2f s%s" % (st.get("seconds", 0), "  %10.2f MiB/s" % bw if bw is not None else "")
+        return "done %7.2f s%s" % (st.get("seconds", 0), "  %10.2f MiB/s" % bw if bw is not None else "")
     if outcome.state == "failed":
         return "FAILED  %s" % outcome.reason
     return outcome.state
@@ -72,6 +72,7 @@ def run_local(outdir, records, launcher, out=sys.stdout):
     n = len(records)
     counts = {"done": 0, "skipped": 0, "failed": 0, "busy": 0}
     width = len(str(n))
+    idw = max(len(r["id"]) for r in records)
     try:
         for i, rec in enumerate(records, 1):
             if stop["flag"]:
@@ -80,7 +81,7 @@ def run_local(outdir, records, launcher, out=sys.stdout):
             if state_of(rdir) == "done":
                 counts["skipped"] += 1
                 continue
-            print("[%*d/%d] %-60s " % (width, i, n, rec["id"]), end="", file=out, flush=True)
+            print("[%*d/%d] %-*s  " % (width, i, n, idw, rec["id"]), end="", file=out, flush=True)
             o = ex.execute(rdir, launcher, stop=lambda: stop["flag"])
             counts[o.state] = counts.get(o.state, 0) + 1
             print(describe(o), file=out, flush=True)

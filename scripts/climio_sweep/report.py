@@ -369,7 +369,11 @@ def overlap_fields(res):
     """kernel_report columns with the model-visible (blocked) output time and
     the synchronous output time, when the kernel reports them."""
     cols = sorted({k for r in res.ok for k, v in r.items()
-                   if k.startswith("kernel_report.") and isinstance(v, (int, float)) and not isinstance(v, bool)})
+                   if k.startswith("kernel_report.") and isinstance(v, (int, float)) and not isinstance(v, bool)
+                   and "rank" not in k})
+    # pfio_io's names first, then anything that reads like them
+    if "kernel_report.overlap.blocked_s" in cols and "kernel_report.overlap.synchronous_s" in cols:
+        return "kernel_report.overlap.blocked_s", "kernel_report.overlap.synchronous_s"
     leaf = {c: c.rsplit(".", 1)[1].lower() for c in cols}
     visible = [c for c in cols if ("visible" in leaf[c] or "blocked" in leaf[c]) and "frac" not in leaf[c]]
     sync = [c for c in cols if ("synchronous" in leaf[c] or leaf[c].startswith("sync")) and "async" not in leaf[c]]
@@ -398,15 +402,16 @@ def overlap(res, path):
             label="model-visible output time (%s)" % short_kr(vis))
     for i in y:
         if s[i] > 0:
-            ax.text(max(s[i], v[i]) * 1.02, i, "overlap %.0f%%" % (100 * (1 - v[i] / s[i])), va="center", fontsize=8)
+            ax.text(max(s[i], v[i]) * 1.02, i, "overlap %.0f%%" % (100 * (1 - v[i] / s[i])), va="center",
+                    fontsize=8)
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, max(s + v) * 1.25)
-    ax.set_xlabel("time (s), mean of repetitions")
+    ax.set_xlabel("time (s), mean of repetitions; overlap = 1 - visible / synchronous")
     ax.set_title("Output time seen by the model vs synchronous output\n%s" % res.context(), fontsize=11)
     ax.grid(True, axis="x", alpha=0.3)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.25 if len(pts) < 4 else -0.15), ncol=2)
     return _save(fig, path)
 
 

@@ -80,6 +80,13 @@ RESERVED_PARAMS = {
 OUTPUT_PARAMETERS = {
     "engine_exercise": "out",
     "gcrm_io": "cdf_output_path",
+    "mom_io": "out",
+    "pfio_io": "output_dir",
+}
+# Environment variables with which a kernel overrides its output folder: the
+# runs do not inherit them from the caller (a sweep may still set them in [env]).
+OUTPUT_ENV = {
+    "gcrm_io": ("GCRM_OUTPUT_PATH",),
 }
 
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

@@ -167,7 +167,9 @@ cb_nodes = [3]
 def test_base_file_and_data_dir(tmp_path, exercise):
     """A base parameter file: keys the sweep sets are replaced, the others kept;
     data_dir moves the kernel's files out of the run folders."""
-    write(str(tmp_path / "base.in"), "! base\nny 20\nnx 8   ! replaced by the sweep\nnrec 1\n")
+    write(str(tmp_path / "base.in"), "! base\nny 20\nnx 8   ! replaced by the sweep\nnrec 1\n"
+          "hints cb_buffer_size=4096\nhints_file extra.hints\n")
+    write(str(tmp_path / "extra.hints"), "romio_ds_write disable\n")
     sw = write(str(tmp_path / "b.toml"), """
 [sweep]
 kernel = "engine_exercise"
@@ -177,6 +179,8 @@ data_dir = "scratch"
 keep_data = true
 [parameters]
 nx = [10, 12]
+[hints]
+cb_nodes = 2
 """)
     run_tool(["run", sw], cwd=str(tmp_path))
     runs = runs_of(str(tmp_path / "b.sweep"))
@@ -189,3 +193,19 @@ nx = [10, 12]
         assert os.path.isdir(str(tmp_path / "scratch" / "b" / rid))
         params = open(os.path.join(d, "params.in")).read()
         assert "! (set by the sweep below) nx 8" in params and "\nny 20\n" in params
+        # hints from the base file and from the sweep together; the base file's
+        # hints file (beside it) found although the run starts in its own folder
+        req = res["hints"]["requested"]
+        assert req["cb_buffer_size"]["value"] == "4096" and req["cb_nodes"]["value"] == "2"
+        assert req["romio_ds_write"]["value"] == "disable"
+        assert "hints_file %s" % (tmp_path / "extra.hints") in params
+
+
+def test_submit_dry_run_needs_no_slurm(tmp_path, exercise):
+    p = run_tool(["submit", SAMPLE, "--dry-run", "--throttle", "3"], cwd=str(tmp_path))
+    assert not os.listdir(str(tmp_path)), "a dry run writes nothing"
+    assert "#SBATCH --array=0-7%3\n#SBATCH --ntasks=1\n#SBATCH --nodes=1\n" in p.stdout
+    assert "#SBATCH --array=0-15%3\n#SBATCH --ntasks=2\n#SBATCH --nodes=1\n" in p.stdout
+    assert p.stdout.count("$ sbatch --parsable ") == 2
+    assert "#   task 15: np2,iotype=nonblocking_collective,cb_nodes=2,striping_factor=2/rep1" in p.stdout
+    assert "--launcher srun" in p.stdout

@@ -28,16 +28,6 @@ def slurm():
         s.stop()
 
 
-def test_submit_dry_run_needs_no_slurm(tmp_path, exercise):
-    p = run_tool(["submit", SAMPLE, "--dry-run", "--throttle", "3"], cwd=str(tmp_path))
-    assert not os.listdir(str(tmp_path)), "a dry run writes nothing"
-    assert "#SBATCH --array=0-7%3\n#SBATCH --ntasks=1\n#SBATCH --nodes=1\n" in p.stdout
-    assert "#SBATCH --array=0-15%3\n#SBATCH --ntasks=2\n#SBATCH --nodes=1\n" in p.stdout
-    assert p.stdout.count("$ sbatch --parsable ") == 2
-    assert "#   task 15: np2,iotype=nonblocking_collective,cb_nodes=2,striping_factor=2/rep1" in p.stdout
-    assert "--launcher srun" in p.stdout
-
-
 def squeue_empty(env, timeout=240):
     t0 = time.time()
     while time.time() - t0 < timeout:

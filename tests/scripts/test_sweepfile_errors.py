@@ -86,11 +86,16 @@ CASES = [
 ]
 
 
+BATCH_TOO = {"toml-syntax", "unknown-parameter", "exclude-value", "slurm-throttle", "kernel-missing"}
+
+
 @pytest.mark.parametrize("name,text,line,msg", CASES, ids=[c[0] for c in CASES])
 def test_bad_sweep_file(tmp_path, exercise, name, text, line, msg):
     path = tmp_path / "bad.toml"
     path.write_text(text)
-    for cmd in (["run"], ["submit", "--dry-run"]):
+    # every case through `run`; a few also through the batch commands, which share the reader
+    cmds = [["run"]] + ([["submit", "--dry-run"], ["pbs", "--dry-run"]] if name in BATCH_TOO else [])
+    for cmd in cmds:
         p = run_tool(cmd + [str(path)], cwd=str(tmp_path), check=False)
         assert p.returncode == 2, (name, p.stdout, p.stderr)
         err = p.stderr.strip()

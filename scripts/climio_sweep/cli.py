@@ -51,6 +51,9 @@ def cmd_run(args):
     sw, exe, outdir, records = _load(args)
     launcher = launcher_words(sw, os.environ)
     _header(sw, exe, outdir, records)
+    if any(r["nodes"] > 1 for r in records):
+        print("climio-sweep: note: 'nodes' is for submit and pbs; run starts every run here with %s"
+              % " ".join(launcher))
     if args.dry_run:
         width = len(str(len(records)))
         for i, rec in enumerate(records, 1):

@@ -6,7 +6,6 @@ TASK of the array's list file, so a task does exactly what a local sweep would
 do for that run (lock, skip if done, logs, JSON)."""
 
 import datetime
-import json
 import os
 import shlex
 import subprocess
@@ -232,7 +231,3 @@ def list_entry(listfile, index):
     if not 0 <= index < len(ids):
         raise SweepError("%s: expected a task index from 0 to %d, found %d" % (listfile, len(ids) - 1, index))
     return ids[index]
-
-
-def dump(obj):
-    return json.dumps(obj, indent=1)

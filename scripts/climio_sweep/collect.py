@@ -5,7 +5,7 @@ and results.json (the same rows plus each run's full JSON document)."""
 import csv
 import os
 
-from .state import read_json, write_atomic, write_json
+from .state import read_json, write_json
 
 # Groups of engine timers shown as phases (doc/sweep.md explains them).
 PHASES = [

@@ -4,14 +4,15 @@ same run at once; a run that has succeeded is never run again."""
 
 import ctypes
 import datetime
+import errno
 import fcntl
-import json
 import os
 import shlex
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 
 from . import lustre
@@ -116,8 +117,12 @@ def execute(rdir, launcher, stop=None, on_start=None):
     try:
         try:
             fcntl.flock(lockf, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return Outcome("busy", rdir, reason="another process is running it")
+        except OSError as e:
+            if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                return Outcome("busy", rdir, reason="another process is running it")
+            # a file system without locks (Lustre mounted noflock): go on unlocked
+            print("climio-sweep: warning: cannot lock %s (%s): runs of this sweep are not protected against "
+                  "running twice at once" % (rdir, e.strerror), file=sys.stderr)
         if is_done(rdir):
             return Outcome("skipped", rdir, status(rdir))
         return _execute_locked(rdir, launcher, stop, on_start)
@@ -138,9 +143,15 @@ def _execute_locked(rdir, launcher, stop, on_start):
             os.remove(os.path.join(rdir, f))
 
     data = run["data_dir"]
-    if os.path.lexists(data):
-        shutil.rmtree(data, ignore_errors=True)
-    os.makedirs(data, exist_ok=True)
+    try:
+        if os.path.lexists(data):
+            shutil.rmtree(data, ignore_errors=True)
+        os.makedirs(data, exist_ok=True)
+    except OSError as e:
+        st = {"state": "failed", "attempt": attempt, "started": now(), "finished": now(), "host": socket.gethostname(),
+              "reason": "cannot create the output folder %s: %s" % (data, e.strerror or e)}
+        write_json(os.path.join(rdir, "status.json"), st)
+        return Outcome("failed", rdir, st, st["reason"])
     stripe_mode, stripe_text = lustre.prepare(data, run["hints"])
 
     argv = command(run, launcher)

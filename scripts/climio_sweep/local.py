@@ -1,5 +1,6 @@
 """Running a sweep here, one run after another, with mpiexec (or $MPIEXEC)."""
 
+import errno
 import fcntl
 import os
 import signal
@@ -27,7 +28,9 @@ class SweepLock:
                 os.path.dirname(self.path), e.strerror or e))
         try:
             fcntl.flock(self.f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        except OSError as e:
+            if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                return self     # no locks on this file system: nothing to protect with
             self.f.seek(0)
             who = self.f.read().strip()
             self.f.close()

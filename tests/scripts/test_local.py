@@ -209,3 +209,12 @@ def test_submit_dry_run_needs_no_slurm(tmp_path, exercise):
     assert p.stdout.count("$ sbatch --parsable ") == 2
     assert "#   task 15: np2,iotype=nonblocking_collective,cb_nodes=2,striping_factor=2/rep1" in p.stdout
     assert "--launcher srun" in p.stdout
+
+
+def test_unwritable_data_dir_fails_the_run_clearly(tmp_path, exercise):
+    sw = write(str(tmp_path / "u.toml"), '[sweep]\nkernel = "engine_exercise"\nnprocs = 1\n'
+               'data_dir = "/proc/climio-not-writable"\n')
+    p = run_tool(["run", sw], cwd=str(tmp_path), check=False)
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert "FAILED  cannot create the output folder /proc/climio-not-writable/u/np1/rep0:" in p.stdout
+    assert "1 runs: 1 failed" in p.stdout and "Traceback" not in p.stderr

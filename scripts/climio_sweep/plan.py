@@ -189,8 +189,24 @@ def parameter_file(sweep, run, base_text, output_dir):
             lines.append(line)
     lines.append("! ---- set by the sweep ----")
     for k, v in set_here.items():
-        lines.append("%s %s" % (k, param_text(v)))
+        path = _beside(v, [sweep.dir] + ([os.path.dirname(sweep.base)] if sweep.base else [])) \
+            if k in run.params else None
+        if path:
+            lines.append("%s %s   ! was '%s', relative to the sweep or base file" % (k, param_text(path), v))
+        else:
+            lines.append("%s %s" % (k, param_text(v)))
     return "\n".join(lines) + "\n"
+
+
+def _beside(value, dirs):
+    """The absolute path of a relative file name found in one of dirs, else None."""
+    if not isinstance(value, str) or not value or os.path.isabs(value):
+        return None
+    for d in dirs:
+        cand = os.path.join(d, value)
+        if os.path.isfile(cand):
+            return os.path.abspath(cand)
+    return None
 
 
 def launcher_words(sweep, environ):

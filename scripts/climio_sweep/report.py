@@ -210,6 +210,7 @@ def phases(res, path, max_bars=60):
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=8)
     ax.invert_yaxis()
+    ax.set_xlim(left=0)
     ax.set_xlabel("time (%s), mean over ranks and repetitions" % unit)
     ax.set_title("Time per phase\n%s" % res.context(), fontsize=11)
     ax.grid(True, axis="x", alpha=0.3)

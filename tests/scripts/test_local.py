@@ -218,3 +218,13 @@ def test_unwritable_data_dir_fails_the_run_clearly(tmp_path, exercise):
     assert p.returncode == 1, p.stdout + p.stderr
     assert "FAILED  cannot create the output folder /proc/climio-not-writable/u/np1/rep0:" in p.stdout
     assert "1 runs: 1 failed" in p.stdout and "Traceback" not in p.stderr
+
+
+def test_parameter_naming_a_file_beside_the_sweep(tmp_path, exercise):
+    write(str(tmp_path / "my.hints"), "cb_nodes 5\n")
+    sw = write(str(tmp_path / "f.toml"), '[sweep]\nkernel = "engine_exercise"\nnprocs = 1\n'
+               '[parameters]\nhints_file = "my.hints"\n')
+    run_tool(["run", sw], cwd=str(tmp_path))
+    (d,) = runs_of(str(tmp_path / "f.sweep")).values()
+    assert "hints_file %s   ! was 'my.hints'" % (tmp_path / "my.hints") in open(os.path.join(d, "params.in")).read()
+    assert load(os.path.join(d, "result.json"))["hints"]["requested"]["cb_nodes"]["value"] == "5"

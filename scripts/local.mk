@@ -10,9 +10,10 @@ dist_climiosweep_DATA = \
   scripts/climio_sweep/local.py scripts/climio_sweep/lustre.py scripts/climio_sweep/plan.py \
   scripts/climio_sweep/prepare.py scripts/climio_sweep/report.py scripts/climio_sweep/state.py \
   scripts/climio_sweep/sweepfile.py
-# the sample sweep, installed with the inputs and copied into run/
-climioinputs_DATA += inputs/sweep.sample.toml
-RUN_INPUTS += inputs/sweep.sample.toml
-EXTRA_DIST += inputs/sweep.sample.toml
+# the sample sweeps (gcrm_io; engine_exercise for the tests), installed with the
+# inputs and copied into run/
+climioinputs_DATA += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
+RUN_INPUTS += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
+EXTRA_DIST += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
 dist_doc_DATA += doc/sweep.md
 EXTRA_DIST += doc/images/sweep-heatmap.png

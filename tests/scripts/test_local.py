@@ -11,7 +11,7 @@ import struct
 
 import pytest
 
-from conftest import SAMPLE, load, run_tool, runs_of, tool_env, write
+from conftest import BUILDDIR, SAMPLE, SRCDIR, load, run_tool, runs_of, tool_env, write
 
 # the sample: nx 64, ny 48, nz 4, nrec 2; engine_exercise writes time (8 B) and
 # temp (4 B) + salt (8 B) per element per record, and mask (4 B) once
@@ -228,3 +228,36 @@ def test_parameter_naming_a_file_beside_the_sweep(tmp_path, exercise):
     (d,) = runs_of(str(tmp_path / "f.sweep")).values()
     assert "hints_file %s   ! was 'my.hints'" % (tmp_path / "my.hints") in open(os.path.join(d, "params.in")).read()
     assert load(os.path.join(d, "result.json"))["hints"]["requested"]["cb_nodes"]["value"] == "5"
+
+
+GCRM = os.path.join(BUILDDIR, "src", "gcrm", "gcrm_io")
+GCRM_SAMPLE = os.path.join(SRCDIR, "inputs", "sweep.gcrm.toml")
+
+
+@pytest.mark.skipif(not (os.access(GCRM, os.X_OK) and os.path.exists(os.path.join(SRCDIR, "inputs", "zgrd.in.r3"))),
+                    reason="gcrm_io or inputs/zgrd.in.r3 not in this tree yet")
+def test_gcrm_sample_sweep(tmp_path):
+    """inputs/sweep.gcrm.toml end to end: gcrm_io writes the same data whatever
+    the process count, mode and hints, so every run has the same bytes and checksums."""
+    cwd = str(tmp_path)
+    p = run_tool(["run", GCRM_SAMPLE], cwd=cwd, env=tool_env({"CLIMIO_BINDIR": os.path.dirname(GCRM)}))
+    assert "24 runs: 24 done" in p.stdout
+    out = os.path.join(cwd, "gcrm-sample.sweep")
+    runs = runs_of(out)
+    assert len(runs) == 24
+    first = None
+    for rid, d in runs.items():
+        res = load(os.path.join(d, "result.json"))
+        run = load(os.path.join(d, "run.json"))
+        assert res["kernel"] == "gcrm_io" and res["nprocs"] == run["nprocs"]
+        assert res["config"]["iotype"]["value"] == run["params"]["iotype"]
+        assert res["config"]["level_max"]["value"] == 3
+        assert res["verify"]["verdict"] in ("pass", "not applicable") and res["verify"]["mismatches"] == 0
+        key = (res["write"]["bytes"]["written"], sorted(res["checksums"].items()))
+        first = first or key
+        assert key == first, rid
+    run_tool(["collect", out], cwd=cwd)
+    with open(os.path.join(out, "results.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 24 and {int(r["bytes_written_bytes"]) for r in rows} == {first[0]}
+    assert all(r["kernel_report.level_max"] == "3" for r in rows)

@@ -132,7 +132,10 @@ def scaling(res, path):
             series[key] = [r for rs in best for r in rs]
         note = " (best of the other swept settings)"
     fig, ax = plt.subplots(figsize=(8, 5))
-    for key, rows in sorted(series.items()):
+    ns = sorted({r["nprocs"] for r in res.ok})
+    log = ns[-1] / ns[0] >= 4
+    nser = len(series)
+    for i, (key, rows) in enumerate(sorted(series.items())):
         xs = sorted({r["nprocs"] for r in rows})
         mean, lo, hi = [], [], []
         for n in xs:
@@ -142,9 +145,12 @@ def scaling(res, path):
             lo.append(m - min(v))
             hi.append(max(v) - m)
         label = ", ".join("%s=%s" % (short(k), v) for k, v in zip(others, key)) or "all runs"
-        ax.errorbar(xs, mean, yerr=[lo, hi], marker="o", capsize=4, label=label)
-    ns = sorted({r["nprocs"] for r in res.ok})
-    if ns[-1] / ns[0] >= 4:
+        # dodge the series sideways a little so error bars at one count stay apart
+        d = (i - (nser - 1) / 2.0) * 0.012
+        xd = [x * 2 ** (d * math.log2(ns[-1] / ns[0])) for x in xs] if log else \
+            [x + d * (ns[-1] - ns[0] or 1) for x in xs]
+        ax.errorbar(xd, mean, yerr=[lo, hi], marker="o", capsize=4, label=label)
+    if log:
         ax.set_xscale("log", base=2)
     ax.set_xticks(ns)
     ax.set_xticklabels([str(n) for n in ns])
@@ -157,8 +163,8 @@ def scaling(res, path):
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     elif len(series) > 1 or others:
         ax.legend(fontsize=8, loc="best")
-    fig.text(0.01, -0.02, "points: mean of the repetitions; bars: min to max. Bandwidth = bytes written / "
-             "(last close - first create).", fontsize=7.5, color="#555")
+    fig.text(0.01, -0.02, "points: mean of the repetitions (shifted sideways a little to keep them apart); "
+             "bars: min to max. Bandwidth = bytes written / (last close - first create).", fontsize=7.5, color="#555")
     return _save(fig, path)
 
 

@@ -1,5 +1,7 @@
-# sweep and report tools: climio-sweep (a sh launcher) and its Python package.
-# The launcher finds the package beside itself (source tree: scripts/) or in
+# sweep and report tools
+
+# climio-sweep (doc/sweep.md): a sh launcher and its Python package.  The
+# launcher finds the package beside itself (source tree: scripts/) or in
 # $(datadir)/climio/python when installed, so it runs from both.
 dist_bin_SCRIPTS += scripts/climio-sweep
 climiosweepdir = $(datadir)/climio/python/climio_sweep

@@ -1,1 +1,2 @@
 # user documentation
+dist_doc_DATA += doc/internals.md doc/results-schema.md

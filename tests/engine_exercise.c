@@ -24,6 +24,13 @@ static const cio_param_spec exercise_params[] = {
 
 static const char builtin[] = "! engine exerciser defaults\nnx 16\n";
 
+typedef struct exercise {
+    int64_t nx, ny, nz, nrec, blocks;
+    int reopen, per_field, is_null;
+    MPI_Comm comm;
+    char path[4096];
+} exercise;
+
 /* time = 60 s per record: a kernel value function, verified like the pattern */
 static void fill_time(void *ctx, const cio_var *v, int64_t record, const cio_box *box, void *buf)
 {
@@ -33,18 +40,17 @@ static void fill_time(void *ctx, const cio_var *v, int64_t record, const cio_box
     *(double *)buf = 60.0 * (double)record;
 }
 
-int main(int argc, char **argv)
+static void set_decomp(cio_schema *s, int varid, cio_decomp *d)
 {
-    cio_app app;
-    cio_app_init(&app, &argc, &argv, "engine_exercise", "engine_exercise [params] [--key value ...]",
-                 exercise_params, NULL, "<built-in>", builtin);
-    cio_params *p = app.params;
-    int64_t nx = cio_param_int(p, "nx"), ny = cio_param_int(p, "ny"), nz = cio_param_int(p, "nz");
-    int64_t nrec = cio_param_int(p, "nrec"), blocks = cio_param_int(p, "blocks");
-    int reopen = cio_param_bool(p, "reopen"), per_field = strcmp(cio_param_str(p, "flush"), "field") == 0;
-    int rank = app.rank, n = app.nprocs;
-    cio_app_setup_engine(&app, CIO_FMT_CDF5);
+    cio_schema_set_decomp(s, varid, d);
+    cio_decomp_release(d);
+}
 
+/* The whole output of one rank; runs on a real or a virtual (dry-run) engine. */
+static void plan_rank(void *ctx, cio_engine *eng, int rank, int n)
+{
+    exercise *x = ctx;
+    int64_t nx = x->nx, ny = x->ny, nz = x->nz;
     cio_schema *s = cio_schema_new("exercise");
     cio_schema_dim(s, "time", CIO_UNLIMITED);
     cio_schema_dim(s, "z", nz);
@@ -65,57 +71,47 @@ int main(int argc, char **argv)
     /* time: one element on rank 0 */
     cio_decomp *dt = cio_decomp_new(0, NULL);
     if (rank == 0) cio_decomp_add(dt, NULL, NULL);
-    cio_schema_set_decomp(s, v_time, dt);
-    cio_decomp_release(dt);
+    set_decomp(s, v_time, dt);
     /* temp: `blocks` interleaved slabs of y rows per rank */
     int64_t shape3[3] = {nz, ny, nx};
     cio_decomp *dtemp = cio_decomp_new(3, shape3);
-    int64_t nslab = blocks * n, rows = ny / nslab;
-    for (int64_t k = 0; k < blocks; k++) {
+    int64_t nslab = x->blocks * n, rows = ny / nslab;
+    for (int64_t k = 0; k < x->blocks; k++) {
         int64_t slab = k * n + rank;
         int64_t y0 = slab * rows, y1 = slab == nslab - 1 ? ny : y0 + rows;
         int64_t st[3] = {0, y0, 0}, ct[3] = {nz, y1 - y0, nx};
         cio_decomp_add(dtemp, st, ct);
     }
-    cio_schema_set_decomp(s, v_temp, dtemp);
-    cio_decomp_release(dtemp);
+    set_decomp(s, v_temp, dtemp);
     /* salt: z planes dealt round-robin */
     cio_decomp *dsalt = cio_decomp_new(3, shape3);
     for (int64_t z = rank; z < nz; z += n) {
         int64_t st[3] = {z, 0, 0}, ct[3] = {1, ny, nx};
         cio_decomp_add(dsalt, st, ct);
     }
-    cio_schema_set_decomp(s, v_salt, dsalt);
-    cio_decomp_release(dsalt);
+    set_decomp(s, v_salt, dsalt);
     /* mask: block-cyclic columns of width 3 */
     int64_t shape2[2] = {ny, nx};
     cio_decomp *dmask = cio_decomp_new(2, shape2);
-    for (int64_t x = 3 * rank; x < nx; x += 3 * n) {
-        int64_t st[2] = {0, x}, ct[2] = {ny, x + 3 > nx ? nx - x : 3};
+    for (int64_t c = 3 * rank; c < nx; c += 3 * n) {
+        int64_t st[2] = {0, c}, ct[2] = {ny, c + 3 > nx ? nx - c : 3};
         cio_decomp_add(dmask, st, ct);
     }
-    cio_schema_set_decomp(s, v_mask, dmask);
-    cio_decomp_release(dmask);
-
-    const char *outdir = cio_param_str(p, "out");
-    cio_err e = {0};
-    if (rank == 0) cio_mkdir_p(outdir, &e);
-    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/exercise.%s", outdir, app.ecfg.opts.format == CIO_FMT_RAW ? "raw" : "nc");
+    set_decomp(s, v_mask, dmask);
 
     cio_file *f = NULL;
-    for (int64_t r = 0; r < nrec; r++) {
-        if (!f) f = r == 0 ? cio_create(app.engine, path, s, app.comm) : cio_open(app.engine, path, s, app.comm);
-        if (r > 0 && reopen && strcmp(app.ecfg.drv->name, "null") != 0 && cio_file_nrecs(f) != r)
-            cio_die("%s holds %lld records before record %lld", path, (long long)cio_file_nrecs(f), (long long)r);
+    for (int64_t r = 0; r < x->nrec; r++) {
+        cio_engine_event(eng);
+        if (!f) f = r == 0 ? cio_create(eng, x->path, s, x->comm) : cio_open(eng, x->path, s, x->comm);
+        if (r > 0 && x->reopen && !x->is_null && !cio_engine_is_virtual(eng) && cio_file_nrecs(f) != r)
+            cio_die("%s holds %lld records before record %lld", x->path, (long long)cio_file_nrecs(f), (long long)r);
         int vars[] = {v_time, v_temp, v_salt, v_mask};
         for (int k = 0; k < 4; k++) {
             if (vars[k] == v_mask && r > 0) continue;
             cio_write(f, vars[k], r);
-            if (per_field) cio_flush(f);
+            if (x->per_field) cio_flush(f);
         }
-        if (reopen) {
+        if (x->reopen) {
             cio_close(f);
             f = NULL;
         } else {
@@ -124,6 +120,34 @@ int main(int argc, char **argv)
     }
     if (f) cio_close(f);
     cio_schema_free(s);
+}
+
+int main(int argc, char **argv)
+{
+    cio_app app;
+    cio_app_init(&app, &argc, &argv, "engine_exercise", "engine_exercise [params] [--key value ...]",
+                 exercise_params, NULL, "<built-in>", builtin);
+    cio_params *p = app.params;
+    exercise x = {
+        .nx = cio_param_int(p, "nx"), .ny = cio_param_int(p, "ny"), .nz = cio_param_int(p, "nz"),
+        .nrec = cio_param_int(p, "nrec"), .blocks = cio_param_int(p, "blocks"),
+        .reopen = cio_param_bool(p, "reopen"), .per_field = strcmp(cio_param_str(p, "flush"), "field") == 0,
+        .comm = app.comm,
+    };
+    cio_app_setup_engine(&app, CIO_FMT_CDF5);
+    x.is_null = strcmp(app.ecfg.drv->name, "null") == 0;
+    const char *outdir = cio_param_str(p, "out");
+    snprintf(x.path, sizeof x.path, "%s/exercise.%s", outdir, app.ecfg.opts.format == CIO_FMT_RAW ? "raw" : "nc");
+
+    if (cio_param_bool(p, "dry_run")) {
+        int rc = cio_app_dry_run(&app, (int)cio_param_int(p, "nprocs"), plan_rank, &x);
+        cio_engine_free(app.engine);
+        cio_app_exit(&app, rc);
+    }
+    cio_err e = {0};
+    if (app.rank == 0) cio_mkdir_p(outdir, &e);
+    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
+    plan_rank(&x, app.engine, app.rank, app.nprocs);
     int rc = cio_app_finish(&app, NULL, NULL);
     cio_engine_free(app.engine);
     cio_app_exit(&app, rc);

@@ -61,6 +61,15 @@ void cio_app_setup_engine(cio_app *a, cio_format kernel_default);
  * when verification found mismatches. */
 int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx);
 
+/* --dry-run: plan the run for nprocs processes without MPI or storage, one
+ * virtual rank at a time: plan(ctx, engine, rank, nprocs) runs the kernel's whole
+ * output loop for that rank on a virtual engine (no MPI calls allowed on that
+ * path).  Prints files, bytes, and per-rank min/mean/max of bytes, requests and
+ * their sizes, buffer memory and predicted peak memory; writes them as JSON with
+ * --json.  Runs on rank 0 only.  Returns the exit status. */
+typedef void (*cio_plan_rank_fn)(void *ctx, cio_engine *e, int rank, int nprocs);
+int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, void *ctx);
+
 /* Summary of the write run, valid after cio_app_finish (on every rank). */
 const cio_summary *cio_app_summary(const cio_app *a);
 

@@ -18,6 +18,7 @@
 
 #include <mpi.h>
 #include <stdint.h>
+#include "aggregate.h"
 #include "driver.h"
 #include "hints.h"
 #include "schema.h"
@@ -32,6 +33,7 @@ typedef struct cio_engine_cfg {
     int64_t max_request;        /* bytes per rank per driver call or per wait round */
     int remember;               /* keep written files for read-back (verify / read benchmark) */
     int verify_only;            /* write nothing: plan the files only, so read-back checks existing output */
+    cio_agg_cfg agg;            /* I/O-task aggregation (io_tasks 0: off) */
 } cio_engine_cfg;
 
 typedef struct cio_engine cio_engine;
@@ -97,6 +99,17 @@ void cio_engine_readback(cio_engine *e, int shift, int check, cio_stats *rstats,
  * over world).  Returns the number of variables; names and sums valid until the
  * engine is freed. */
 int cio_engine_checksums(cio_engine *e, const char ***names, const uint64_t **sums);
+
+/* Mark the start of an output event (a dump): files created from now on belong
+ * to it in the dry-run report.  Cheap; call it on every rank or on none. */
+void cio_engine_event(cio_engine *e);
+int64_t cio_engine_nevents(const cio_engine *e);
+
+/* The files this engine created or opened (when it remembers them: --verify,
+ * --read, or a virtual engine): path, schema, records and the event that created it. */
+int cio_engine_nfiles(const cio_engine *e);
+void cio_engine_file_at(const cio_engine *e, int i, const char **path, const cio_schema **s, int64_t *nrecs,
+                        int64_t *event);
 
 /* Bytes of one variable's share on this rank. */
 int64_t cio_var_rank_bytes(const cio_var *v);

@@ -44,6 +44,7 @@ typedef struct cio_stats {
     int ntimers;
     cio_timer t[CIO_MAX_TIMERS];
     int64_t bytes_written;      /* user-level bytes handed to write calls */
+    int64_t elements_written;
     int64_t bytes_read;
     int64_t lib_bytes_written;  /* what the library reports (headers included), -1 unknown */
     int64_t lib_bytes_read;

@@ -179,6 +179,7 @@ char *cio_strndup(const char *s, size_t n)
 
 size_t cio_mem_current(void) { return mem_now; }
 size_t cio_mem_peak(void) { return mem_high; }
+void cio_mem_reset_peak(void) { mem_high = mem_now; }
 
 size_t cio_rss_peak(void)
 {

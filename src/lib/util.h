@@ -57,6 +57,9 @@ char *cio_strdup(const char *s);
 char *cio_strndup(const char *s, size_t n);
 size_t cio_mem_current(void);
 size_t cio_mem_peak(void);
+/* Start a new high-water mark from what is in use now (the dry run measures each
+ * virtual rank's plan on its own). */
+void cio_mem_reset_peak(void);
 /* Resident-set high-water mark of this process in bytes (VmHWM), 0 if unknown. */
 size_t cio_rss_peak(void);
 

@@ -19,3 +19,8 @@ MOM_INPUTS = inputs/mom.in.025deg inputs/mom.in.01deg inputs/mom.in.tiny
 RUN_INPUTS += $(MOM_INPUTS)
 climioinputs_DATA += $(MOM_INPUTS)
 EXTRA_DIST += $(MOM_INPUTS)
+
+bin_PROGRAMS += src/mom/mom_combine
+RUN_EXES += src/mom/mom_combine
+src_mom_mom_combine_SOURCES = $(MOM_COMMON) src/mom/mom_combine.c
+src_mom_mom_combine_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)

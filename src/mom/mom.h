@@ -63,8 +63,6 @@ typedef struct mom_ctx {
 
 /* The role of PE pe of npes in the pattern; no MPI. */
 void mom_role_for(const mom_config *c, const mom_domain *d, int pe, mom_role *r);
-/* The set's file name for member n of nfiles (FMS: %04d, %06d beyond 10000). */
-void mom_member_path(char *buf, size_t len, const char *prefix, int n, int nfiles);
 
 /* The write phase on every rank (collective over the app's communicator). */
 void mom_write_run(mom_ctx *m);

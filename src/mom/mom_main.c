@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 
     if (cio_param_bool(app.params, "dry_run")) {
         int n = (int)cio_param_int(app.params, "nprocs");
-        int rc = app.rank == 0 ? mom_dry_run(&m, n > 0 ? n : app.nprocs) : 0;
+        int rc = app.rank == 0 ? mom_dry_run(&m, n > 0 ? n : app.nprocs) : 0;   /* rank 0 plans, without MPI */
         MPI_Bcast(&rc, 1, MPI_INT, 0, app.comm);
         cio_engine_free(app.engine);
         cio_app_exit(&app, rc);

@@ -147,6 +147,10 @@ void mom_json(cio_json *j, void *ctx)
 }
 
 /* ---------------------------------------------------------------- dry run */
+static void plan_rank(void *ctx, cio_engine *e, int rank, int nprocs) { mom_plan_rank(ctx, e, rank, nprocs); }
+
+/* mom_io's own lines (roles, gathers, model memory: arithmetic on the layouts),
+ * then the suite's planner, which runs mom_plan_rank for every virtual rank. */
 int mom_dry_run(mom_ctx *m, int n)
 {
     const mom_config *c = &m->cfg;
@@ -156,48 +160,35 @@ int mom_dry_run(mom_ctx *m, int n)
         fprintf(stderr, "mom_io: error: %s\n", e.msg);
         return 2;
     }
-    cio_engine_cfg cfg = m->app->ecfg;
-    cfg.remember = 0;
-    cfg.verify_only = 0;
     size_t ts = cio_type_size(c->type);
-    int64_t files = 0, bytes = 0, wmax = 0, reqs = 0, gather = 0, blk_max = 0, area_max = 0;
+    int64_t per_rec = 0, fixed = 0, gather = 0, blk_max = 0, area_max = 0;
+    for (int i = 0; i < c->nfields; i++) {
+        int64_t z = c->fields[i].kind == MOM_F3D ? c->nk : 1;
+        if (c->fields[i].kind == MOM_FSTATIC) fixed += z;
+        else per_rec += z;
+    }
+    int64_t levels = fixed + per_rec * c->records;     /* 2-D slabs gathered over the run */
     int64_t nz = count_kind(c, MOM_F3D) ? c->nk : 1;
-    int nslots = c->flush_record ? c->nfields : 1;
-    char first[4096] = "";
+    int nslots = c->flush_record ? c->nfields : 1, writers = 0;
     for (int r = 0; r < n; r++) {
-        cio_stats st;
-        cio_stats_init(&st);
-        cio_engine *eng = cio_engine_new_virtual(&cfg, r, n, &st);
-        mom_plan_rank(m, eng, r, n);
         mom_role role;
         mom_role_for(c, &d, r, &role);
-        /* the shared file of the parallel pattern is created by every root: count it once */
-        files += c->pattern == MOM_PAT_PARALLEL ? role.writer && role.tile == 0 : st.files_created;
-        bytes += st.bytes_written;
-        if (st.bytes_written > wmax) wmax = st.bytes_written;
-        reqs += st.requests;
-        if (role.is_root) gather += st.t[CIO_T_REARRANGE].bytes;
-        if (role.writer && !first[0]) snprintf(first, sizeof first, "%s", role.path);
+        writers += role.writer;
+        if (role.in_group && role.is_root) gather += (role.area.nx * role.area.ny - role.mine.nx * role.mine.ny) * levels;
         int64_t b = nz * role.mine.nx * role.mine.ny * (int64_t)ts * nslots;
         int64_t a = role.is_root && role.in_group ? nz * role.area.nx * role.area.ny * (int64_t)ts * nslots : 0;
         if (b > blk_max) blk_max = b;
         if (a > area_max) area_max = a;
-        cio_engine_free(eng);
     }
-    printf("mom_io dry run for %d PEs: planned one PE at a time, no MPI, nothing written\n", n);
-    printf("  ");
+    printf("mom_io plan for %d PEs: ", n);
     describe_layout(stdout, c, &d);
-    printf("\n  grid %lld x %lld x %lld, compute domains up to %lld x %lld, %lld records of %d fields\n",
+    printf(", %d writer%s\n", writers, writers == 1 ? "" : "s");
+    printf("  grid %lld x %lld x %lld in compute domains of up to %lld x %lld; %lld records of %d fields\n",
            (long long)c->ni, (long long)c->nj, (long long)c->nk, (long long)d.xn[0], (long long)d.yn[0],
            (long long)c->records, c->nfields);
-    printf("  files          %lld%s%s\n", (long long)files, files ? ": " : "", first);
-    printf("  data           %.2f MiB (one file's worth, header excluded)\n", mom_data_bytes(c, c->records) / MiB);
-    printf("  bytes written  %.2f MiB through the API by all writers, at most %.2f MiB by one\n", bytes / MiB,
-           wmax / MiB);
-    printf("  requests       %lld\n", (long long)reqs);
-    printf("  gather         %.2f MiB moved to the roots\n", gather / MiB);
-    printf("  memory         %.2f MiB of model data per PE at most, %.2f MiB assembly buffer on a root\n",
-           blk_max / MiB, area_max / MiB);
+    printf("  gather: %.2f MiB moved to the roots; model data %.2f MiB per PE at most, assembly buffer %.2f MiB on a "
+           "root\n",
+           (double)gather * (double)ts / MiB, blk_max / MiB, area_max / MiB);
     mom_domain_free(&d);
-    return 0;
+    return cio_app_dry_run(m->app, n, plan_rank, m);
 }

@@ -135,6 +135,11 @@ int64_t mom_data_bytes(const mom_config *c, int64_t records)
     return fixed + records * per_rec;
 }
 
+void mom_member_path(char *buf, size_t len, const char *prefix, int n, int nfiles)
+{
+    snprintf(buf, len, nfiles > 10000 ? "%s.%06d" : "%s.%04d", prefix, n);
+}
+
 /* ---------------------------------------------------------------- schema */
 static void set_block(cio_schema *s, int varid, int nd, const int64_t *shape, const int64_t *start,
                       const int64_t *count, int mine)

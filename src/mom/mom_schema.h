@@ -36,6 +36,9 @@ typedef struct mom_vars {
     int xt, yt, st, time, nv, xu, yu, t1, t2, dt, bnds;
 } mom_vars;
 
+/* The set's file name for member n of nfiles: FMS's %04d, %06d beyond 10000 files. */
+void mom_member_path(char *buf, size_t len, const char *prefix, int n, int nfiles);
+
 /* fill must outlive every use of the schema (the engine keeps it for read-back). */
 cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const mom_share *sh, mom_fill *fill,
                              mom_vars *ids);

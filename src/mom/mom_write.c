@@ -7,11 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-void mom_member_path(char *buf, size_t len, const char *prefix, int n, int nfiles)
-{
-    snprintf(buf, len, nfiles > 10000 ? "%s.%06d" : "%s.%04d", prefix, n);
-}
-
 static void whole_file(const mom_config *c, mom_role *r)
 {
     r->view.area = (mom_box){0, 0, c->ni, c->nj};
@@ -117,6 +112,7 @@ static void output_loop(loop_env *L)
             if (need_area) abuf[k] = cio_malloc((size_t)(nz * r->area.nx * r->area.ny) * ts);
         }
     }
+    cio_engine_event(L->e);     /* one output event: the file (or set) of the run */
     cio_file *f = NULL;
     int64_t nloop = c->records > 0 ? c->records : 1;   /* records 0: the static part only */
     for (int64_t rec = 0; rec < nloop; rec++) {

@@ -24,3 +24,5 @@ bin_PROGRAMS += src/mom/mom_combine
 RUN_EXES += src/mom/mom_combine
 src_mom_mom_combine_SOURCES = $(MOM_COMMON) src/mom/mom_combine.c
 src_mom_mom_combine_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+
+dist_bin_SCRIPTS += scripts/bench-mom

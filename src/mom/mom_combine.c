@@ -402,13 +402,14 @@ int main(int argc, char **argv)
     if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
     MPI_Bcast(&k.nfiles, 1, MPI_INT, 0, app.comm);
     int n = k.nfiles, P = app.nprocs, r = app.rank;
-    k.first = (int)((int64_t)r * n / P);
-    k.count = (int)((int64_t)(r + 1) * n / P) - k.first;
+    /* contiguous ranges, the larger first, so rank 0 keeps member 0000 it has open */
+    k.first = (int)(((int64_t)r * n + P - 1) / P);
+    k.count = (int)(((int64_t)(r + 1) * n + P - 1) / P) - k.first;
     k.mem = cio_calloc((size_t)(k.count ? k.count : 1), sizeof *k.mem);
     for (int i = 0; i < k.count; i++) {
         member *m = &k.mem[i];
         m->idx = k.first + i;
-        if (m->idx == 0) {          /* rank 0 keeps the first member it opened */
+        if (m->idx == 0 && r == 0) {    /* the first member, opened by find_set */
             *m = first;
             continue;
         }

@@ -7,3 +7,5 @@ tests_mom_test_mom_domain_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 TESTS += tests/mom/test_mom_domain
 TESTS += tests/mom/test_mom_null.sh
 EXTRA_DIST += tests/mom/test_mom_null.sh tests/mom/mom_expect.py
+TESTS += tests/mom/test_mom_files.sh tests/mom/test_mom_combine_errors.sh
+EXTRA_DIST += tests/mom/test_mom_files.sh tests/mom/test_mom_combine_errors.sh

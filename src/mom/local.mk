@@ -26,3 +26,4 @@ src_mom_mom_combine_SOURCES = $(MOM_COMMON) src/mom/mom_combine.c
 src_mom_mom_combine_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 
 dist_bin_SCRIPTS += scripts/bench-mom
+dist_doc_DATA += doc/mom.md

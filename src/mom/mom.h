@@ -68,8 +68,8 @@ void mom_role_for(const mom_config *c, const mom_domain *d, int pe, mom_role *r)
 void mom_write_run(mom_ctx *m);
 /* The output loop of PE `rank` of `nprocs` on a virtual engine: no MPI, no
  * storage; the gathers are accounted analytically (rearrange timer bytes of the
- * engine's stats).  For --dry-run. */
-void mom_plan_rank(mom_ctx *m, cio_engine *e, int rank, int nprocs);
+ * engine's stats).  A cio_plan_rank_fn for cio_app_dry_run; ctx is the mom_ctx. */
+void mom_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs);
 /* The read benchmark (collective). */
 void mom_read_run(mom_ctx *m);
 

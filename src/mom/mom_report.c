@@ -147,8 +147,6 @@ void mom_json(cio_json *j, void *ctx)
 }
 
 /* ---------------------------------------------------------------- dry run */
-static void plan_rank(void *ctx, cio_engine *e, int rank, int nprocs) { mom_plan_rank(ctx, e, rank, nprocs); }
-
 /* mom_io's own lines (roles, gathers, model memory: arithmetic on the layouts),
  * then the suite's planner, which runs mom_plan_rank for every virtual rank. */
 int mom_dry_run(mom_ctx *m, int n)
@@ -190,5 +188,5 @@ int mom_dry_run(mom_ctx *m, int n)
            "root\n",
            (double)gather * (double)ts / MiB, blk_max / MiB, area_max / MiB);
     mom_domain_free(&d);
-    return cio_app_dry_run(m->app, n, plan_rank, m);
+    return cio_app_dry_run(m->app, n, mom_plan_rank, m);
 }

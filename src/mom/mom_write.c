@@ -227,8 +227,9 @@ void mom_write_run(mom_ctx *m)
 }
 
 /* ---------------------------------------------------------------- planning */
-void mom_plan_rank(mom_ctx *m, cio_engine *e, int rank, int nprocs)
+void mom_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs)
 {
+    const mom_ctx *m = ctx;
     const mom_config *c = &m->cfg;
     mom_domain d;
     cio_err err = {0};

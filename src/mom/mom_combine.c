@@ -92,6 +92,15 @@ static int open_member(combine *k, member *m, cio_err *e)
     if (cio_file_get_att(m->f, -1, "NumFilesInSet", CIO_INT, 1, &n, &len) != 0 || len != 1)
         return cio_seterr(e, "%s has no NumFilesInSet attribute: it is not a member of an FMS file set", m->path);
     m->nfiles = n;
+    char want[4096], got[4096];
+    mom_config_signature(c, want, sizeof want);
+    if (cio_file_get_att(m->f, -1, "climio_mom_fields", CIO_CHAR, (int64_t)sizeof got - 1, got, &len) == 0) {
+        got[len < (int64_t)sizeof got ? len : (int64_t)sizeof got - 1] = '\0';
+        if (strcmp(got, want) != 0)
+            return cio_seterr(e, "%s was written with '%s', the parameters (%s) give '%s': give mom_combine the "
+                                 "parameter file the set was written with",
+                              m->path, got, k->app->param_file, want);
+    }
     int axes[4] = {m->ids.xt, m->ids.yt, m->ids.xu, m->ids.yu};
     const char *names[4] = {"xt_ocean", "yt_ocean", "xu_ocean", "yu_ocean"};
     for (int a = 0; a < 4; a++) {

@@ -186,3 +186,16 @@ void mom_config_free(mom_config *c)
     cio_free(c->fields);
     memset(c, 0, sizeof *c);
 }
+
+void mom_config_signature(const mom_config *c, char *buf, size_t len)
+{
+    static const char *const kinds[] = {"fields", "fields_2d", "static_fields"};
+    size_t at = (size_t)snprintf(buf, len, "nk %lld pack %d", (long long)c->nk, c->type == CIO_FLOAT ? 2 : 1);
+    for (int k = 0; k < 3; k++) {
+        if (at < len) at += (size_t)snprintf(buf + at, len - at, "; %s", kinds[k]);
+        for (int i = 0; i < c->nfields; i++)
+            if ((int)c->fields[i].kind == k && at < len)
+                at += (size_t)snprintf(buf + at, len - at, " %s%s", c->fields[i].name,
+                                       c->fields[i].grid == MOM_GRID_U ? ":u" : "");
+    }
+}

@@ -59,6 +59,12 @@ const char *mom_pattern_name(mom_pattern p);
 int mom_config_load(mom_config *c, const cio_params *p, cio_err *e);
 void mom_config_free(mom_config *c);
 
+/* What a file's variables depend on beyond the grid extents, as text: levels,
+ * packing and the field lists.  mom_io stores it in the files (global attribute
+ * climio_mom_fields) so mom_combine can tell a parameter file that does not match
+ * the set (a different nk or pack would otherwise be read silently). */
+void mom_config_signature(const mom_config *c, char *buf, size_t len);
+
 /* "16,15", "16x15", "16 15" or "auto" (-> {0, 0}). */
 int mom_parse_pair(const char *s, int out[2]);
 

@@ -259,6 +259,9 @@ cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const m
     cio_schema_att_text(s, -1, "title", "climio mom_io: MOM5 ocean diagnostics");
     cio_schema_att_text(s, -1, "grid_type", "regular");
     cio_schema_att_text(s, -1, "grid_tile", "N/A");
+    char sig[4096];
+    mom_config_signature(c, sig, sizeof sig);
+    cio_schema_att_text(s, -1, "climio_mom_fields", sig);
 
     /* who writes the axes and the time variables; values from the fill functions */
     int64_t zero = 0, two = 2, nk = c->nk;

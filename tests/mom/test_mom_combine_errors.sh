@@ -46,6 +46,11 @@ expect_fail 2 "the first member of the set is missing" "$comb" "$tiny" $common -
 expect_fail 2 "its domain_decomposition describes a 40 x 30 grid, the parameters" "$comb" "$tiny" $common \
   --out "$TESTTMP/a" --ni 48 --output "$TESTTMP/a/out.nc"
 [ ! -e "$TESTTMP/a/out.nc" ] || fail "output written for mismatched parameters"
+expect_fail 2 "ocean.nc.0000 was written with 'nk 5 pack 2; fields temp salt u:u v:u age_global;" "$comb" "$tiny" $common \
+  --out "$TESTTMP/a" --pack 1 --output "$TESTTMP/a/out.nc"
+grep -qF "the parameters ($tiny) give 'nk 5 pack 1;" "$TESTTMP/err.txt" || fail "the pack mismatch message lacks the parameters' side"
+expect_fail 1 "was written with 'nk 5 pack 2" "$comb" "$tiny" $common --out "$TESTTMP/a" --nk 4 --output "$TESTTMP/a/out.nc"
+[ ! -e "$TESTTMP/a/out.nc" ] || fail "output written for a different nk"
 # and the good set combines
 run 2 "$comb" "$tiny" $common --out "$TESTTMP/a" --output "$TESTTMP/a/out.nc" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "good set"; }
 grep -q "mom_combine: 4 members of $TESTTMP/a/ocean.nc (3 records" "$TESTTMP/log" || { cat "$TESTTMP/log"; fail "combine report line"; }

@@ -68,6 +68,7 @@ typedef struct combine {
     int first, count;           /* this rank's members */
     member *mem;
     int64_t nrec;
+    mom_fill out_fill;          /* the combined file's value functions: --verify uses them at the end */
     int t_open, t_read, t_write, t_close;
     double seconds, open_s, read_s, write_s, close_s;
     int64_t data_bytes;
@@ -304,9 +305,8 @@ static void combine_run(combine *k)
     const mom_config *c = &k->cfg;
     mom_fileview view = {{0, 0, c->ni, c->nj}, 0};
     mom_share none = {0};
-    mom_fill fill;
     mom_vars ids;
-    cio_schema *s = mom_schema_build(c, &view, &none, &fill, &ids);
+    cio_schema *s = mom_schema_build(c, &view, &none, &k->out_fill, &ids);
     int64_t maxbuf = 1;
     for (int v = 0; v < s->nvars; v++) {
         int64_t shape[CIO_MAX_DIMS];

@@ -10,6 +10,9 @@
  * 240 PEs as 16x15 with 8x15 io domains, one record per 30-minute ocean step for
  * one model day.  Without a parameter file mom_io runs the tiny built-in grid. */
 const cio_param_spec mom_params[] = {
+    /* overrides the suite's default: FMS writes each field with one collective put */
+    {"iotype", CIO_P_CHOICE, "blocking_collective", "I/O mode",
+     "nonblocking_collective|nonblocking_independent|blocking_collective|blocking_independent", 0, 0, 0},
     {"ni", CIO_P_INT, "1440", "grid points along x (longitude)", 0, 1, 1e9, 0},
     {"nj", CIO_P_INT, "1080", "grid points along y (latitude)", 0, 1, 1e9, 0},
     {"nk", CIO_P_INT, "50", "vertical levels of the 3-D fields", 0, 1, 1e6, 0},

@@ -9,3 +9,5 @@ TESTS += tests/mom/test_mom_null.sh
 EXTRA_DIST += tests/mom/test_mom_null.sh tests/mom/mom_expect.py
 TESTS += tests/mom/test_mom_files.sh tests/mom/test_mom_combine_errors.sh
 EXTRA_DIST += tests/mom/test_mom_files.sh tests/mom/test_mom_combine_errors.sh
+TESTS += tests/mom/test_bench_mom.sh
+EXTRA_DIST += tests/mom/test_bench_mom.sh

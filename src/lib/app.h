@@ -39,6 +39,7 @@ struct cio_app {
     cio_summary rsummary;       /* reduced read-back statistics */
     cio_readback rb;
     int did_readback;
+    int rb_checked;             /* the read-back compared values (--verify, or --read with read_check) */
     int exit_code;
     char date[64];
 };

@@ -34,7 +34,7 @@ typedef struct field {
 
 static void conn_wait(conn *k)
 {
-    if (k->nreq) MPI_Waitall(k->nreq, k->reqs, MPI_STATUSES_IGNORE);
+    pf_waitall(k->nreq, k->reqs);
     k->nreq = 0;
     for (int i = 0; i < k->ncopy; i++) cio_free(k->copies[i]);
     k->ncopy = 0;

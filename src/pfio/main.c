@@ -52,6 +52,7 @@ int main(int argc, char **argv)
     c.write_first = -1;
     c.group_comm = c.front_comm = c.back_comm = MPI_COMM_NULL;
     pf_opts_read(&c.o, p, app.comm);
+    pf_set_poll(c.o.poll_us);
     if (cio_param_bool(p, "dry_run"))
         cio_die_all(app.comm, "--dry_run: pfio_io has no dry run (its writers are chosen at run time); run it small, "
                               "e.g. with --driver null");
@@ -122,6 +123,7 @@ int main(int argc, char **argv)
     }
     if (c.role == PF_ROLE_MODEL) c.client_wall_s = MPI_Wtime() - t0;
     pf_prof_finish(&c.prof);
+    pf_lazy_barrier(app.comm);      /* idle ranks and finished servers wait without spinning */
     pf_report(&c);
     int rc = cio_app_finish(&app, pf_kernel_json, &c);
 

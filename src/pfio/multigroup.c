@@ -62,7 +62,7 @@ typedef struct front {
 static void finish_send(front *f, int w)
 {
     if (!f->buf[w]) return;
-    MPI_Waitall(f->nreq[w], f->reqs[w], MPI_STATUSES_IGNORE);
+    pf_waitall(f->nreq[w], f->reqs[w]);
     cio_free(f->buf[w]);
     cio_free(f->reqs[w]);
     pf_backlog_add(f->c, -f->buf_bytes[w]);
@@ -134,7 +134,9 @@ static void front_phase(pf_serve *sv)
             MPI_Send(w, n, MPI_INT32_T, captain, PF_TAG_CAPTAIN, pc);
             cio_free(w);
         }
-        MPI_Bcast(info, 2, MPI_INT32_T, 0, c->front_comm);
+        MPI_Request rq;
+        MPI_Ibcast(info, 2, MPI_INT32_T, 0, c->front_comm, &rq);
+        pf_waitall(1, &rq);
         char tname[48];
         snprintf(tname, sizeof tname, "collection_%d", info[0]);
         pf_prof_start(&c->prof, tname);
@@ -142,7 +144,7 @@ static void front_phase(pf_serve *sv)
         if (f->is_root) {
             double tw = MPI_Wtime();
             int writer;
-            MPI_Recv(&writer, 1, MPI_INT, captain, PF_TAG_ASSIGNED, pc, MPI_STATUS_IGNORE);
+            pf_recv(&writer, 1, MPI_INT, captain, PF_TAG_ASSIGNED, pc);
             wr[0] = writer;
             wr[1] = MPI_Wtime() - tw;
             const pf_collection *coll = pf_serve_collection(sv, info[0]);
@@ -152,7 +154,8 @@ static void front_phase(pf_serve *sv)
             MPI_Send(w, n, MPI_INT32_T, f->S->back[writer], PF_TAG_FMD, pc);
             cio_free(w);
         }
-        MPI_Bcast(wr, 2, MPI_DOUBLE, 0, c->front_comm);
+        MPI_Ibcast(wr, 2, MPI_DOUBLE, 0, c->front_comm, &rq);
+        pf_waitall(1, &rq);
         int writer = (int)wr[0];
         waited += wr[1];
         if (writer < 1 || writer >= f->S->nback) cio_die("protocol: the captain chose backend rank %d", writer);
@@ -212,7 +215,7 @@ void pf_front_run(pf_ctx *c)
         int32_t stop[2] = {-1, 0};
         int reply;
         MPI_Send(stop, 2, MPI_INT32_T, f.S->back[0], PF_TAG_CAPTAIN, c->pcomm);
-        MPI_Recv(&reply, 1, MPI_INT, f.S->back[0], PF_TAG_CAPTAIN_END, c->pcomm, MPI_STATUS_IGNORE);
+        pf_recv(&reply, 1, MPI_INT, f.S->back[0], PF_TAG_CAPTAIN_END, c->pcomm);
     }
     for (int w = 0; w < nb; w++) finish_send(&f, w);
     c->drain_s = MPI_Wtime() - t0;
@@ -303,7 +306,7 @@ void pf_captain_run(pf_ctx *c)
     for (;;) {
         int n;
         MPI_Status st;
-        MPI_Probe(root, PF_TAG_CAPTAIN, pc, &st);
+        pf_probe(root, PF_TAG_CAPTAIN, pc, &st);
         MPI_Get_count(&st, MPI_INT32_T, &n);
         int32_t *w = cio_malloc((size_t)(n ? n : 1) * 4);
         MPI_Recv(w, n, MPI_INT32_T, root, PF_TAG_CAPTAIN, pc, MPI_STATUS_IGNORE);
@@ -326,7 +329,7 @@ void pf_captain_run(pf_ctx *c)
             chosen = being_written(&cr, file) ? 0 : pick(&cr);
             if (chosen) break;
             /* nothing to give out yet: wait for a writer to finish */
-            MPI_Probe(MPI_ANY_SOURCE, PF_TAG_IDLE, pc, &st);
+            pf_probe(MPI_ANY_SOURCE, PF_TAG_IDLE, pc, &st);
             writer_done(c, &cr, S, st.MPI_SOURCE);
         }
         cr.idle[chosen] = 0;
@@ -369,13 +372,13 @@ void pf_writer_run(pf_ctx *c)
     int64_t *lens = cio_calloc((size_t)S->nfront, sizeof *lens);
     for (;;) {
         int32_t work[2];
-        MPI_Recv(work, 2, MPI_INT32_T, captain, PF_TAG_WORK, pc, MPI_STATUS_IGNORE);
+        pf_recv(work, 2, MPI_INT32_T, captain, PF_TAG_WORK, pc);
         if (work[0] < 0) break;
         double t0 = MPI_Wtime();
         /* the collection's metadata from the front root, then a pack from every front rank */
         int n;
         MPI_Status st;
-        MPI_Probe(S->front[0], PF_TAG_FMD, pc, &st);
+        pf_probe(S->front[0], PF_TAG_FMD, pc, &st);
         MPI_Get_count(&st, MPI_INT32_T, &n);
         int32_t *fmd = cio_malloc((size_t)(n ? n : 1) * 4);
         MPI_Recv(fmd, n, MPI_INT32_T, S->front[0], PF_TAG_FMD, pc, MPI_STATUS_IGNORE);
@@ -386,7 +389,7 @@ void pf_writer_run(pf_ctx *c)
         int nreq_total = 0;
         MPI_Request *reqs = NULL;
         for (int i = 0; i < S->nfront; i++) {
-            MPI_Recv(&lens[i], 1, MPI_INT64_T, S->front[i], PF_TAG_LEN, pc, MPI_STATUS_IGNORE);
+            pf_recv(&lens[i], 1, MPI_INT64_T, S->front[i], PF_TAG_LEN, pc);
             packs[i] = cio_malloc((size_t)lens[i]);
             pf_backlog_add(c, lens[i]);
             int k = pf_big_nreq(lens[i]);
@@ -394,7 +397,7 @@ void pf_writer_run(pf_ctx *c)
             pf_irecv_big(packs[i], lens[i], S->front[i], PF_TAG_PACK, pc, reqs + nreq_total);
             nreq_total += k;
         }
-        MPI_Waitall(nreq_total, reqs, MPI_STATUSES_IGNORE);
+        pf_waitall(nreq_total, reqs);
         cio_free(reqs);
         /* assemble a global array per request */
         int ng = 0;

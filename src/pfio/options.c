@@ -48,6 +48,9 @@ const cio_param_spec pf_params[] = {
      "busy|sleep|both", 0, 0, 0},
     {"output_dir", CIO_P_STRING, "out", "folder of the output files", 0, 0, 0, 0},
     {"file_prefix", CIO_P_STRING, "Nsample_pfio_file", "file names: <prefix>[_c<collection>]_Day<n>", 0, 0, 0, 0},
+    {"server_poll_us", CIO_P_DOUBLE, "0",
+     "sleep up to this many microseconds between tests while a rank waits for a message (0: blocking MPI calls, "
+     "as MAPL); set it where ranks outnumber cores so waiting ranks leave the cores to working ones", 0, 0, 1e6, 0},
     {"writer_log", CIO_P_BOOL, "true", "writers print PFIO's 'Writing time ...' line per file", 0, 0, 0, 0},
     /* the common options with this kernel's defaults: one process writes a file, serially, as MAPL does */
     {"iotype", CIO_P_CHOICE, "blocking_independent", "I/O mode of the writers (each file has one writer)",
@@ -177,7 +180,7 @@ static int parse_vars(pf_opts *o, const char *s, const char *where, cio_err *e)
 }
 
 /* Every rank runs this on the same input, so every rank finds the same error. */
-static int read_opts(pf_opts *o, cio_params *p, cio_err *e)
+int pf_opts_parse(pf_opts *o, cio_params *p, cio_err *e)
 {
     memset(o, 0, sizeof *o);
     o->npes_model = (int)cio_param_int(p, "npes_model");
@@ -278,11 +281,12 @@ static int read_opts(pf_opts *o, cio_params *p, cio_err *e)
     o->file_ext = ".nc4";
     o->quiet = cio_param_bool(p, "quiet");
     o->writer_log = cio_param_bool(p, "writer_log") && !o->quiet;
+    o->poll_us = cio_param_double(p, "server_poll_us");
     return 0;
 }
 
 void pf_opts_read(pf_opts *o, cio_params *p, MPI_Comm comm)
 {
     cio_err e = {0};
-    if (read_opts(o, p, &e) != 0) cio_die_all(comm, "%s", e.msg);
+    if (pf_opts_parse(o, p, &e) != 0) cio_die_all(comm, "%s", e.msg);
 }

@@ -52,6 +52,7 @@ typedef struct pf_opts {
     pf_compute_kind compute_kind;
     const char *output_dir, *file_prefix, *file_ext;
     int quiet, writer_log;
+    double poll_us;             /* sleep between tests while waiting (0: blocking MPI calls) */
 } pf_opts;
 
 extern const cio_param_spec pf_params[];
@@ -62,6 +63,7 @@ char **pf_argv_rewrite(int argc, char **argv, int *new_argc);
 /* Read and check the options on every rank; bad input ends every rank with a
  * message naming where the value came from. */
 void pf_opts_read(pf_opts *o, cio_params *p, MPI_Comm comm);
+int pf_opts_parse(pf_opts *o, cio_params *p, cio_err *e);     /* 0, or -1 with the message */
 /* Parse "2,3,4" or "2 3 4" into a list of non-negative integers. */
 int pf_parse_int_list(const char *s, int **vals, int *n, cio_err *e, const char *what);
 
@@ -199,6 +201,13 @@ int pf_str_unpack(char *s, size_t cap, const int32_t *w, int nwords);
 /* Send a control message and receive one (MPI_Probe + Get_count + Recv). */
 void pf_send_ctrl(const int32_t *w, int n, int dest, MPI_Comm comm);
 int32_t *pf_recv_ctrl(int src, MPI_Comm comm, int *n);
+/* Waits of the protocol; with --server_poll_us they sleep between tests. */
+void pf_set_poll(double us);
+void pf_probe(int src, int tag, MPI_Comm comm, MPI_Status *st);
+void pf_recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm);
+void pf_waitall(int n, MPI_Request *reqs);
+/* A barrier that sleeps while it waits (idle ranks, the end of the run). */
+void pf_lazy_barrier(MPI_Comm comm);
 /* Large transfers in pieces under INT_MAX bytes (same tag, so order keeps them apart). */
 int pf_big_nreq(int64_t bytes);
 void pf_isend_big(const void *buf, int64_t bytes, int dest, int tag, MPI_Comm comm, MPI_Request *reqs);

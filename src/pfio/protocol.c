@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <string.h>
+#include <time.h>
 
 int pf_str_words(const char *s) { return 2 + ((int)strlen(s) + 3) / 4; }
 
@@ -122,6 +123,72 @@ int64_t pf_stage_global_elems(const pf_stage *s)
     return n;
 }
 
+/* ---------------------------------------------------------------- waiting */
+/* MPI implementations spin in blocking calls.  On a machine with fewer cores
+ * than ranks the spinning servers take the cores the model and the writers
+ * need, so --server_poll_us makes every wait of the protocol test for
+ * completion and sleep in between (backing off from 1 us to the limit). */
+static double poll_max_s;
+
+void pf_set_poll(double us) { poll_max_s = us * 1e-6; }
+
+static void nap(double *s)
+{
+    struct timespec ts = {0, (long)(*s * 1e9)};
+    nanosleep(&ts, NULL);
+    *s = *s * 2 < poll_max_s ? *s * 2 : poll_max_s;
+}
+
+void pf_probe(int src, int tag, MPI_Comm comm, MPI_Status *st)
+{
+    if (poll_max_s <= 0) {
+        MPI_Probe(src, tag, comm, st);
+        return;
+    }
+    double s = 1e-6;
+    for (int flag = 0;;) {
+        MPI_Iprobe(src, tag, comm, &flag, st);
+        if (flag) return;
+        nap(&s);
+    }
+}
+
+void pf_recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm)
+{
+    MPI_Status st;
+    pf_probe(src, tag, comm, &st);
+    MPI_Recv(buf, count, type, st.MPI_SOURCE, tag, comm, MPI_STATUS_IGNORE);
+}
+
+void pf_waitall(int n, MPI_Request *reqs)
+{
+    if (n <= 0) return;
+    if (poll_max_s <= 0) {
+        MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+        return;
+    }
+    double s = 1e-6;
+    for (int flag = 0;;) {
+        MPI_Testall(n, reqs, &flag, MPI_STATUSES_IGNORE);
+        if (flag) return;
+        nap(&s);
+    }
+}
+
+void pf_lazy_barrier(MPI_Comm comm)
+{
+    MPI_Request r;
+    MPI_Ibarrier(comm, &r);
+    double s = 1e-6, saved = poll_max_s;
+    if (poll_max_s < 1e-3) poll_max_s = 1e-3;
+    for (int flag = 0;;) {
+        MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+        if (flag) break;
+        nap(&s);
+    }
+    poll_max_s = saved;
+}
+
 /* ---------------------------------------------------------------- transport */
 void pf_send_ctrl(const int32_t *w, int n, int dest, MPI_Comm comm)
 {
@@ -131,7 +198,7 @@ void pf_send_ctrl(const int32_t *w, int n, int dest, MPI_Comm comm)
 int32_t *pf_recv_ctrl(int src, MPI_Comm comm, int *n)
 {
     MPI_Status st;
-    MPI_Probe(src, PF_TAG_CTRL, comm, &st);
+    pf_probe(src, PF_TAG_CTRL, comm, &st);
     MPI_Get_count(&st, MPI_INT32_T, n);
     int32_t *w = cio_malloc((size_t)(*n ? *n : 1) * sizeof *w);
     MPI_Recv(w, *n, MPI_INT32_T, st.MPI_SOURCE, PF_TAG_CTRL, comm, MPI_STATUS_IGNORE);

@@ -24,7 +24,7 @@ void pf_serve_init(pf_serve *s, pf_ctx *c, int nclients, const int *clients)
 
 static void free_entry(pf_ctx *c, pf_bl *b)
 {
-    if (b->nreq) MPI_Waitall(b->nreq, b->reqs, MPI_STATUSES_IGNORE);
+    pf_waitall(b->nreq, b->reqs);
     if (b->data) pf_backlog_add(c, -b->bytes);
     cio_free(b->data);
     cio_free(b->reqs);
@@ -58,7 +58,7 @@ void pf_serve_free(pf_serve *s)
 void pf_serve_wait(pf_ctx *c, pf_bl *b)
 {
     (void)c;
-    if (b->nreq) MPI_Waitall(b->nreq, b->reqs, MPI_STATUSES_IGNORE);
+    pf_waitall(b->nreq, b->reqs);
     b->nreq = 0;
 }
 

@@ -13,3 +13,11 @@ bin_PROGRAMS += src/pfio/pfio_io
 RUN_EXES += src/pfio/pfio_io
 src_pfio_pfio_io_SOURCES = src/pfio/main.c
 src_pfio_pfio_io_LDADD = src/pfio/libpfio.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+
+# parameter files users start from (copied into run/)
+RUN_INPUTS += inputs/pfio.in inputs/pfio.in.c720 inputs/pfio.in.overlap
+climioinputs_DATA += inputs/pfio.in inputs/pfio.in.c720 inputs/pfio.in.overlap
+EXTRA_DIST += inputs/pfio.in inputs/pfio.in.c720 inputs/pfio.in.overlap
+
+# the wiki's tables at a size that fits (scripts/bench-pfio --help)
+dist_bin_SCRIPTS += scripts/bench-pfio

@@ -233,6 +233,9 @@ typedef struct pf_results {
     double bw_writer, bw_aggregate;          /* bytes per second */
     double backlog_peak_max, backlog_peak_sum, writer_wait, drain, max_busy;
     int backlog_peak_rank;
+    int nprof;                  /* profiler rows per group: 0 the model, k o_server<k> */
+    pf_prow **prof;
+    int *nprof_rows;
 } pf_results;
 
 typedef struct pf_ctx {

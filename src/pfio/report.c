@@ -13,9 +13,10 @@ void pf_backlog_add(pf_ctx *c, int64_t bytes)
     if (c->backlog_now > c->backlog_peak) c->backlog_peak = c->backlog_now;
 }
 
-/* Every profiled group reduces its timers to its rank 0; world rank 0 prints
- * the blocks in group order: the model's first, then each server's. */
-static void print_profiles(pf_ctx *c)
+/* Every profiled group reduces its timers to its rank 0; world rank 0 gathers
+ * the rows, prints the blocks in group order (the model's first, then each
+ * server's) and keeps them for the JSON. */
+static void gather_profiles(pf_ctx *c)
 {
     MPI_Comm comm = MPI_COMM_NULL;
     int key = -1;
@@ -23,16 +24,15 @@ static void print_profiles(pf_ctx *c)
         if (c->role == PF_ROLE_MODEL || c->role == PF_ROLE_SERVER) comm = c->group_comm, key = c->server + 1;
         else if (c->role == PF_ROLE_FRONT) comm = c->front_comm, key = c->server + 1;
     }
-    char *text = NULL;
+    pf_prow *rows = NULL;
+    int nrows = 0;
     if (comm != MPI_COMM_NULL) {
-        int n, r;
-        pf_prow *rows = pf_prof_reduce(&c->prof, comm, &n);
+        int r;
+        rows = pf_prof_reduce(&c->prof, comm, &nrows);
         MPI_Comm_rank(comm, &r);
-        if (r == 0) text = pf_prof_format(rows, n);
-        cio_free(rows);
         if (r != 0) key = -1;
     }
-    int len = text ? (int)strlen(text) : 0, size = c->L.nprocs;
+    int bytes = key >= 0 ? nrows * (int)sizeof(pf_prow) : 0, size = c->L.nprocs;
     int *keys = NULL, *lens = NULL, *displs = NULL, total = 0;
     char *all = NULL;
     if (c->wrank == 0) {
@@ -41,7 +41,7 @@ static void print_profiles(pf_ctx *c)
         displs = cio_calloc((size_t)size, sizeof *displs);
     }
     MPI_Gather(&key, 1, MPI_INT, keys, 1, MPI_INT, 0, c->app->comm);
-    MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, c->app->comm);
+    MPI_Gather(&bytes, 1, MPI_INT, lens, 1, MPI_INT, 0, c->app->comm);
     if (c->wrank == 0) {
         for (int i = 0; i < size; i++) {
             displs[i] = total;
@@ -49,21 +49,31 @@ static void print_profiles(pf_ctx *c)
         }
         all = cio_malloc((size_t)total + 1);
     }
-    MPI_Gatherv(text ? text : "", len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, c->app->comm);
-    if (c->wrank == 0) {
-        for (int g = 0; g <= c->L.nserver; g++)
-            for (int i = 0; i < size; i++) {
-                if (keys[i] != g) continue;
-                if (g > 0) printf(c->L.nserver > 1 ? "Final profile (o_server%d)\n" : "Final profile\n", g);
-                printf("%.*s\n", lens[i], all + displs[i]);
-            }
-        fflush(stdout);
-        cio_free(keys);
-        cio_free(lens);
-        cio_free(displs);
-        cio_free(all);
+    MPI_Gatherv(rows, bytes, MPI_BYTE, all, lens, displs, MPI_BYTE, 0, c->app->comm);
+    cio_free(rows);
+    if (c->wrank != 0) return;
+    pf_results *R = &c->res;
+    R->nprof = 1 + c->L.nserver;
+    R->prof = cio_calloc((size_t)R->nprof, sizeof *R->prof);
+    R->nprof_rows = cio_calloc((size_t)R->nprof, sizeof *R->nprof_rows);
+    for (int i = 0; i < size; i++)
+        if (keys[i] >= 0 && keys[i] < R->nprof && lens[i] > 0) {
+            R->nprof_rows[keys[i]] = lens[i] / (int)sizeof(pf_prow);
+            R->prof[keys[i]] = cio_malloc((size_t)lens[i]);
+            memcpy(R->prof[keys[i]], all + displs[i], (size_t)lens[i]);
+        }
+    for (int g = 0; g < R->nprof; g++) {
+        if (!R->nprof_rows[g]) continue;
+        if (g > 0) printf(c->L.nserver > 1 ? "Final profile (o_server%d)\n" : "Final profile\n", g);
+        char *text = pf_prof_format(R->prof[g], R->nprof_rows[g]);
+        printf("%s\n", text);
+        cio_free(text);
     }
-    cio_free(text);
+    fflush(stdout);
+    cio_free(keys);
+    cio_free(lens);
+    cio_free(displs);
+    cio_free(all);
 }
 
 static void reduce(pf_ctx *c)
@@ -71,7 +81,6 @@ static void reduce(pf_ctx *c)
     pf_results *R = &c->res;
     MPI_Comm w = c->app->comm;
     int np = c->o.nphases, is_model = c->role == PF_ROLE_MODEL;
-    memset(R, 0, sizeof *R);
     R->nmodel = c->L.nmodel;
     for (int i = 0; i < c->L.nserver; i++) R->nserver_ranks += c->L.server[i].nranks;
     enum { NS = 10 };
@@ -163,7 +172,8 @@ static void print_summary(const pf_ctx *c)
 
 void pf_report(pf_ctx *c)
 {
-    print_profiles(c);
+    memset(&c->res, 0, sizeof c->res);
+    gather_profiles(c);
     reduce(c);
     if (c->wrank == 0) print_summary(c);
 }
@@ -232,6 +242,29 @@ void pf_kernel_json(cio_json *j, void *ctx)
     cio_json_num(j, "writer_wait_s", R->writer_wait);
     cio_json_num(j, "drain_s", R->drain);
     cio_json_num(j, "max_busy_writers", R->max_busy);
+    cio_json_obj_end(j);
+
+    cio_json_obj(j, "profile");
+    for (int g = 0; g < R->nprof; g++) {
+        if (!R->nprof_rows[g]) continue;
+        char key[32];
+        snprintf(key, sizeof key, g == 0 ? "model" : "o_server%d", g);
+        cio_json_arr(j, key);
+        for (int i = 0; i < R->nprof_rows[g]; i++) {
+            const pf_prow *r = &R->prof[g][i];
+            cio_json_obj(j, NULL);
+            cio_json_str(j, "name", r->name);
+            cio_json_int(j, "depth", r->depth);
+            cio_json_num(j, "inclusive", r->incl);
+            cio_json_num(j, "exclusive", r->excl);
+            cio_json_num(j, "max_exclusive", r->excl_max);
+            cio_json_num(j, "min_exclusive", r->excl_min);
+            cio_json_int(j, "max_pe", r->max_pe);
+            cio_json_int(j, "min_pe", r->min_pe);
+            cio_json_obj_end(j);
+        }
+        cio_json_arr_end(j);
+    }
     cio_json_obj_end(j);
 
     cio_json_obj(j, "phases");

@@ -7,10 +7,8 @@
 
 int pf_server_of_client(int m, int C, int S)
 {
-    /* server p serves [floor(p*C/S), floor((p+1)*C/S)) */
-    for (int p = 0; p < S; p++)
-        if ((int64_t)m < (int64_t)(p + 1) * C / S) return p;
-    return S - 1;
+    /* server p serves [floor(p*C/S), floor((p+1)*C/S)), so p = ceil((m+1)*S/C) - 1 */
+    return (int)((((int64_t)m + 1) * S + C - 1) / C - 1);
 }
 
 void pf_serve_init(pf_serve *s, pf_ctx *c, int nclients, const int *clients)

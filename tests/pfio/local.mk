@@ -7,3 +7,5 @@ tests_pfio_test_pfio_unit_LDADD = src/pfio/libpfio.a $(CLIMIO_LIBS) $(CLIMIO_IO_
 TESTS += tests/pfio/test_pfio_unit
 TESTS += tests/pfio/pfio_servers.sh
 EXTRA_DIST += tests/pfio/pfio_servers.sh
+TESTS += tests/pfio/pfio_errors.sh
+EXTRA_DIST += tests/pfio/pfio_errors.sh

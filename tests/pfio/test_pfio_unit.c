@@ -231,6 +231,13 @@ static void test_decomposition(void)
     CHECK_EQ_INT(twos, 5);
     CHECK_EQ_INT(pf_server_of_client(0, 28, 23), 0);
     CHECK_EQ_INT(pf_server_of_client(27, 28, 23), 22);
+    /* the block rule itself, for many sizes */
+    for (int C = 1; C <= 40; C++)
+        for (int S = 1; S <= C; S++)
+            for (int m = 0; m < C; m++) {
+                int p = pf_server_of_client(m, C, S);
+                CHECK(p >= 0 && p < S && (int64_t)p * C / S <= m && m < (int64_t)(p + 1) * C / S);
+            }
 }
 
 static void test_argv(void)

@@ -56,6 +56,10 @@ int main(int argc, char **argv)
     if (cio_param_bool(p, "dry_run"))
         cio_die_all(app.comm, "--dry_run: pfio_io has no dry run (its writers are chosen at run time); run it small, "
                               "e.g. with --driver null");
+    if (strcmp(cio_param_str(p, "io_tasks"), "all") != 0)
+        cio_die_all(app.comm, "%s: io_tasks: pfio_io's output servers are its aggregation (one writer per file); "
+                              "size them with --npes_output_server or --nodes_output_server",
+                    cio_param_origin(p, "io_tasks"));
     if (!cio_param_isset(p, "driver")) {
         /* MAPL writes netCDF-4 */
         cio_err e = {0};

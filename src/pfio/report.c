@@ -135,6 +135,7 @@ static void reduce(pf_ctx *c)
         R->sync_s += R->ph_blocked_mean[p];
         if (c->L.nserver > 0) R->sync_s += R->ph_aggregate[p] + R->ph_write[p];
     }
+    if (c->L.nserver == 0) R->sync_s = R->blocked_mean;     /* the same sum, whatever the rounding */
     R->overlap = R->sync_s > 0 ? 1.0 - R->blocked_mean / R->sync_s : 0;
 }
 

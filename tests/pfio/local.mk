@@ -9,3 +9,5 @@ TESTS += tests/pfio/pfio_servers.sh
 EXTRA_DIST += tests/pfio/pfio_servers.sh
 TESTS += tests/pfio/pfio_errors.sh
 EXTRA_DIST += tests/pfio/pfio_errors.sh
+TESTS += tests/pfio/pfio_overlap.sh
+EXTRA_DIST += tests/pfio/pfio_overlap.sh

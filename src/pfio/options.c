@@ -100,6 +100,7 @@ char **pf_argv_rewrite(int argc, char **argv, int *new_argc)
                 if (k > i + 1) strcat(joined, ",");
                 strcat(joined, argv[k]);
             }
+            if (a != argv[i]) cio_free(a);   /* the en-dash copy, now joined */
             out[n++] = joined;
             i = j - 1;
             continue;
@@ -110,7 +111,18 @@ char **pf_argv_rewrite(int argc, char **argv, int *new_argc)
     return out;
 }
 
+static int parse_int_list(const char *s, int **vals, int *n, cio_err *e, const char *what);
+
 int pf_parse_int_list(const char *s, int **vals, int *n, cio_err *e, const char *what)
+{
+    if (parse_int_list(s, vals, n, e, what) == 0) return 0;
+    cio_free(*vals);
+    *vals = NULL;
+    *n = 0;
+    return -1;
+}
+
+static int parse_int_list(const char *s, int **vals, int *n, cio_err *e, const char *what)
 {
     *vals = NULL;
     *n = 0;
@@ -179,17 +191,39 @@ static int parse_vars(pf_opts *o, const char *s, const char *where, cio_err *e)
     return 0;
 }
 
+void pf_opts_free(pf_opts *o)
+{
+    cio_free(o->server_npes);
+    cio_free(o->server_nodes);
+    cio_free(o->vars);
+    memset(o, 0, sizeof *o);
+}
+
+static int parse_opts(pf_opts *o, cio_params *p, cio_err *e, int **npes_, int **nodes_);
+
 /* Every rank runs this on the same input, so every rank finds the same error. */
 int pf_opts_parse(pf_opts *o, cio_params *p, cio_err *e)
 {
+    int *npes = NULL, *nodes = NULL;
     memset(o, 0, sizeof *o);
+    int rc = parse_opts(o, p, e, &npes, &nodes);
+    cio_free(npes);
+    cio_free(nodes);
+    if (rc != 0) pf_opts_free(o);
+    return rc;
+}
+
+static int parse_opts(pf_opts *o, cio_params *p, cio_err *e, int **npes_, int **nodes_)
+{
     o->npes_model = (int)cio_param_int(p, "npes_model");
     int *npes = NULL, *nodes = NULL, nn = 0, nd = 0;
     char where[700];
     snprintf(where, sizeof where, "%s: npes_output_server", cio_param_origin(p, "npes_output_server"));
     if (pf_parse_int_list(cio_param_str(p, "npes_output_server"), &npes, &nn, e, where)) return -1;
+    *npes_ = npes;
     snprintf(where, sizeof where, "%s: nodes_output_server", cio_param_origin(p, "nodes_output_server"));
     if (pf_parse_int_list(cio_param_str(p, "nodes_output_server"), &nodes, &nd, e, where)) return -1;
+    *nodes_ = nodes;
     int any_npes = 0, any_nodes = 0;
     for (int i = 0; i < nn; i++) any_npes |= npes[i] > 0;
     for (int i = 0; i < nd; i++) any_nodes |= nodes[i] > 0;
@@ -212,6 +246,7 @@ int pf_opts_parse(pf_opts *o, cio_params *p, cio_err *e)
         int total = 0;
         for (int i = 0; i < nd; i++) total += nodes[i];
         nodes = cio_realloc(nodes, (size_t)total * sizeof *nodes);
+        *nodes_ = nodes;
         for (int i = 0; i < total; i++) nodes[i] = 1;
         nd = total;
     }
@@ -223,8 +258,6 @@ int pf_opts_parse(pf_opts *o, cio_params *p, cio_err *e)
         if (any_npes) o->server_npes[i] = npes[i];
         else o->server_nodes[i] = nodes[i];
     }
-    cio_free(npes);
-    cio_free(nodes);
     o->multigroup = strcmp(cio_param_str(p, "oserver_type"), "multigroup") == 0;
     o->npes_backend_pernode = (int)cio_param_int(p, "npes_backend_pernode");
     if (o->multigroup) {

@@ -64,6 +64,7 @@ char **pf_argv_rewrite(int argc, char **argv, int *new_argc);
  * message naming where the value came from. */
 void pf_opts_read(pf_opts *o, cio_params *p, MPI_Comm comm);
 int pf_opts_parse(pf_opts *o, cio_params *p, cio_err *e);     /* 0, or -1 with the message */
+void pf_opts_free(pf_opts *o);
 /* Parse "2,3,4" or "2 3 4" into a list of non-negative integers. */
 int pf_parse_int_list(const char *s, int **vals, int *n, cio_err *e, const char *what);
 

@@ -11,20 +11,36 @@
 
 #include <string.h>
 
-/* Options from "key value" pairs, as the command line would give them. */
+/* Options from "key value" pairs, as the command line would give them; the
+ * parameters live until the next call (the options point into them). */
+static cio_params *last_params;
+static pf_opts last_opts;
+
+static void opts_done(void)
+{
+    pf_opts_free(&last_opts);
+    cio_params_free(last_params);
+    last_params = NULL;
+}
+
 static int opts(pf_opts *o, cio_err *e, const char *const *kv)
 {
     const cio_param_spec *tables[] = {cio_common_params, pf_params, NULL};
-    cio_params *p = cio_params_new(tables);
+    opts_done();
+    cio_params *p = last_params = cio_params_new(tables);
     memset(e, 0, sizeof *e);
+    memset(o, 0, sizeof *o);
     for (int i = 0; kv[i]; i += 2)
         if (cio_params_set(p, kv[i], kv[i + 1], "test", e) != 0) return -1;
-    return pf_opts_parse(o, p, e);   /* p stays alive: o points into it */
+    int rc = pf_opts_parse(o, p, e);
+    last_opts = *o;
+    return rc;
 }
 
 static int layout(pf_layout *L, pf_nodes *n, int nnodes, const int *sizes, const char *const *kv, cio_err *e)
 {
     pf_opts o;
+    memset(L, 0, sizeof *L);
     pf_nodes_from_sizes(n, nnodes, sizes);
     if (opts(&o, e, kv) != 0) return -1;
     return pf_layout_build(L, n, &o, e);
@@ -256,6 +272,11 @@ static void test_argv(void)
     CHECK_EQ_INT(pf_parse_int_list("2,3 4", &v, &nv, &e, "x"), 0);
     CHECK_EQ_INT(nv, 3);
     CHECK_EQ_INT(v[2], 4);
+    cio_free(v);
+    CHECK(pf_parse_int_list("2,-3", &v, &nv, &e, "x") != 0 && v == NULL);
+    cio_free(out[3]);
+    cio_free(out[5]);
+    cio_free(out);
 }
 
 static void test_wire(void)
@@ -321,6 +342,9 @@ static void test_wire(void)
     char fn[256];
     pf_file_name(&o, 1, 0, fn, sizeof fn);
     CHECK(strcmp(fn, "out/Nsample_pfio_file_Day0001.nc4") == 0);
+    pf_collection_free(&c);
+    pf_collection_free(&d);
+    cio_free(buf);
 }
 
 static void test_profiler_format(void)
@@ -389,6 +413,7 @@ int main(int argc, char **argv)
     test_argv();
     test_wire();
     test_profiler_format();
+    opts_done();
     int rc = CHECK_DONE();
     MPI_Finalize();
     return rc;

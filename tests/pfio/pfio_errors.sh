@@ -36,4 +36,18 @@ expect_fail 2 "give either --npes_output_server or --nodes_output_server, not bo
   --npes_output_server 1 --nodes_output_server 1
 # every rank exits with the error status, none is killed by an abort
 grep -q "MPI_ABORT" "$TESTTMP/err.txt" && fail "a refused configuration aborted instead of exiting"
+
+# a writer that fails in the middle of the run (its second file cannot be
+# created) ends every rank - model, frontend, captain, other writers - at once
+built=$(run 1 "$prog" --driver none_such --output_dir "$TESTTMP/x" 2>&1 | sed -n 's/.*drivers built: //p')
+for d in netcdf pnetcdf hdf5 mpiio; do
+  case " $built " in *" $d "*) ;; *) continue ;; esac
+  rm -rf "$TESTTMP/blocked"
+  ext=$(case $d in netcdf) echo nc4 ;; pnetcdf) echo nc ;; hdf5) echo h5 ;; *) echo raw ;; esac)
+  mkdir -p "$TESTTMP/blocked/Nsample_pfio_file_Day0002.$ext"
+  expect_fail 8 "create failed on $TESTTMP/blocked/Nsample_pfio_file_Day0002.$ext" "$prog" --driver $d \
+    --im_world 8 --jm_world 5 --km_world 2 --output_dir "$TESTTMP/blocked" --npes_model 4 --oserver_type multigroup \
+    --nodes_output_server 1 --npes_backend_pernode 2 --cores_per_node 4 --compute_time 0.05
+  break
+done
 pass

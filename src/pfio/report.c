@@ -204,7 +204,8 @@ void pf_kernel_json(cio_json *j, void *ctx)
         cio_json_int(j, "nodes", S->nnodes);
         cio_json_int(j, "frontend", o->multigroup ? S->nfront : 0);
         cio_json_int(j, "backend", S->nback);
-        cio_json_int(j, "writers", S->nback ? S->nback - 1 : S->nranks);
+        if (S->nback) cio_json_int(j, "writers", S->nback - 1);
+        else cio_json_null(j, "writers");      /* single: collection c goes to a rank by PFIO's rule */
         cio_json_obj_end(j);
     }
     cio_json_arr_end(j);

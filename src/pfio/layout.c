@@ -218,6 +218,17 @@ pf_role pf_layout_role(const pf_layout *L, int r, int *server)
     return PF_ROLE_FRONT;
 }
 
+int pf_window_collisions(const pf_layout *L, const pf_nodes *n, const pf_opts *o)
+{
+    if (o->multigroup || L->nserver < 2) return 0;
+    for (int a = 0; a < L->nserver; a++)
+        for (int b = a + 1; b < L->nserver; b++)
+            for (int i = 0; i < L->server[a].nranks; i++)
+                for (int j = 0; j < L->server[b].nranks; j++)
+                    if (n->real_node_of[L->server[a].ranks[i]] == n->real_node_of[L->server[b].ranks[j]]) return 1;
+    return 0;
+}
+
 static void node_range(const pf_nodes *n, const int *ranks, int count, char *buf, size_t len)
 {
     int lo = n->nnodes, hi = -1;

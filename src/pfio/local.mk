@@ -4,7 +4,7 @@ noinst_LIBRARIES += src/pfio/libpfio.a
 src_pfio_libpfio_a_SOURCES = \
 	src/pfio/pfio.h src/pfio/serve.h src/pfio/prof.h \
 	src/pfio/options.c src/pfio/nodes.c src/pfio/layout.c \
-	src/pfio/workload.c src/pfio/protocol.c \
+	src/pfio/workload.c src/pfio/protocol.c src/pfio/pack.c src/pfio/pack.h \
 	src/pfio/serve.c src/pfio/client.c \
 	src/pfio/mpiserver.c src/pfio/multigroup.c src/pfio/writer.c \
 	src/pfio/compute.c src/pfio/prof.c src/pfio/report.c

@@ -77,6 +77,17 @@ int main(int argc, char **argv)
     if (pf_layout_build(&c.L, &c.nodes, &c.o, &e) != 0) cio_die_all(app.comm, "%s", e.msg);
     if (c.o.multigroup && c.o.nserver == 0 && app.rank == 0)
         cio_warn("--oserver_type multigroup without server ranks: the simple server runs on the model ranks, as in MAPL");
+    c.messages = c.o.transfer == 2;
+#ifdef OMPI_MAJOR_VERSION
+    if (c.o.transfer == 0 && pf_window_collisions(&c.L, &c.nodes, &c.o)) {
+        c.messages = 1;
+        if (app.rank == 0 && !c.o.quiet)
+            cio_warn("several single servers share a node: their blocks go to the writers in messages, not RMA "
+                     "windows (Open MPI %d.%d names a window's shared-memory file after its communicator's id, which "
+                     "two servers can share); --mpiserver_transfer rma forces windows", OMPI_MAJOR_VERSION,
+                     OMPI_MINOR_VERSION);
+    }
+#endif
     c.role = pf_layout_role(&c.L, app.rank, &c.server);
     int g = c.L.group[app.rank];
     MPI_Comm_split(app.comm, g >= 0 ? g : MPI_UNDEFINED, app.rank, &c.group_comm);

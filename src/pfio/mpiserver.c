@@ -9,8 +9,12 @@
  *   receive_data       each rank MPI_Puts its clients' blocks (subarray
  *                      datatypes) into the writer's window, then a fence;
  *   write_data         the writer writes the collection from its window;
- *   clean_up           fence and free: everyone waits for the writers. */
+ *   clean_up           fence and free: everyone waits for the writers.
+ * Where Open MPI 4.1 would give two servers' windows the same shared-memory
+ * file (several single servers on one node; see pf_window_collisions) the
+ * blocks go to the writer in messages instead, into the same memory layout. */
 #include "config.h"
+#include "pack.h"
 #include "serve.h"
 #include "util.h"
 
@@ -20,6 +24,7 @@ struct pf_mpiserver {
     pf_ctx *c;
     MPI_Comm comm;
     int rank, size;
+    int messages;               /* blocks travel in messages, not RMA */
     int *node, *in_node, *node_size, nnodes;   /* per comm rank, nodes numbered in comm order */
     pf_serve sv;
 };
@@ -52,6 +57,66 @@ static int64_t req_offset(const win_coll *w, int request_id)
     cio_die("protocol: request %d of collection %d is not staged by every client", request_id, w->id);
 }
 
+/* ---------------------------------------------------------------- messages */
+enum { TAG_LEN = 30001, TAG_PACK = 30002 };
+
+typedef struct placing {
+    const win_coll *w;
+} placing;
+
+static void place_at(void *ctx, const pf_stage *s, const void *data)
+{
+    const win_coll *w = ((placing *)ctx)->w;
+    pf_place_block(s, data, w->base + req_offset(w, s->request_id));
+}
+
+/* Every rank sends the writer of each collection one pack of its blocks; the
+ * writer places them where the puts would have. */
+static void send_blocks(pf_mpiserver *m, win_coll *w, int nc)
+{
+    pf_ctx *c = m->c;
+    pf_serve *sv = &m->sv;
+    for (int k = 0; k < nc; k++) {
+        pf_pack p;
+        memset(&p, 0, sizeof p);
+        for (int i = 0; i < sv->nthreads; i++)
+            for (int b = 0; b < sv->t[i].nbl; b++) {
+                pf_bl *e = &sv->t[i].bl[b];
+                if (e->st.collection_id == w[k].id && e->bytes > 0) pf_pack_count(&p, &e->st, e->bytes);
+            }
+        pf_pack_alloc(&p);
+        for (int i = 0; i < sv->nthreads; i++)
+            for (int b = 0; b < sv->t[i].nbl; b++) {
+                pf_bl *e = &sv->t[i].bl[b];
+                pf_serve_wait(c, e);
+                if (e->st.collection_id == w[k].id && e->bytes > 0) pf_pack_add(&p, &e->st, e->data, e->bytes);
+            }
+        int64_t len = pf_pack_size(&p);
+        int ns = 1 + pf_big_nreq(len);
+        MPI_Request *sreq = cio_calloc((size_t)ns, sizeof *sreq);
+        MPI_Isend(&len, 1, MPI_INT64_T, w[k].writer, TAG_LEN, m->comm, &sreq[0]);
+        pf_isend_big(p.buf, len, w[k].writer, TAG_PACK, m->comm, sreq + 1);
+        if (m->rank == w[k].writer) {
+            placing pl = {&w[k]};
+            for (int r = 0; r < m->size; r++) {
+                int64_t n;
+                pf_recv(&n, 1, MPI_INT64_T, r, TAG_LEN, m->comm);
+                char *buf = cio_malloc((size_t)n);
+                int nr = pf_big_nreq(n);
+                MPI_Request *rreq = cio_calloc((size_t)nr, sizeof *rreq);
+                pf_irecv_big(buf, n, r, TAG_PACK, m->comm, rreq);
+                pf_waitall(nr, rreq);
+                pf_pack_each(buf, n, place_at, &pl);
+                cio_free(rreq);
+                cio_free(buf);
+            }
+        }
+        pf_waitall(ns, sreq);
+        cio_free(sreq);
+        cio_free(p.buf);
+    }
+}
+
 static void phase(pf_serve *sv)
 {
     pf_mpiserver *m = sv->impl;
@@ -79,14 +144,19 @@ static void phase(pf_serve *sv)
             w[k].bytes += pf_stage_global_elems(st) * (int64_t)cio_type_size(st->type);
         }
         MPI_Aint size = m->rank == w[k].writer ? (MPI_Aint)w[k].bytes : 0;
-        MPI_Win_allocate(size, 1, MPI_INFO_NULL, m->comm, &w[k].base, &w[k].win);
+        if (m->messages) {
+            w[k].base = m->rank == w[k].writer ? cio_malloc((size_t)(size ? size : 1)) : NULL;
+        } else {
+            MPI_Win_allocate(size, 1, MPI_INFO_NULL, m->comm, &w[k].base, &w[k].win);
+            MPI_Win_fence(0, w[k].win);
+        }
         if (m->rank == w[k].writer) pf_backlog_add(c, w[k].bytes);
-        MPI_Win_fence(0, w[k].win);
     }
     pf_prof_stop(&c->prof, "create_shared_mem");
 
     pf_prof_start(&c->prof, "receive_data");
-    for (int i = 0; i < sv->nthreads; i++) {
+    if (m->messages) send_blocks(m, w, nc);
+    for (int i = 0; i < sv->nthreads && !m->messages; i++) {
         pf_thread *t = &sv->t[i];
         for (int b = 0; b < t->nbl; b++) {
             pf_bl *e = &t->bl[b];
@@ -110,7 +180,7 @@ static void phase(pf_serve *sv)
             MPI_Type_free(&sub);
         }
     }
-    for (int k = 0; k < nc; k++) MPI_Win_fence(0, w[k].win);
+    for (int k = 0; k < nc && !m->messages; k++) MPI_Win_fence(0, w[k].win);
     pf_prof_stop(&c->prof, "receive_data");
     double t_write = MPI_Wtime();
 
@@ -137,9 +207,14 @@ static void phase(pf_serve *sv)
     double t_clean = MPI_Wtime();
 
     pf_prof_start(&c->prof, "clean_up");
+    if (m->messages) MPI_Barrier(m->comm);
     for (int k = 0; k < nc; k++) {
-        MPI_Win_fence(0, w[k].win);
-        MPI_Win_free(&w[k].win);
+        if (m->messages) {
+            cio_free(w[k].base);
+        } else {
+            MPI_Win_fence(0, w[k].win);
+            MPI_Win_free(&w[k].win);
+        }
         if (m->rank == w[k].writer) pf_backlog_add(c, -w[k].bytes);
         cio_free(w[k].req_id);
         cio_free(w[k].off);
@@ -158,6 +233,7 @@ pf_mpiserver *pf_mpiserver_new(pf_ctx *c, MPI_Comm comm, const int *members, int
     pf_mpiserver *m = cio_calloc(1, sizeof *m);
     m->c = c;
     m->comm = comm;
+    m->messages = c->messages;
     MPI_Comm_rank(comm, &m->rank);
     MPI_Comm_size(comm, &m->size);
     m->node = cio_calloc((size_t)m->size, sizeof(int));

@@ -6,46 +6,11 @@
  * most idle writers, and never gives out a file another writer is still
  * writing.  A writer assembles the whole collection in memory and writes it. */
 #include "config.h"
+#include "pack.h"
 #include "serve.h"
 #include "util.h"
 
 #include <string.h>
-
-/* ---------------------------------------------------------------- packs */
-/* A pack is what one front rank forwards for one collection: a header
- * (int64 nmsg, header words, data bytes), then per message [n, n stage words],
- * then the blocks' bytes in message order (8-byte aligned). */
-#define PACK_HEAD 24
-
-static int64_t align8(int64_t n) { return (n + 7) & ~(int64_t)7; }
-
-typedef struct pack {
-    int64_t nmsg, hwords, dbytes;
-    char *buf;
-    int64_t hcur, dcur;         /* next header word, next data byte */
-} pack;
-
-static int64_t pack_size(const pack *p) { return PACK_HEAD + align8(p->hwords * 4) + p->dbytes; }
-
-static void pack_alloc(pack *p)
-{
-    p->buf = cio_malloc((size_t)pack_size(p));
-    int64_t head[3] = {p->nmsg, p->hwords, p->dbytes};
-    memcpy(p->buf, head, sizeof head);
-    p->hcur = 0;
-    p->dcur = 0;
-}
-
-static void pack_add(pack *p, const pf_stage *st, const void *data, int64_t bytes)
-{
-    int32_t *h = (int32_t *)(p->buf + PACK_HEAD) + p->hcur;
-    int n = pf_stage_words(st);
-    h[0] = n;
-    pf_stage_pack(st, h + 1);
-    p->hcur += 1 + n;
-    memcpy(p->buf + PACK_HEAD + align8(p->hwords * 4) + p->dcur, data, (size_t)bytes);
-    p->dcur += bytes;
-}
 
 /* ---------------------------------------------------------------- frontend */
 typedef struct front {
@@ -83,20 +48,16 @@ static void front_phase(pf_serve *sv)
 
     /* receive_data: wait for every block and pack it with its message */
     pf_prof_start(&c->prof, "receive_data");
-    pack *pk = cio_calloc((size_t)(nc ? nc : 1), sizeof *pk);
+    pf_pack *pk = cio_calloc((size_t)(nc ? nc : 1), sizeof *pk);
     for (int i = 0; i < sv->nthreads; i++)
         for (int b = 0; b < sv->t[i].nbl; b++) {
             const pf_bl *e = &sv->t[i].bl[b];
             for (int k = 0; k < nc; k++)
-                if (ids[k] == e->st.collection_id && keep(f, e)) {
-                    pk[k].nmsg++;
-                    pk[k].hwords += 1 + pf_stage_words(&e->st);
-                    pk[k].dbytes += e->bytes;
-                }
+                if (ids[k] == e->st.collection_id && keep(f, e)) pf_pack_count(&pk[k], &e->st, e->bytes);
         }
     for (int k = 0; k < nc; k++) {
-        pack_alloc(&pk[k]);
-        pf_backlog_add(c, pack_size(&pk[k]));
+        pf_pack_alloc(&pk[k]);
+        pf_backlog_add(c, pf_pack_size(&pk[k]));
     }
     for (int i = 0; i < sv->nthreads; i++)
         for (int b = 0; b < sv->t[i].nbl; b++) {
@@ -106,7 +67,7 @@ static void front_phase(pf_serve *sv)
             pf_prof_start(&c->prof, tname);
             pf_serve_wait(c, e);
             for (int k = 0; k < nc; k++)
-                if (ids[k] == e->st.collection_id && keep(f, e)) pack_add(&pk[k], &e->st, e->data, e->bytes);
+                if (ids[k] == e->st.collection_id && keep(f, e)) pf_pack_add(&pk[k], &e->st, e->data, e->bytes);
             /* the block now lives in the pack */
             pf_backlog_add(c, -e->bytes);
             cio_free(e->data);
@@ -124,8 +85,7 @@ static void front_phase(pf_serve *sv)
         if (f->is_root) {
             if (pk[k].nmsg == 0) cio_die("internal: the frontend root has no message of collection %d", ids[k]);
             pf_stage first;
-            if (pf_stage_unpack(&first, (int32_t *)(pk[k].buf + PACK_HEAD) + 1, (int)pk[k].hwords - 1) < 0)
-                cio_die("internal: bad pack header");
+            pf_pack_first(&pk[k], &first);
             int n = 2 + pf_str_words(first.file_name);
             int32_t *w = cio_malloc((size_t)n * 4);
             w[0] = info[0];
@@ -161,7 +121,7 @@ static void front_phase(pf_serve *sv)
         if (writer < 1 || writer >= f->S->nback) cio_die("protocol: the captain chose backend rank %d", writer);
         finish_send(f, writer);         /* the previous pack to this writer */
         f->buf[writer] = pk[k].buf;
-        f->buf_bytes[writer] = pack_size(&pk[k]);
+        f->buf_bytes[writer] = pf_pack_size(&pk[k]);
         int64_t len = f->buf_bytes[writer];
         int dest = f->S->back[writer];
         MPI_Send(&len, 1, MPI_INT64_T, dest, PF_TAG_LEN, pc);
@@ -359,6 +319,30 @@ typedef struct wglobal {
     int64_t bytes;
 } wglobal;
 
+typedef struct assembly {
+    pf_ctx *c;
+    wglobal *g;
+    int ng;
+} assembly;
+
+/* A block into the global array of its request (allocated when first seen). */
+static void place(void *ctx, const pf_stage *s, const void *data)
+{
+    assembly *as = ctx;
+    int j;
+    for (j = 0; j < as->ng; j++)
+        if (as->g[j].st.request_id == s->request_id) break;
+    if (j == as->ng) {
+        as->g = cio_realloc(as->g, (size_t)(as->ng + 1) * sizeof *as->g);
+        as->g[j].st = *s;
+        as->g[j].bytes = pf_stage_global_elems(s) * (int64_t)cio_type_size(s->type);
+        as->g[j].data = cio_malloc((size_t)(as->g[j].bytes ? as->g[j].bytes : 1));
+        pf_backlog_add(as->c, as->g[j].bytes);
+        as->ng++;
+    }
+    pf_place_block(s, data, as->g[j].data);
+}
+
 void pf_writer_run(pf_ctx *c)
 {
     const pf_server_layout *S = &c->L.server[c->server];
@@ -400,39 +384,14 @@ void pf_writer_run(pf_ctx *c)
         pf_waitall(nreq_total, reqs);
         cio_free(reqs);
         /* assemble a global array per request */
-        int ng = 0;
-        wglobal *g = NULL;
+        assembly as = {c, NULL, 0};
         for (int i = 0; i < S->nfront; i++) {
-            int64_t head[3];
-            memcpy(head, packs[i], sizeof head);
-            const int32_t *h = (const int32_t *)(packs[i] + PACK_HEAD);
-            const char *data = packs[i] + PACK_HEAD + align8(head[1] * 4);
-            if (PACK_HEAD + align8(head[1] * 4) + head[2] != lens[i])
-                cio_die("protocol: a pack of %lld bytes is inconsistent", (long long)lens[i]);
-            int64_t hk = 0;
-            for (int64_t m = 0; m < head[0]; m++) {
-                pf_stage s;
-                int len = h[hk];
-                if (pf_stage_unpack(&s, h + hk + 1, len) < 0) cio_die("protocol: bad message in a pack");
-                hk += 1 + len;
-                int j;
-                for (j = 0; j < ng; j++)
-                    if (g[j].st.request_id == s.request_id) break;
-                if (j == ng) {
-                    g = cio_realloc(g, (size_t)(ng + 1) * sizeof *g);
-                    g[j].st = s;
-                    g[j].bytes = pf_stage_global_elems(&s) * (int64_t)cio_type_size(s.type);
-                    g[j].data = cio_malloc((size_t)(g[j].bytes ? g[j].bytes : 1));
-                    pf_backlog_add(c, g[j].bytes);
-                    ng++;
-                }
-                int64_t b = pf_stage_local_elems(&s) * (int64_t)cio_type_size(s.type);
-                pf_place_block(&s, data, g[j].data);
-                data += b;
-            }
+            pf_pack_each(packs[i], lens[i], place, &as);
             cio_free(packs[i]);
             pf_backlog_add(c, -lens[i]);
         }
+        wglobal *g = as.g;
+        int ng = as.ng;
         pf_wreq *r = cio_calloc((size_t)(ng ? ng : 1), sizeof *r);
         for (int j = 0; j < ng; j++) {
             r[j].st = &g[j].st;

@@ -39,8 +39,11 @@ void pf_nodes_discover(pf_nodes *n, MPI_Comm comm, int cores_per_node)
     MPI_Comm_size(comm, &n->nprocs);
     MPI_Comm shm, node;
     MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
-    int lr;
+    int lr, real_root = rank;
     MPI_Comm_rank(shm, &lr);
+    MPI_Allreduce(MPI_IN_PLACE, &real_root, 1, MPI_INT, MPI_MIN, shm);
+    n->real_node_of = cio_calloc((size_t)n->nprocs, sizeof(int));
+    MPI_Allgather(&real_root, 1, MPI_INT, n->real_node_of, 1, MPI_INT, comm);   /* known by its lowest rank */
     if (cores_per_node > 0) {
         MPI_Comm_split(shm, lr / cores_per_node, lr, &node);
         MPI_Comm_free(&shm);
@@ -78,15 +81,17 @@ void pf_nodes_from_sizes(pf_nodes *n, int nnodes, const int *sizes)
     n->nnodes = nnodes;
     n->node_of = cio_calloc((size_t)(n->nprocs ? n->nprocs : 1), sizeof(int));
     n->local_rank = cio_calloc((size_t)(n->nprocs ? n->nprocs : 1), sizeof(int));
+    n->real_node_of = cio_calloc((size_t)(n->nprocs ? n->nprocs : 1), sizeof(int));
     int r = 0;
     for (int k = 0; k < nnodes; k++)
-        for (int i = 0; i < sizes[k]; i++) n->node_of[r++] = k;
+        for (int i = 0; i < sizes[k]; i++) n->real_node_of[r] = k, n->node_of[r++] = k;
     index_nodes(n);
 }
 
 void pf_nodes_free(pf_nodes *n)
 {
     cio_free(n->node_of);
+    cio_free(n->real_node_of);
     cio_free(n->local_rank);
     cio_free(n->node_size);
     cio_free(n->node_first);

@@ -51,6 +51,10 @@ const cio_param_spec pf_params[] = {
     {"server_poll_us", CIO_P_DOUBLE, "0",
      "sleep up to this many microseconds between tests while a rank waits for a message (0: blocking MPI calls, "
      "as MAPL); set it where ranks outnumber cores so waiting ranks leave the cores to working ones", 0, 0, 1e6, 0},
+    {"mpiserver_transfer", CIO_P_CHOICE, "auto",
+     "single servers: blocks to the writer by RMA windows (PFIO's way) or messages; auto: messages only where "
+     "Open MPI 4.1 could mix up two servers' windows (several single servers on one node)", "auto|rma|messages", 0,
+     0, 0},
     {"writer_log", CIO_P_BOOL, "true", "writers print PFIO's 'Writing time ...' line per file", 0, 0, 0, 0},
     /* the common options with this kernel's defaults: one process writes a file, serially, as MAPL does */
     {"iotype", CIO_P_CHOICE, "blocking_independent", "I/O mode of the writers (each file has one writer)",
@@ -315,6 +319,8 @@ static int parse_opts(pf_opts *o, cio_params *p, cio_err *e, int **npes_, int **
     o->quiet = cio_param_bool(p, "quiet");
     o->writer_log = cio_param_bool(p, "writer_log") && !o->quiet;
     o->poll_us = cio_param_double(p, "server_poll_us");
+    const char *tr = cio_param_str(p, "mpiserver_transfer");
+    o->transfer = !strcmp(tr, "rma") ? 1 : !strcmp(tr, "messages") ? 2 : 0;
     return 0;
 }
 

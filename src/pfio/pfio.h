@@ -53,6 +53,7 @@ typedef struct pf_opts {
     const char *output_dir, *file_prefix, *file_ext;
     int quiet, writer_log;
     double poll_us;             /* sleep between tests while waiting (0: blocking MPI calls) */
+    int transfer;               /* single servers: 0 auto, 1 RMA windows, 2 messages */
 } pf_opts;
 
 extern const cio_param_spec pf_params[];
@@ -74,6 +75,7 @@ int pf_parse_int_list(const char *s, int **vals, int *n, cio_err *e, const char 
 typedef struct pf_nodes {
     int nprocs, nnodes;
     int *node_of;               /* world rank -> node */
+    int *real_node_of;          /* world rank -> shared-memory node (differs with --cores_per_node) */
     int *local_rank;            /* world rank -> rank within its node */
     int *node_size;
     int *node_first;            /* offsets into ranks[] per node (nnodes + 1) */
@@ -117,6 +119,10 @@ typedef struct pf_layout {
 int pf_layout_build(pf_layout *L, const pf_nodes *n, const pf_opts *o, cio_err *e);
 void pf_layout_free(pf_layout *L);
 pf_role pf_layout_role(const pf_layout *L, int world_rank, int *server);
+/* Whether RMA windows of two single servers could share a shared-memory file:
+ * Open MPI 4.1's osc components name it after the window communicator's id,
+ * which disjoint communicators on one node can have in common. */
+int pf_window_collisions(const pf_layout *L, const pf_nodes *n, const pf_opts *o);
 /* Print the layout in MAPL's words and ours (rank 0). */
 void pf_layout_print(FILE *out, const pf_layout *L, const pf_nodes *n, const pf_opts *o);
 
@@ -251,6 +257,7 @@ typedef struct pf_ctx {
     MPI_Comm group_comm;        /* model, or my server */
     MPI_Comm front_comm;        /* multigroup frontend */
     MPI_Comm back_comm;
+    int messages;               /* single servers move blocks in messages instead of RMA */
     pf_prof prof;               /* the PFIO profiler of this rank */
     pf_collection *coll;        /* ncollections */
     pf_phase_stats ph;

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Every server type writes the same data: the simple server on the model ranks
-# (2 and 3 ranks), the single server on its own ranks (a vector of two, given
-# as a list on the command line), the multigroup server (the demo's command
-# line on emulated nodes, a vector of two with fast clients, and one whose
-# files are reopened by different writers every step), all from one parameter
-# file.  Checked: equal checksums and byte counts in the JSON, the files each
-# run reports, PFIO's profiler blocks, and with a real driver the files
-# themselves (--verify, and ncdump/h5dump output identical across server types).
+# (2 and 3 ranks), the single server on its own ranks (RMA windows; a vector of
+# two, given as a list on the command line, which moves blocks in messages; and
+# messages forced), the multigroup server (the demo's command line on emulated
+# nodes, a vector of two with fast clients, and one whose files are reopened by
+# different writers every step), all from one parameter file.  Checked: equal
+# checksums and byte counts in the JSON, the files each run reports, PFIO's
+# profiler blocks, and with a real driver the files themselves (--verify, and
+# ncdump output identical across server types).
 . "$top_srcdir/tests/lib.sh"
 set -e
 prog="$top_builddir/src/pfio/pfio_io"
@@ -38,7 +39,13 @@ cfg() {
 }
 cfg simple2 2
 cfg simple3 3
+cfg single1 5 --npes_model 3 --npes_output_server 2 --compress_nodes
+# two single servers on this one node: their blocks travel in messages (Open MPI
+# could give both servers' windows one shared-memory file), with the note saying so
 cfg single 7 --npes_model 3 --npes_output_server 2 2 --compress_nodes
+grep -q "several single servers share a node: their blocks go to the writers in messages" "$TESTTMP/single.out" \
+  || fail "single: no note on the message transfer"
+cfg single_msg 5 --npes_model 3 --npes_output_server 2 --compress_nodes --mpiserver_transfer messages
 cfg demo 8 --npes_model 4 --oserver_type multigroup --nodes_output_server 1 --npes_backend_pernode 2 --cores_per_node 4
 cfg vector 9 --npes_model 3 --oserver_type multigroup --nodes_output_server 1 1 --npes_backend_pernode 2 \
   --cores_per_node 3 --fast_oclient
@@ -49,7 +56,7 @@ ref=$(json_get "$TESTTMP/simple2.json" '" ".join(k+"="+v for k,v in sorted(d["ch
 case "$ref" in *lat=*lev=*lon=*temperature=*tracer=*) ;; *) fail "checksums lack variables: $ref" ;; esac
 # data bytes: 2 collections x 6 records x (36*19*4 + 36*19) floats, plus lon, lat, lev once per file
 expect=$(( 2 * 6 * (36*19*4 + 36*19) * 4 + 2 * 2 * (36 + 19 + 4) * 4 ))
-for name in simple2 simple3 single demo vector reopen; do
+for name in simple2 simple3 single1 single single_msg demo vector reopen; do
   j="$TESTTMP/$name.json"
   sums=$(json_get "$j" '" ".join(k+"="+v for k,v in sorted(d["checksums"].items()))')
   [ "$sums" = "$ref" ] || fail "$name: checksums differ from the simple server's: $sums vs $ref"
@@ -94,7 +101,7 @@ if [ "$driver" != null ]; then
   dump=""
   if [ -n "$NCDUMP" ] && [ "$driver" != hdf5 ] && [ "$driver" != mpiio ]; then dump="$NCDUMP"; fi
   if [ -n "$dump" ]; then
-    for name in simple3 single demo vector reopen; do
+    for name in simple3 single1 single single_msg demo vector reopen; do
       for f in "$TESTTMP/simple2"/*; do
         b=$(basename "$f")
         [ -f "$TESTTMP/$name/$b" ] || fail "$name: no file $b"

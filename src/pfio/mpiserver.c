@@ -121,11 +121,11 @@ static void phase(pf_serve *sv)
 {
     pf_mpiserver *m = sv->impl;
     pf_ctx *c = m->c;
-    double t_agg = MPI_Wtime();
     int *ids = NULL, nc = pf_serve_collections(sv, &ids), phase_no = sv->t[0].nbl ? sv->t[0].bl[0].st.phase : 0;
     int ncheck = nc;
     MPI_Allreduce(MPI_IN_PLACE, &ncheck, 1, MPI_INT, MPI_MAX, m->comm);
     if (ncheck != nc) cio_die("protocol: server ranks disagree on the collections of a write phase");
+    double t_agg = MPI_Wtime();     /* the server ranks are all in the phase: service time from here */
 
     pf_prof_start(&c->prof, "create_shared_mem");
     win_coll *w = cio_calloc((size_t)(nc ? nc : 1), sizeof *w);

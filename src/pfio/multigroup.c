@@ -42,7 +42,9 @@ static void front_phase(pf_serve *sv)
 {
     front *f = sv->impl;
     pf_ctx *c = f->c;
-    double t0 = MPI_Wtime(), waited = 0;
+    /* waits that are not this phase's service time: for the captain, for the
+     * other frontend ranks (collectives), for a writer to take the previous pack */
+    double t0 = MPI_Wtime(), waited = 0, idle = 0;
     int *ids = NULL, nc = pf_serve_collections(sv, &ids);
     int phase_no = sv->t[0].nbl ? sv->t[0].bl[0].st.phase : 0;
 
@@ -95,8 +97,10 @@ static void front_phase(pf_serve *sv)
             cio_free(w);
         }
         MPI_Request rq;
+        double tb = MPI_Wtime();
         MPI_Ibcast(info, 2, MPI_INT32_T, 0, c->front_comm, &rq);
         pf_waitall(1, &rq);
+        idle += MPI_Wtime() - tb;
         char tname[48];
         snprintf(tname, sizeof tname, "collection_%d", info[0]);
         pf_prof_start(&c->prof, tname);
@@ -114,12 +118,16 @@ static void front_phase(pf_serve *sv)
             MPI_Send(w, n, MPI_INT32_T, f->S->back[writer], PF_TAG_FMD, pc);
             cio_free(w);
         }
+        tb = MPI_Wtime();
         MPI_Ibcast(wr, 2, MPI_DOUBLE, 0, c->front_comm, &rq);
         pf_waitall(1, &rq);
+        if (!f->is_root) idle += MPI_Wtime() - tb;
         int writer = (int)wr[0];
         waited += wr[1];
         if (writer < 1 || writer >= f->S->nback) cio_die("protocol: the captain chose backend rank %d", writer);
+        tb = MPI_Wtime();
         finish_send(f, writer);         /* the previous pack to this writer */
+        idle += MPI_Wtime() - tb;
         f->buf[writer] = pk[k].buf;
         f->buf_bytes[writer] = pf_pack_size(&pk[k]);
         int64_t len = f->buf_bytes[writer];
@@ -139,7 +147,7 @@ static void front_phase(pf_serve *sv)
         c->writer_wait_s += waited;
         if (phase_no < c->o.nphases) c->ph.writer_wait[phase_no] += waited;
     }
-    if (phase_no < c->o.nphases) c->ph.aggregate[phase_no] += MPI_Wtime() - t0 - waited;
+    if (phase_no < c->o.nphases) c->ph.aggregate[phase_no] += MPI_Wtime() - t0 - (f->is_root ? waited : 0) - idle;
     cio_free(pk);
     cio_free(ids);
 }

@@ -227,8 +227,8 @@ void pf_kernel_json(cio_json *j, void *ctx)
     cio_json_num(j, "synchronous_s", R->sync_s);
     cio_json_num(j, "efficiency", R->overlap);
     cio_json_str(j, "definition", "efficiency = 1 - blocked_s / synchronous_s; synchronous_s sums per write phase the "
-                                  "model's staging time, the server's aggregation time (slowest rank) and its writing "
-                                  "time (slowest writer)");
+                                  "model's staging time, the server's aggregation time (slowest rank, waits for other "
+                                  "ranks left out) and its writing time (slowest writer)");
     cio_json_obj_end(j);
 
     cio_json_obj(j, "server");

@@ -12,6 +12,7 @@
 #include "util.h"
 
 #include <string.h>
+#include <unistd.h>
 
 static const char usage[] =
     "mpiexec -n N pfio_io [pfio.in] [--npes_model N] [--npes_output_server N [N ...] | --nodes_output_server K [K ...]]\n"
@@ -52,7 +53,6 @@ int main(int argc, char **argv)
     c.write_first = -1;
     c.group_comm = c.front_comm = c.back_comm = MPI_COMM_NULL;
     pf_opts_read(&c.o, p, app.comm);
-    pf_set_poll(c.o.poll_us);
     if (cio_param_bool(p, "dry_run"))
         cio_die_all(app.comm, "--dry_run: pfio_io has no dry run (its writers are chosen at run time); run it small, "
                               "e.g. with --driver null");
@@ -74,6 +74,19 @@ int main(int argc, char **argv)
     if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "output_dir: %s", e.msg);
 
     pf_nodes_discover(&c.nodes, app.comm, c.o.cores_per_node);
+    if (c.o.poll_us < 0) {
+        /* auto: spinning waits only where every rank has a core of its own */
+        int on_node = 0, oversub;
+        for (int r = 0; r < c.nodes.nprocs; r++) on_node += c.nodes.real_node_of[r] == c.nodes.real_node_of[app.rank];
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        c.o.poll_us = cores > 0 && on_node > cores ? 200 : 0;
+        oversub = c.o.poll_us > 0;
+        MPI_Allreduce(MPI_IN_PLACE, &oversub, 1, MPI_INT, MPI_MAX, app.comm);
+        if (oversub && app.rank == 0 && !c.o.quiet)
+            printf("pfio_io: %d ranks on a node of %ld cores: waiting ranks sleep between tests (--server_poll_us 200; "
+                   "0 to spin as MAPL does)\n", on_node, cores);
+    }
+    pf_set_poll(c.o.poll_us);
     if (pf_layout_build(&c.L, &c.nodes, &c.o, &e) != 0) cio_die_all(app.comm, "%s", e.msg);
     if (c.o.multigroup && c.o.nserver == 0 && app.rank == 0)
         cio_warn("--oserver_type multigroup without server ranks: the simple server runs on the model ranks, as in MAPL");

@@ -48,9 +48,10 @@ const cio_param_spec pf_params[] = {
      "busy|sleep|both", 0, 0, 0},
     {"output_dir", CIO_P_STRING, "out", "folder of the output files", 0, 0, 0, 0},
     {"file_prefix", CIO_P_STRING, "Nsample_pfio_file", "file names: <prefix>[_c<collection>]_Day<n>", 0, 0, 0, 0},
-    {"server_poll_us", CIO_P_DOUBLE, "0",
-     "sleep up to this many microseconds between tests while a rank waits for a message (0: blocking MPI calls, "
-     "as MAPL); set it where ranks outnumber cores so waiting ranks leave the cores to working ones", 0, 0, 1e6, 0},
+    {"server_poll_us", CIO_P_DOUBLE, "-1",
+     "sleep up to this many microseconds between tests while a rank waits for a message, so waiting ranks leave "
+     "the cores to working ones; 0: blocking MPI calls, as MAPL; -1: 200 on nodes with more ranks than cores, "
+     "else 0", 0, -1, 1e6, 0},
     {"mpiserver_transfer", CIO_P_CHOICE, "auto",
      "single servers: blocks to the writer by RMA windows (PFIO's way) or messages; auto: messages only where "
      "Open MPI 4.1 could mix up two servers' windows (several single servers on one node)", "auto|rma|messages", 0,

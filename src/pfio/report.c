@@ -196,6 +196,8 @@ void pf_kernel_json(cio_json *j, void *ctx)
     cio_json_int(j, "nodes", c->nodes.nnodes);
     cio_json_int(j, "model_ranks", c->L.nmodel);
     cio_json_int(j, "idle_ranks", c->L.nidle);
+    cio_json_num(j, "server_poll_us", o->poll_us);
+    cio_json_str(j, "mpiserver_transfer", c->L.nserver && !o->multigroup ? (c->messages ? "messages" : "rma") : NULL);
     cio_json_arr(j, "servers");
     for (int i = 0; i < c->L.nserver; i++) {
         const pf_server_layout *S = &c->L.server[i];

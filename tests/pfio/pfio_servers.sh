@@ -47,8 +47,8 @@ grep -q "several single servers share a node: their blocks go to the writers in 
   || fail "single: no note on the message transfer"
 cfg single_msg 5 --npes_model 3 --npes_output_server 2 --compress_nodes --mpiserver_transfer messages
 cfg demo 8 --npes_model 4 --oserver_type multigroup --nodes_output_server 1 --npes_backend_pernode 2 --cores_per_node 4
-cfg vector 9 --npes_model 3 --oserver_type multigroup --nodes_output_server 1 1 --npes_backend_pernode 2 \
-  --cores_per_node 3 --fast_oclient
+cfg vector 8 --npes_model 2 --oserver_type multigroup --npes_output_server 3 3 --npes_backend_pernode 2 \
+  --compress_nodes --fast_oclient
 cfg reopen 7 --npes_model 3 --oserver_type multigroup --npes_output_server 4 --npes_backend_pernode 3 \
   --compress_nodes --done_every 1
 

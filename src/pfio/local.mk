@@ -22,3 +22,6 @@ EXTRA_DIST += inputs/pfio.in inputs/pfio.in.c720 inputs/pfio.in.overlap
 # the wiki's tables at a size that fits (scripts/bench-pfio --help)
 dist_bin_SCRIPTS += scripts/bench-pfio
 dist_doc_DATA += doc/pfio.md
+RUN_INPUTS += inputs/sweep.pfio.toml
+climioinputs_DATA += inputs/sweep.pfio.toml
+EXTRA_DIST += inputs/sweep.pfio.toml

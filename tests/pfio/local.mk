@@ -11,3 +11,5 @@ TESTS += tests/pfio/pfio_errors.sh
 EXTRA_DIST += tests/pfio/pfio_errors.sh
 TESTS += tests/pfio/pfio_overlap.sh
 EXTRA_DIST += tests/pfio/pfio_overlap.sh
+TESTS += tests/pfio/pfio_sweep.sh
+EXTRA_DIST += tests/pfio/pfio_sweep.sh

@@ -155,6 +155,8 @@ void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const
 static void load_hints(cio_app *a, cio_hints *h)
 {
     cio_err e = {0};
+    for (int i = 0; i < a->kernel_hints.n; i++)
+        cio_hints_set(h, a->kernel_hints.key[i], a->kernel_hints.val[i], a->kernel_hints.origin[i]);
     const char *hf = cio_param_str(a->params, "hints_file");
     if (hf) {
         char *text = cio_read_file_bcast(hf, a->comm, &e);

@@ -31,5 +31,5 @@ tests_fuzz_params_replay_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_fuzz_hints_replay_SOURCES = tests/fuzz/fuzz_hints.c tests/fuzz/replay_main.c
 tests_fuzz_hints_replay_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 TESTS += tests/test_fuzz_corpus.sh
-EXTRA_DIST += tests/test_fuzz_corpus.sh tests/fuzz tests/lsan.supp
+EXTRA_DIST += tests/test_fuzz_corpus.sh tests/fuzz/corpus tests/lsan.supp
 EXTRA_DIST += scripts/fuzz

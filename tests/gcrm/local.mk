@@ -1,6 +1,12 @@
-# tests for gcrm_io
-check_PROGRAMS += tests/gcrm/test_gcrm_grid
+# tests for gcrm_io.  GCRM_REFERENCE: GCRM-IO's inputs and headers (SPEC.md's folder);
+# the tests that compare with them skip when it is absent.
+AM_TESTS_ENVIRONMENT += : $${GCRM_REFERENCE:=/work/shared/reference/gcrm-original}; export GCRM_REFERENCE;
+
+check_PROGRAMS += tests/gcrm/test_gcrm_grid tests/gcrm/test_gcrm_inputs
 tests_gcrm_test_gcrm_grid_SOURCES = tests/gcrm/test_gcrm_grid.c tests/check.h
 tests_gcrm_test_gcrm_grid_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gcrm
 tests_gcrm_test_gcrm_grid_LDADD = src/gcrm/libgcrm.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
-TESTS += tests/gcrm/test_gcrm_grid
+tests_gcrm_test_gcrm_inputs_SOURCES = tests/gcrm/test_gcrm_inputs.c tests/check.h
+tests_gcrm_test_gcrm_inputs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gcrm
+tests_gcrm_test_gcrm_inputs_LDADD = src/gcrm/libgcrm.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+TESTS += tests/gcrm/test_gcrm_grid tests/gcrm/test_gcrm_inputs

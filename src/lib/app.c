@@ -37,6 +37,15 @@ const cio_param_spec cio_common_params[] = {
     {"dry_run", CIO_P_BOOL, "false", "plan only: print sizes, requests and memory without writing", 0, 0, 0,
      CIO_PF_CMDLINE},
     {"nprocs", CIO_P_INT, "0", "process count to plan for with --dry_run", 0, 0, 1e9, CIO_PF_CMDLINE},
+    {"io_tasks", CIO_P_STRING, "all", "PIO-style aggregation: number of I/O tasks, or 'all' (every rank writes its own share)", 0, 0, 0, 0},
+    {"io_stride", CIO_P_INT, "0", "ranks between I/O tasks (0: nprocs / io_tasks)", 0, 0, 1e9, 0},
+    {"io_base", CIO_P_INT, "0", "rank of the first I/O task", 0, 0, 1e9, 0},
+    {"rearranger", CIO_P_CHOICE, "box", "aggregation: box (contiguous ranges) or subset (groups of ranks)", "box|subset", 0,
+     0, 0},
+    {"max_pend_req", CIO_P_INT, "0", "aggregation exchange: 0 = MPI_Alltoallw, N = point-to-point with N pending sends", 0,
+     0, 1e9, 0},
+    {"rearr_buffer_size", CIO_P_SIZE, "128m", "aggregation: an I/O task flushes when it holds more than this", 0, 1, 9.2e18,
+     0},
     {"allow_unknown_keys", CIO_P_BOOL, "false", "unknown parameter-file keys warn instead of stopping the run", 0, 0,
      0, CIO_PF_CMDLINE},
     CIO_PARAM_END,
@@ -221,6 +230,19 @@ void cio_app_setup_engine(cio_app *a, cio_format kernel_default)
     c->opts.chunking = cio_param_str(p, "chunking");
     c->opts.deflate = (int)cio_param_int(p, "deflate");
     c->max_request = cio_param_int(p, "max_request_size");
+    const char *iot = cio_param_str(p, "io_tasks");
+    int64_t ntasks = 0;
+    if (strcmp(iot, "all") != 0 && (cio_parse_int(iot, &ntasks) != 0 || ntasks < 1 || ntasks > 1000000000)) {
+        cio_seterr(&e, "%s: io_tasks expects a positive number of I/O tasks or 'all', found '%s'",
+                   cio_param_origin(p, "io_tasks"), iot);
+        fail_all(a, &e);
+    }
+    c->agg.io_tasks = (int)ntasks;
+    c->agg.io_stride = (int)cio_param_int(p, "io_stride");
+    c->agg.io_base = (int)cio_param_int(p, "io_base");
+    c->agg.rearranger = strcmp(cio_param_str(p, "rearranger"), "subset") == 0 ? CIO_REARR_SUBSET : CIO_REARR_BOX;
+    c->agg.max_pend_req = (int)cio_param_int(p, "max_pend_req");
+    c->agg.buffer_limit = cio_param_int(p, "rearr_buffer_size");
     c->verify_only = cio_param_bool(p, "verify_only");
     if (c->verify_only && !cio_param_isset(p, "verify")) cio_params_set(p, "verify", "true", "implied by --verify_only", &e);
     c->remember = cio_param_bool(p, "verify") || cio_param_bool(p, "read");
@@ -358,6 +380,17 @@ static void write_json(cio_app *a, const char *path, cio_json_fn kernel_json, vo
     cio_json_str(&j, "iotype_effective", cio_mode_name(a->ecfg.opts.mode));
     cio_json_str(&j, "format", cio_format_name(a->ecfg.opts.format));
     cio_json_int(&j, "max_request_bytes", a->ecfg.max_request);
+    cio_json_obj(&j, "aggregation");
+    cio_json_int(&j, "io_tasks", a->ecfg.agg.io_tasks);
+    if (a->ecfg.agg.io_tasks > 0) {
+        cio_json_str(&j, "rearranger", a->ecfg.agg.rearranger == CIO_REARR_BOX ? "box" : "subset");
+        cio_json_int(&j, "io_stride", a->ecfg.agg.io_stride);
+        cio_json_int(&j, "io_base", a->ecfg.agg.io_base);
+        cio_json_str(&j, "exchange", a->ecfg.agg.max_pend_req > 0 ? "point-to-point" : "alltoallw");
+        cio_json_int(&j, "max_pend_req", a->ecfg.agg.max_pend_req);
+        cio_json_int(&j, "buffer_limit_bytes", a->ecfg.agg.buffer_limit);
+    }
+    cio_json_obj_end(&j);
     char note[512] = "";
     if (a->ecfg.drv && a->ecfg.drv->describe) a->ecfg.drv->describe(note, sizeof note);
     cio_json_str(&j, "driver_report", note);
@@ -527,6 +560,11 @@ void cio_report_summary(FILE *out, const cio_app *a, const cio_summary *s)
     char note[512] = "";
     if (a->ecfg.drv && a->ecfg.drv->describe) a->ecfg.drv->describe(note, sizeof note);
     if (note[0]) fprintf(out, "%s driver: %s\n", a->ecfg.drv->name, note);
+    if (a->ecfg.agg.io_tasks > 0)
+        fprintf(out, "aggregation: %d I/O tasks (stride %d, base %d), %s rearranger, %s exchange\n",
+                a->ecfg.agg.io_tasks < a->nprocs ? a->ecfg.agg.io_tasks : a->nprocs, a->ecfg.agg.io_stride,
+                a->ecfg.agg.io_base, a->ecfg.agg.rearranger == CIO_REARR_BOX ? "box" : "subset",
+                a->ecfg.agg.max_pend_req > 0 ? "point-to-point" : "MPI_Alltoallw");
     fprintf(out, "files created %lld, reopened %lld, requests %lld\n", (long long)s->files_created,
             (long long)s->files_opened, (long long)s->requests);
     phase_table(out, s);

@@ -28,6 +28,9 @@ struct cio_engine {
     int rank, nprocs, virt;
     int nowrite;        /* virtual or verify-only: the write path makes no driver calls */
     int64_t nevents;
+    int ngroups;        /* aggregation groups, one per communicator used */
+    MPI_Comm *group_comm;
+    cio_agg_group **group;
     cio_stats *stats;
     cio_hints applied;
     int have_applied;
@@ -44,6 +47,8 @@ struct cio_engine {
 struct cio_file {
     cio_engine *e;
     cio_schema *s;
+    cio_agg_group *grp; /* aggregation: this file's I/O tasks */
+    cio_file *io;       /* aggregation: the file the I/O tasks really write (NULL elsewhere) */
     cio_dfile df;
     int *dvar;
     int ndvar;
@@ -139,6 +144,9 @@ void cio_engine_free(cio_engine *e)
     for (int i = 0; i < e->ncs_out; i++) cio_free(e->cs_out_name[i]);
     cio_free(e->cs_out_name);
     cio_free(e->cs_out_sum);
+    for (int i = 0; i < e->ngroups; i++) cio_agg_group_free(e->group[i]);
+    cio_free(e->group);
+    cio_free(e->group_comm);
     cio_hints_free(&e->applied);
     cio_hints_free(&e->cfg.hints);
     cio_free(e);
@@ -273,7 +281,7 @@ static void capture_applied_hints(cio_file *f)
     e->have_applied = 1;
 }
 
-cio_file *cio_create(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm)
+static cio_file *plain_create(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm)
 {
     cio_file *f = file_new(e, path, s, comm, 1);
     cio_stats *st = e->stats;
@@ -328,7 +336,7 @@ static cio_file *open_existing(cio_engine *e, const char *path, cio_schema *s, M
     return f;
 }
 
-cio_file *cio_open(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm)
+static cio_file *plain_open(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm)
 {
     e->stats->files_opened++;
     cio_file *f = e->nowrite && !e->virt ? file_new(e, path, s, comm, 1) : open_existing(e, path, s, comm, 1);
@@ -336,7 +344,7 @@ cio_file *cio_open(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm
     return f;
 }
 
-int64_t cio_file_nrecs(cio_file *f)
+static int64_t plain_nrecs(cio_file *f)
 {
     if (f->e->nowrite) {
         /* nothing was written: the records are the ones planned so far */
@@ -647,6 +655,10 @@ static void write_common(cio_file *f, int varid, int64_t record, void *buf, int 
 
 int cio_file_get_att(cio_file *f, int varid, const char *name, cio_type t, int64_t maxlen, void *vals, int64_t *len)
 {
+    if (f->grp) {
+        if (!f->io) cio_die("internal: attribute %s of %s read on a rank that is not an I/O task", name, f->path);
+        f = f->io;
+    }
     const cio_driver *d = f->e->cfg.drv;
     if (!d->get_att) cio_die("%s driver: cannot read attributes (needed for %s)", d->name, f->path);
     int dv = varid < 0 ? -1 : f->dvar[varid];
@@ -657,7 +669,7 @@ int cio_file_get_att(cio_file *f, int varid, const char *name, cio_type t, int64
     return rc;
 }
 
-void cio_write(cio_file *f, int varid, int64_t record)
+static void plain_write(cio_file *f, int varid, int64_t record)
 {
     cio_engine *e = f->e;
     void *buf = NULL;
@@ -669,7 +681,7 @@ void cio_write(cio_file *f, int varid, int64_t record)
     write_common(f, varid, record, buf, 1);
 }
 
-void cio_write_buf(cio_file *f, int varid, int64_t record, const void *buf)
+static void plain_write_buf(cio_file *f, int varid, int64_t record, const void *buf)
 {
     cio_engine *e = f->e;
     if (!e->nowrite) {
@@ -682,7 +694,7 @@ void cio_write_buf(cio_file *f, int varid, int64_t record, const void *buf)
 
 /* Post everything pending in rounds of at most max_request bytes per rank, each
  * round completed by one wait; in collective modes all ranks agree on the rounds. */
-void cio_flush(cio_file *f)
+static void plain_flush(cio_file *f)
 {
     cio_engine *e = f->e;
     if (!cio_mode_nonblocking(e->cfg.opts.mode)) return;
@@ -739,10 +751,10 @@ void cio_flush(cio_file *f)
     f->pend_bytes = 0;
 }
 
-void cio_close(cio_file *f)
+static void plain_close(cio_file *f)
 {
     cio_engine *e = f->e;
-    cio_flush(f);
+    plain_flush(f);
     if (!e->nowrite) {
         const cio_driver *d = e->cfg.drv;
         int64_t b;
@@ -762,7 +774,7 @@ void cio_close(cio_file *f)
     file_free(f);
 }
 
-void cio_read_buf(cio_file *f, int varid, int64_t record, void *buf)
+static void plain_read_buf(cio_file *f, int varid, int64_t record, void *buf)
 {
     cio_engine *e = f->e;
     const cio_var *v = &f->s->vars[varid];
@@ -787,6 +799,188 @@ void cio_read_buf(cio_file *f, int varid, int64_t record, void *buf)
         DCALL(f, CIO_T_GET_WAIT, 0, "wait", e->cfg.drv->wait(&f->df));
     }
     pl_free(&p);
+}
+
+
+/* ---------------------------------------------------------------- aggregation */
+/* With io_tasks set, the files a kernel opens on a communicator are really
+ * written by that communicator's I/O tasks: every rank packs its share as usual,
+ * the engine moves it to the I/O tasks (box or subset rearranger), and they write
+ * through the driver on their own communicator, from a copy of the schema whose
+ * decompositions are the I/O tasks' parts. */
+typedef struct agg_schema {
+    MPI_Comm comm;
+    cio_schema *shadow;         /* I/O decompositions (I/O tasks), NULL elsewhere */
+    int nvars;
+    cio_agg_plan **plans;       /* per variable, built at its first write */
+} agg_schema;
+
+static void agg_schema_free(void *p)
+{
+    agg_schema *a = p;
+    for (int i = 0; i < a->nvars; i++) cio_agg_plan_free(a->plans[i]);
+    cio_free(a->plans);
+    cio_schema_free(a->shadow);
+    cio_free(a);
+}
+
+static cio_agg_group *group_for(cio_engine *e, MPI_Comm comm)
+{
+    if (e->cfg.agg.io_tasks <= 0) return NULL;
+    for (int i = 0; i < e->ngroups; i++)
+        if (e->group_comm[i] == comm) return e->group[i];
+    cio_agg_group *g = e->virt ? cio_agg_group_new(&e->cfg.agg, MPI_COMM_NULL, e->rank, e->nprocs)
+                               : cio_agg_group_new(&e->cfg.agg, comm, 0, 0);
+    e->group_comm = cio_realloc(e->group_comm, (size_t)(e->ngroups + 1) * sizeof *e->group_comm);
+    e->group = cio_realloc(e->group, (size_t)(e->ngroups + 1) * sizeof *e->group);
+    e->group_comm[e->ngroups] = comm;
+    e->group[e->ngroups++] = g;
+    return g;
+}
+
+static agg_schema *agg_data(cio_schema *s, cio_agg_group *g, MPI_Comm comm)
+{
+    agg_schema *a = s->engine_data;
+    if (a && a->comm != comm)
+        cio_die("internal: schema %s used on two communicators with aggregation", s->name);
+    if (!a) {
+        a = cio_calloc(1, sizeof *a);
+        a->comm = comm;
+        a->nvars = s->nvars;
+        a->plans = cio_calloc((size_t)(s->nvars ? s->nvars : 1), sizeof *a->plans);
+        if (g->my_task >= 0) a->shadow = cio_schema_clone_meta(s);
+        s->engine_data = a;
+        s->engine_data_free = agg_schema_free;
+    }
+    return a;
+}
+
+static cio_agg_plan *agg_plan(cio_file *f, int varid)
+{
+    agg_schema *a = f->s->engine_data;
+    if (!a->plans[varid]) {
+        cio_engine *e = f->e;
+        const cio_var *v = &f->s->vars[varid];
+        int64_t shape[CIO_MAX_DIMS];
+        int nd = cio_var_shape(f->s, v, shape);
+        cio_timer_begin(e->stats, CIO_T_REARRANGE);
+        a->plans[varid] = cio_agg_plan_new(f->grp, &e->cfg.agg, v->decomp, nd, shape, cio_type_size(v->type));
+        cio_timer_end(e->stats, CIO_T_REARRANGE);
+        if (a->shadow) cio_schema_set_decomp(a->shadow, varid, cio_agg_plan_io_decomp(a->plans[varid]));
+    }
+    return a->plans[varid];
+}
+
+static cio_file *agg_file(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm, cio_agg_group *g, int create)
+{
+    agg_schema *a = agg_data(s, g, comm);
+    cio_file *f = file_new(e, path, s, comm, 1);
+    f->grp = g;
+    if (g->my_task >= 0)
+        f->io = create ? plain_create(e, path, a->shadow, g->io_comm) : plain_open(e, path, a->shadow, g->io_comm);
+    return f;
+}
+
+/* Move one variable's share to the I/O tasks and let them write it. */
+static void agg_write(cio_file *f, int varid, int64_t record, const void *user_buf)
+{
+    cio_engine *e = f->e;
+    cio_agg_plan *p = agg_plan(f, varid);
+    const cio_var *v = &f->s->vars[varid];
+    size_t ts = cio_type_size(v->type);
+    void *cbuf = (void *)user_buf;
+    if (!e->nowrite) {
+        cio_timer_begin(e->stats, CIO_T_PACK);
+        if (user_buf) user_checksum(f, varid, user_buf);
+        else cbuf = pack(f, varid, record);
+        cio_timer_end(e->stats, CIO_T_PACK);
+    }
+    cio_decomp *iod = cio_agg_plan_io_decomp(p);
+    void *iobuf = NULL;
+    if (f->io && !e->nowrite) iobuf = cio_malloc((size_t)((iod ? iod->nelems : 0) + 1) * ts);
+    double t0 = MPI_Wtime();
+    int64_t sent = e->nowrite && !e->virt ? 0 : cio_agg_exchange(p, cbuf, iobuf, 1);
+    if (e->virt) sent = cio_var_rank_bytes(v);
+    cio_timer_add(e->stats, CIO_T_REARRANGE, MPI_Wtime() - t0, sent);
+    if (!user_buf) cio_free(cbuf);
+    if (!f->io) return;
+    write_common(f->io, varid, record, iobuf, iobuf != NULL);
+    /* PIO flushes an I/O task's buffer early when it passes the limit */
+    if (cio_mode_nonblocking(e->cfg.opts.mode) && !e->nowrite) {
+        int over = f->io->pend_bytes > e->cfg.agg.buffer_limit, any = over;
+        if (cio_mode_collective(e->cfg.opts.mode)) MPI_Allreduce(&over, &any, 1, MPI_INT, MPI_MAX, f->grp->io_comm);
+        if (any) plain_flush(f->io);
+    }
+}
+
+/* ---------------------------------------------------------------- the public file verbs */
+cio_file *cio_create(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm)
+{
+    cio_agg_group *g = group_for(e, comm);
+    return g ? agg_file(e, path, s, comm, g, 1) : plain_create(e, path, s, comm);
+}
+
+cio_file *cio_open(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm)
+{
+    cio_agg_group *g = group_for(e, comm);
+    return g ? agg_file(e, path, s, comm, g, 0) : plain_open(e, path, s, comm);
+}
+
+int64_t cio_file_nrecs(cio_file *f)
+{
+    if (!f->grp) return plain_nrecs(f);
+    int64_t n = f->io ? plain_nrecs(f->io) : 0;
+    if (!f->e->virt) MPI_Bcast(&n, 1, MPI_INT64_T, f->grp->task_rank[0], f->comm);
+    return n;
+}
+
+void cio_write(cio_file *f, int varid, int64_t record)
+{
+    if (f->grp) agg_write(f, varid, record, NULL);
+    else plain_write(f, varid, record);
+}
+
+void cio_write_buf(cio_file *f, int varid, int64_t record, const void *buf)
+{
+    if (f->grp) agg_write(f, varid, record, buf);
+    else plain_write_buf(f, varid, record, buf);
+}
+
+void cio_flush(cio_file *f)
+{
+    if (!f->grp) plain_flush(f);
+    else if (f->io) plain_flush(f->io);
+}
+
+void cio_close(cio_file *f)
+{
+    if (!f->grp) {
+        plain_close(f);
+        return;
+    }
+    if (f->io) plain_close(f->io);
+    file_free(f);
+}
+
+void cio_read_buf(cio_file *f, int varid, int64_t record, void *buf)
+{
+    if (!f->grp) {
+        plain_read_buf(f, varid, record, buf);
+        return;
+    }
+    /* the I/O tasks read their parts and send every rank its share */
+    cio_agg_plan *p = agg_plan(f, varid);
+    const cio_var *v = &f->s->vars[varid];
+    cio_decomp *iod = cio_agg_plan_io_decomp(p);
+    void *iobuf = NULL;
+    if (f->io) {
+        iobuf = cio_malloc((size_t)((iod ? iod->nelems : 0) + 1) * cio_type_size(v->type));
+        plain_read_buf(f->io, varid, record, iobuf);
+    }
+    double t0 = MPI_Wtime();
+    int64_t sent = f->e->virt ? 0 : cio_agg_exchange(p, buf, iobuf, 0);
+    cio_timer_add(f->e->stats, CIO_T_REARRANGE, MPI_Wtime() - t0, sent);
+    cio_free(iobuf);
 }
 
 /* ---------------------------------------------------------------- read-back */
@@ -885,7 +1079,7 @@ void cio_engine_readback(cio_engine *e, int shift, int check, cio_stats *rstats,
             int64_t ne = use ? use->nelems : 0;
             void *buf = cio_malloc((size_t)(ne ? ne : 1) * ts);
             for (int64_t rec = 0; rec < nrec[v]; rec++) {
-                cio_read_buf(f, v, rec, buf);
+                plain_read_buf(f, v, rec, buf);
                 out->records++;
                 if (check) {
                     cio_timer_begin(rstats, CIO_T_CHECK);
@@ -897,7 +1091,7 @@ void cio_engine_readback(cio_engine *e, int shift, int check, cio_stats *rstats,
             var->decomp = own;
             if (use != own) cio_decomp_release(use);
         }
-        cio_close(f);
+        plain_close(f);
         cio_free(nrec);
     }
     e->stats = saved;

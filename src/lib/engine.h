@@ -18,6 +18,7 @@
 
 #include <mpi.h>
 #include <stdint.h>
+#include "aggregate.h"
 #include "driver.h"
 #include "hints.h"
 #include "schema.h"
@@ -32,6 +33,7 @@ typedef struct cio_engine_cfg {
     int64_t max_request;        /* bytes per rank per driver call or per wait round */
     int remember;               /* keep written files for read-back (verify / read benchmark) */
     int verify_only;            /* write nothing: plan the files only, so read-back checks existing output */
+    cio_agg_cfg agg;            /* I/O-task aggregation (io_tasks 0: off) */
 } cio_engine_cfg;
 
 typedef struct cio_engine cio_engine;

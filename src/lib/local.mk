@@ -9,6 +9,7 @@ src_lib_libclimio_a_SOURCES = \
 	src/lib/stats.c src/lib/stats.h \
 	src/lib/json.c src/lib/json.h \
 	src/lib/engine.c src/lib/engine.h \
+	src/lib/aggregate.c src/lib/aggregate.h \
 	src/lib/app.c src/lib/app.h src/lib/dryrun.c \
 	src/lib/driver.h
 

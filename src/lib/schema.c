@@ -38,6 +38,7 @@ static void free_atts(cio_att *a, int n)
 void cio_schema_free(cio_schema *s)
 {
     if (!s || --s->refs > 0) return;
+    if (s->engine_data && s->engine_data_free) s->engine_data_free(s->engine_data);
     for (int i = 0; i < s->ndims; i++) cio_free(s->dims[i].name);
     for (int i = 0; i < s->nvars; i++) {
         cio_free(s->vars[i].name);
@@ -244,4 +245,25 @@ int64_t cio_decomp_global_elems(const cio_decomp *d)
     int64_t n = 1;
     for (int i = 0; i < d->ndims; i++) n *= d->shape[i];
     return n;
+}
+
+cio_schema *cio_schema_clone_meta(const cio_schema *s)
+{
+    cio_schema *c = cio_schema_new(s->name);
+    for (int i = 0; i < s->ndims; i++) cio_schema_dim(c, s->dims[i].name, s->dims[i].len);
+    for (int i = 0; i < s->nvars; i++) {
+        const cio_var *v = &s->vars[i];
+        const char *names[CIO_MAX_DIMS];
+        for (int k = 0; k < v->ndims; k++) names[k] = s->dims[v->dimids[k]].name;
+        int id = cio_schema_var(c, v->name, v->type, v->ndims, names);
+        for (int a = 0; a < v->natts; a++)
+            cio_schema_att(c, id, v->atts[a].name, v->atts[a].type, v->atts[a].len, v->atts[a].vals);
+        c->vars[id].pattern_key = v->pattern_key;
+        c->vars[id].fill = v->fill;
+        c->vars[id].fill_ctx = v->fill_ctx;
+        c->vars[id].flags = v->flags;
+    }
+    for (int a = 0; a < s->ngatts; a++)
+        cio_schema_att(c, -1, s->gatts[a].name, s->gatts[a].type, s->gatts[a].len, s->gatts[a].vals);
+    return c;
 }

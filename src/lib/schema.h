@@ -64,6 +64,8 @@ typedef struct cio_var {
 typedef struct cio_schema {
     char *name;
     int refs;           /* the engine keeps written files' schemas for read-back */
+    void *engine_data;  /* the engine's per-schema state (aggregation plans) */
+    void (*engine_data_free)(void *);
     int ndims, dimcap;
     cio_dim *dims;
     int nvars, varcap;
@@ -75,6 +77,8 @@ typedef struct cio_schema {
 cio_schema *cio_schema_new(const char *name);
 void cio_schema_free(cio_schema *s);      /* drops a reference */
 cio_schema *cio_schema_ref(cio_schema *s);
+/* A copy of the dimensions, variables and attributes, without decompositions. */
+cio_schema *cio_schema_clone_meta(const cio_schema *s);
 /* Returns the id of the dimension, defining it if new; a name reused with another
  * length is fatal (a kernel bug). */
 int cio_schema_dim(cio_schema *s, const char *name, int64_t len);

@@ -10,3 +10,7 @@ tests_gcrm_test_gcrm_inputs_SOURCES = tests/gcrm/test_gcrm_inputs.c tests/check.
 tests_gcrm_test_gcrm_inputs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gcrm
 tests_gcrm_test_gcrm_inputs_LDADD = src/gcrm/libgcrm.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 TESTS += tests/gcrm/test_gcrm_grid tests/gcrm/test_gcrm_inputs
+TESTS += tests/gcrm/test_gcrm_null.sh
+EXTRA_DIST += tests/gcrm/test_gcrm_null.sh
+TESTS += tests/gcrm/test_gcrm_errors.sh
+EXTRA_DIST += tests/gcrm/test_gcrm_errors.sh

@@ -14,3 +14,5 @@ TESTS += tests/gcrm/test_gcrm_null.sh
 EXTRA_DIST += tests/gcrm/test_gcrm_null.sh
 TESTS += tests/gcrm/test_gcrm_errors.sh
 EXTRA_DIST += tests/gcrm/test_gcrm_errors.sh
+TESTS += tests/gcrm/test_gcrm_original.sh
+EXTRA_DIST += tests/gcrm/test_gcrm_original.sh

@@ -28,3 +28,7 @@ src_gcrm_gcrm_io_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gcrm
 src_gcrm_gcrm_io_SOURCES = src/gcrm/gcrm_main.c
 src_gcrm_gcrm_io_LDADD = src/gcrm/libgcrm.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 RUN_EXES += src/gcrm/gcrm_io
+
+# scripts/bench-gcrm: the benchmark table of doc/gcrm.md
+dist_bin_SCRIPTS += scripts/bench-gcrm
+dist_doc_DATA += doc/gcrm.md

@@ -16,3 +16,5 @@ TESTS += tests/gcrm/test_gcrm_errors.sh
 EXTRA_DIST += tests/gcrm/test_gcrm_errors.sh
 TESTS += tests/gcrm/test_gcrm_original.sh
 EXTRA_DIST += tests/gcrm/test_gcrm_original.sh
+TESTS += tests/gcrm/test_gcrm_pnetcdf.sh
+EXTRA_DIST += tests/gcrm/test_gcrm_pnetcdf.sh

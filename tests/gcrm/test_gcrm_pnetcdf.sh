@@ -59,13 +59,18 @@ for cfg in LZ.nophys CP.lyr CP.lyr.groups CP.lyr.one; do
   done
 done
 
-# 3. the same bytes whatever the process count and iotype
-for c in "1 nonblocking_collective" "4 blocking_independent" "2 blocking_collective"; do
+# 3. the same bytes whatever the process count and iotype, and with every request
+# split in pieces of at most 1 MiB (as requests over 2 GiB are)
+for c in "1 nonblocking_collective" "4 blocking_independent" "2 blocking_collective" "5 nonblocking_collective --max_request_size 1m"; do
   set -- $c
-  run $1 "$prog" --driver pnetcdf --iotype $2 --cdf_output_path "d$1" --quiet >/dev/null 2>err.txt || { cat err.txt; fail "np=$1 $2"; }
+  np=$1 mode=$2
+  shift 2
+  run $np "$prog" --driver pnetcdf --iotype $mode --cdf_output_path "d$np" --json "d$np.json" --quiet "$@" >/dev/null 2>err.txt \
+    || { cat err.txt; fail "np=$np $mode $*"; }
 done
 [ "$(ls d1 | wc -l)" = 14 ] || fail "default run: not 14 files"
-for d in d4 d2; do
+[ "$(json_get d5.json 'd["write"]["timers"]["wait"]["calls"] > 2 * d["nprocs"] * 25')" = True ] || fail "1 MiB requests: no extra wait rounds"
+for d in d4 d2 d5; do
   for f in d1/*; do cmp -s "$f" "$d/$(basename "$f")" || fail "$d/$(basename "$f") differs from the 1-rank file"; done
 done
 

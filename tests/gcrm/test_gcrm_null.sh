@@ -56,6 +56,21 @@ case "$reffiles" in
 esac
 case "$ref" in *area=*cell_corners=*dbl_eta=*grid_center_lat=*time=*vorticity=*) ;; *) fail "checksums lack variables: $ref" ;; esac
 
+# rollover after nsamples records, restart files, restart_overwrite, grid in every file
+j="$TESTTMP/roll.json"
+run 1 "$prog" --driver null --cdf_output_nsamples 2 --end_minutes 60 --restart_interval 1800 --json "$j" --quiet >/dev/null 2>&1 || fail "rollover run"
+got=$(json_get "$j" '" ".join(f["path"].split("/")[-1]+":"+str(f["records"]) for f in d["kernel_report"]["files"] if "/vorticity_" in f["path"] or "restart" in f["path"])')
+[ "$got" = "vorticity_19010101_000000.nc:2 restart.nc19010101_000000.nc:1 vorticity_19010101_003000.nc:2 restart.nc19010101_003000.nc:1 vorticity_19010101_010000.nc:1 restart.nc19010101_010000.nc:1" ] \
+  || fail "rollover: $got"
+j="$TESTTMP/overwrite.json"
+run 1 "$prog" --driver null --restart_overwrite true --json "$j" --quiet >/dev/null 2>&1 || fail "overwrite run"
+[ "$(json_get "$j" '[f["path"].split("/")[-1] for f in d["kernel_report"]["files"]][-1]')" = restart.nc ] || fail "restart_overwrite name"
+[ "$(json_get "$j" 'len(d["kernel_report"]["files"])')" = 13 ] || fail "restart_overwrite: one restart file"
+j="$TESTTMP/allfiles.json"
+run 1 "$prog" --driver null --cdf_grid_option all_files --json "$j" --quiet >/dev/null 2>&1 || fail "all_files run"
+[ "$(json_get "$j" 'd["write"]["bytes"]["written"]')" = $((118540572 + 10 * 127756)) ] || fail "all_files: grid data in each of the 11 history files"
+[ "$(json_get "$j" 'len(d["kernel_report"]["files"])')" = 13 ] || fail "all_files: no separate grid file"
+
 # the textbook blocking_collective: blocking collective writes, no waits
 j="$TESTTMP/textbook.json"
 run 2 "$prog" --driver null --iotype blocking_collective --call_pattern textbook --json "$j" --quiet >/dev/null 2>&1 || fail "textbook run"

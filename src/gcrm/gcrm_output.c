@@ -66,7 +66,8 @@ static void note_file(loop *L, kind_state *ks, int fresh)
 
 static void note_record(loop *L, kind_state *ks)
 {
-    if (!L->virt && L->run->app->rank == 0 && ks->listed >= 0) L->run->written[ks->listed].records++;
+    if (!L->virt && L->run->app->rank == 0 && ks->listed >= 0 && !L->run->set.headers_only)
+        L->run->written[ks->listed].records++;
 }
 
 /* Grid variables: posted together, one wait (GIO's put_var_grid, its wait included). */

@@ -1,1 +1,21 @@
 # sweep and report tools
+
+# climio-sweep (doc/sweep.md): a sh launcher and its Python package.  The
+# launcher finds the package beside itself (source tree: scripts/) or in
+# $(datadir)/climio/python when installed, so it runs from both.
+dist_bin_SCRIPTS += scripts/climio-sweep
+climiosweepdir = $(datadir)/climio/python/climio_sweep
+dist_climiosweep_DATA = \
+  scripts/climio_sweep/__init__.py scripts/climio_sweep/__main__.py scripts/climio_sweep/batch.py \
+  scripts/climio_sweep/cli.py scripts/climio_sweep/collect.py scripts/climio_sweep/errors.py \
+  scripts/climio_sweep/execute.py scripts/climio_sweep/html.py scripts/climio_sweep/kernel.py \
+  scripts/climio_sweep/local.py scripts/climio_sweep/lustre.py scripts/climio_sweep/plan.py \
+  scripts/climio_sweep/prepare.py scripts/climio_sweep/report.py scripts/climio_sweep/state.py \
+  scripts/climio_sweep/sweepfile.py
+# the sample sweeps (gcrm_io; engine_exercise for the tests), installed with the
+# inputs and copied into run/
+climioinputs_DATA += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
+RUN_INPUTS += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
+EXTRA_DIST += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
+dist_doc_DATA += doc/sweep.md
+EXTRA_DIST += doc/images/sweep-heatmap.png

@@ -1,1 +1,7 @@
-# tests for scripts: added by its issue
+# tests for scripts: climio-sweep, with pytest (tests/scripts/*.py) run through
+# two shell wrappers so a missing Slurm shows as its own SKIP.
+TESTS += tests/scripts/test_sweep.sh tests/scripts/test_sweep_slurm.sh
+EXTRA_DIST += tests/scripts/test_sweep.sh tests/scripts/test_sweep_slurm.sh tests/scripts/pytest_wrapper.sh \
+  tests/scripts/conftest.py tests/scripts/local_slurm.py tests/scripts/test_local.py \
+  tests/scripts/test_resume.py tests/scripts/test_pbs.py tests/scripts/test_sweepfile_errors.py \
+  tests/scripts/test_slurm.py tests/scripts/test_report.py

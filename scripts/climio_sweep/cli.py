@@ -1,0 +1,249 @@
+"""climio-sweep: parameter sweeps of the climio kernels (doc/sweep.md).
+
+    climio-sweep run SWEEP.toml [--out DIR] [--dry-run]        run here with mpiexec
+    climio-sweep submit SWEEP.toml [--throttle N] [--wait]     Slurm job arrays (srun per run)
+    climio-sweep pbs SWEEP.toml                                 PBS job-array scripts
+    climio-sweep status SWEEP.toml|DIR                          what is done, failed, pending
+    climio-sweep collect SWEEP.toml|DIR                         results.csv and results.json
+    climio-sweep report SWEEP.toml|DIR                          PNGs and report.html
+"""
+
+import argparse
+import os
+import shlex
+import signal
+import sys
+
+from . import batch, collect as collectmod, execute as ex, kernel, local, prepare
+from . import sweepfile
+from .plan import launcher_words
+from .errors import SweepError
+from .state import read_json, run_dir, state_of
+
+
+def _load(args):
+    sw = sweepfile.load(args.sweep)
+    exe = kernel.find_executable(sw)
+    if not getattr(args, "no_check", False):
+        info = kernel.kernel_info(exe, ex.run_environment({"hints": {}, "env": {}}))
+        if info is None:
+            print("climio-sweep: note: '%s --help' did not run here; parameters not checked before the runs"
+                  % exe, file=sys.stderr)
+        kernel.check_parameters(sw, info)
+    outdir = prepare.output_dir(sw, args.out)
+    records = prepare.run_records(sw, outdir, exe)
+    if not records:
+        raise SweepError("%s: expected at least one run, found none: the exclusions remove every point"
+                         % sw.where("exclude"))
+    return sw, exe, outdir, records
+
+
+def _header(sw, exe, outdir, records, out=sys.stdout):
+    npoints = len({r["point"] for r in records})
+    print("sweep '%s': %d run(s) (%d point(s) x %d repetition(s)) of %s (%s)\noutput folder: %s" % (
+        sw.name, len(records), npoints, sw.repetitions, sw.kernel, exe, outdir), file=out)
+    if any(r["hints"] for r in records) and os.environ.get("PNETCDF_HINTS") and "PNETCDF_HINTS" not in sw.fixed["env"]:
+        print("climio-sweep: note: PNETCDF_HINTS from your environment is not passed to the runs: it would "
+              "override the hints the sweep sets", file=out)
+
+
+def cmd_run(args):
+    sw, exe, outdir, records = _load(args)
+    launcher = launcher_words(sw, os.environ)
+    _header(sw, exe, outdir, records)
+    if any(r["nodes"] > 1 for r in records):
+        print("climio-sweep: note: 'nodes' is for submit and pbs; run starts every run here with %s"
+              % " ".join(launcher))
+    if args.dry_run:
+        width = len(str(len(records)))
+        for i, rec in enumerate(records, 1):
+            rdir = run_dir(outdir, rec["id"])
+            st = state_of(rdir)
+            what = "done, skipped" if st == "done" else "would run" + (" (again: %s)" % st if st != "pending" else "")
+            env = " ".join("%s=%s" % (k, shlex.quote(str(v))) for k, v in rec["env"].items())
+            argv = ex.command(rec, launcher)
+            print("[%*d/%d] %s: %s" % (width, i, len(records), rec["id"], what))
+            if st != "done":
+                print("    cd %s && %s%s" % (shlex.quote(rdir), env + " " if env else "",
+                                             " ".join(shlex.quote(a) for a in argv)))
+                sets = [l for l in rec["parameter_file"].split("---- set by the sweep ----\n", 1)[1].splitlines()]
+                print("    params.in sets: %s" % "; ".join(sets))
+        return 0
+    with local.SweepLock(outdir, "run"):
+        prepare.write(sw, outdir, records)
+        return local.run_local(outdir, records, launcher)
+
+
+def cmd_submit(args):
+    sw, exe, outdir, records = _load(args)
+    _header(sw, exe, outdir, records)
+    throttle = args.throttle or sw.slurm.get("throttle", 1)
+    if not args.dry_run:
+        if not kernel.have("sbatch"):
+            raise SweepError("submit: expected Slurm's sbatch on PATH, found none (use 'run' to run here, or "
+                             "'pbs' for PBS)")
+        with local.SweepLock(outdir, "submit"):
+            prepare.write(sw, outdir, records)
+            jobs, n = batch.submit_slurm(sw, outdir, records, throttle, False, args.wait)
+    else:
+        batch.submit_slurm(sw, outdir, records, throttle, True, False)
+        return 0
+    if args.wait:
+        return local.summary(outdir, records)
+    if jobs:
+        print("follow with: squeue -j %s; then: %s status %s" % (",".join(jobs), tool_name(), outdir))
+    return 0
+
+
+def cmd_pbs(args):
+    sw, exe, outdir, records = _load(args)
+    _header(sw, exe, outdir, records)
+    throttle = args.throttle or sw.pbs.get("throttle", 1)
+    if args.dry_run:
+        batch.write_pbs(sw, outdir, records, throttle, True)
+        return 0
+    with local.SweepLock(outdir, "pbs"):
+        prepare.write(sw, outdir, records)
+        batch.write_pbs(sw, outdir, records, throttle, False)
+    return 0
+
+
+def tool_name():
+    return os.path.basename(sys.argv[0]) if not sys.argv[0].endswith(".py") else "climio-sweep"
+
+
+def resolve_outdir(target, out=None):
+    if os.path.isdir(target):
+        return os.path.abspath(target)
+    if os.path.isfile(target):
+        return prepare.output_dir(sweepfile.load(target), out)
+    raise SweepError("%s: expected a sweep file or a sweep's output folder, found neither" % target)
+
+
+def cmd_status(args):
+    outdir = resolve_outdir(args.target, args.out)
+    plan = read_json(os.path.join(outdir, "plan.json"))
+    if plan is None:
+        raise SweepError("%s: expected a sweep output folder (plan.json), found none: run the sweep first" % outdir)
+    records = [{"id": rid} for rid in plan["runs"]]
+    if args.verbose:
+        for rid in plan["runs"]:
+            print("%-12s %s" % (state_of(run_dir(outdir, rid)), rid))
+    return local.summary(outdir, records)
+
+
+def cmd_collect(args):
+    outdir = resolve_outdir(args.target, args.out)
+    if not os.path.isdir(os.path.join(outdir, "runs")):
+        raise SweepError("%s: expected a sweep output folder (runs/), found none: run the sweep first" % outdir)
+    rows, cols, c, j = collectmod.collect(outdir, args.csv, args.json, args.all)
+    ok = sum(1 for r in rows if r["status"] == "done")
+    print("collected %d run(s) (%d done, %d failed) into %s and %s (%d columns)" % (
+        len(rows), ok, len(rows) - ok, c, j, len(cols)))
+    return 0
+
+
+def cmd_report(args):
+    from . import report, html
+    report.need_matplotlib()
+    outdir = resolve_outdir(args.target, args.out)
+    if not os.path.isdir(os.path.join(outdir, "runs")):
+        raise SweepError("%s: expected a sweep output folder (runs/), found none: run the sweep first" % outdir)
+    collectmod.collect(outdir)
+    doc = read_json(os.path.join(outdir, "results.json"))
+    dest = os.path.abspath(args.dest or os.path.join(outdir, "report"))
+    figs, res = report.make_all(doc, dest, args.run)
+    page = html.page(res, figs, outdir)
+    path = os.path.join(dest, "report.html")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(page)
+    for _, p, _ in figs:
+        print("wrote %s" % p)
+    print("wrote %s" % path)
+    return 0
+
+
+def cmd_exec(args):
+    """One run inside a batch job (or by hand)."""
+    outdir = os.path.abspath(args.outdir)
+    rid = args.run or batch.list_entry(args.list, args.index)
+    launcher = shlex.split(args.launcher)
+    # scancel or the time limit sends TERM: stop the run and say so in its status
+    stop = {"flag": False}
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, lambda *_: stop.update(flag=True))
+    try:
+        o = ex.execute(run_dir(outdir, rid), launcher, stop=lambda: stop["flag"])
+    except ex.Interrupted:
+        print("climio-sweep exec: %s interrupted" % rid, file=sys.stderr)
+        return 130
+    print("climio-sweep exec: %s: %s %s" % (rid, o.state, o.reason))
+    return {"done": 0, "skipped": 0, "busy": 0}.get(o.state, 1)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="climio-sweep", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="doc/sweep.md describes the sweep file and every command.")
+    sub = p.add_subparsers(dest="cmd", metavar="COMMAND")
+    sub.required = True
+
+    def common(sp):
+        sp.add_argument("sweep", help="the sweep file (TOML)")
+        sp.add_argument("--out", help="output folder (default: [sweep] output, or NAME.sweep here)")
+        sp.add_argument("--dry-run", action="store_true", help="print what would run; write and run nothing")
+        sp.add_argument("--no-check", action="store_true", help="do not check parameters with the kernel's --help")
+
+    sp = sub.add_parser("run", help="run the sweep here, one run after another (mpiexec, or $MPIEXEC)")
+    common(sp)
+    sp.set_defaults(func=cmd_run)
+    sp = sub.add_parser("submit", help="submit the sweep to Slurm as job arrays (one run per task, srun)")
+    common(sp)
+    sp.add_argument("--throttle", type=int, help="array tasks running at once (default: [slurm] throttle or 1)")
+    sp.add_argument("--wait", action="store_true", help="wait until every task has ended, then summarise")
+    sp.set_defaults(func=cmd_submit)
+    sp = sub.add_parser("pbs", help="write PBS job-array scripts for the sweep (submit them with qsub)")
+    common(sp)
+    sp.add_argument("--throttle", type=int, help="Torque: subjobs running at once")
+    sp.set_defaults(func=cmd_pbs)
+    for name, fn, hlp in (("status", cmd_status, "say which runs are done, failed or pending"),
+                          ("collect", cmd_collect, "merge the runs' JSON into results.csv and results.json"),
+                          ("report", cmd_report, "make PNG figures and report.html from the results")):
+        sp = sub.add_parser(name, help=hlp)
+        sp.add_argument("target", help="the sweep file or its output folder")
+        sp.add_argument("--out", help="output folder, when the target is a sweep file")
+        sp.set_defaults(func=fn)
+        if name == "status":
+            sp.add_argument("-v", "--verbose", action="store_true", help="list every run with its state")
+        if name == "collect":
+            sp.add_argument("--csv", help="CSV file (default: OUT/results.csv)")
+            sp.add_argument("--json", help="JSON file (default: OUT/results.json)")
+            sp.add_argument("--all", action="store_true", help="also list runs not finished (pending, interrupted)")
+        if name == "report":
+            sp.add_argument("--dest", help="folder for the PNGs and report.html (default: OUT/report)")
+            sp.add_argument("--run", help="the run shown in the imbalance figure (default: median of the largest "
+                                          "process count)")
+    sp = sub.add_parser("exec")   # one run inside a batch job: not listed in --help
+    sp.add_argument("outdir")
+    sp.add_argument("run", nargs="?")
+    sp.add_argument("--list")
+    sp.add_argument("--index", type=int)
+    sp.add_argument("--launcher", default="mpiexec")
+    sp.set_defaults(func=cmd_exec)
+    sub._choices_actions = [a for a in sub._choices_actions if a.dest != "exec"]
+
+    args = p.parse_args(argv)
+    try:
+        return args.func(args)
+    except SweepError as e:
+        print("climio-sweep: error: %s" % e, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("climio-sweep: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 141
+
+
+if __name__ == "__main__":
+    sys.exit(main())

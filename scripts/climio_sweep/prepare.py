@@ -1,0 +1,92 @@
+"""Writing the sweep's folder: plan.json and, for every run not yet done, its
+run.json and parameter file.  A run already done with other settings is an
+error: its result would silently stand for an experiment that was not run."""
+
+import hashlib
+import json
+import os
+import shutil
+
+from . import plan as planmod
+from .errors import SweepError
+from .state import read_json, run_dir, is_done, write_atomic, write_json
+
+
+def output_dir(sweep, override=None):
+    return os.path.abspath(override or sweep.output or "%s.sweep" % sweep.name)
+
+
+def _identity(run):
+    keys = ("kernel", "nprocs", "nodes", "params", "hints", "env", "base_sha1", "output_parameter")
+    return {k: run.get(k) for k in keys}
+
+
+def run_records(sweep, outdir, exe):
+    """One dict per run: what run.json holds."""
+    base_text = None
+    base_sha1 = None
+    if sweep.base:
+        with open(sweep.base, encoding="utf-8", errors="replace") as f:
+            base_text = f.read()
+        base_sha1 = hashlib.sha1(base_text.encode()).hexdigest()
+    data_root = os.path.abspath(sweep.data_dir) if sweep.data_dir else None
+    records = []
+    for r in planmod.runs(sweep):
+        rdir = run_dir(outdir, r.id)
+        data = os.path.join(data_root, sweep.name, r.id) if data_root else os.path.join(rdir, "out")
+        rec = {
+            "sweep": sweep.name, "id": r.id, "point": r.point, "rep": r.rep, "settings": r.settings,
+            "kernel": sweep.kernel, "executable": exe, "nprocs": r.nprocs, "nodes": r.nodes,
+            "params": r.params, "hints": r.hints, "env": r.env,
+            "base": sweep.base, "base_sha1": base_sha1, "output_parameter": sweep.output_parameter,
+            "data_dir": data, "keep_data": sweep.keep_data, "timeout": sweep.timeout,
+        }
+        rec["parameter_file"] = planmod.parameter_file(sweep, r, base_text,
+                                                       data if sweep.output_parameter else None)
+        records.append(rec)
+    return records
+
+
+def _differences(old, new):
+    out = []
+    a, b = _identity(old), _identity(new)
+    for k in a:
+        if a[k] != b[k]:
+            out.append("%s: %s -> %s" % (k, json.dumps(a[k], sort_keys=True), json.dumps(b[k], sort_keys=True)))
+    return out
+
+
+def write(sweep, outdir, records):
+    """Create the folders; returns nothing.  Done runs are left untouched."""
+    os.makedirs(os.path.join(outdir, "runs"), exist_ok=True)
+    os.makedirs(os.path.join(outdir, "jobs"), exist_ok=True)
+    changed = []
+    for rec in records:
+        rdir = run_dir(outdir, rec["id"])
+        old = read_json(os.path.join(rdir, "run.json"))
+        if old and is_done(rdir):
+            diff = _differences(old, rec)
+            if diff:
+                changed.append((rec["id"], diff))
+    if changed:
+        lines = ["%s: %s" % (rid, "; ".join(d)) for rid, d in changed[:10]]
+        more = "" if len(changed) <= 10 else "\n  ... and %d more" % (len(changed) - 10)
+        raise SweepError("%s: expected the settings of the runs already done in %s, found different ones:\n  %s%s\n"
+                         "Use another output folder (--out) for the new settings, or delete those runs' folders."
+                         % (sweep.path, outdir, "\n  ".join(lines), more))
+    for rec in records:
+        rdir = run_dir(outdir, rec["id"])
+        if is_done(rdir):
+            continue
+        os.makedirs(rdir, exist_ok=True)
+        text = rec["parameter_file"]
+        write_atomic(os.path.join(rdir, "params.in"), text)
+        write_json(os.path.join(rdir, "run.json"), {k: v for k, v in rec.items() if k != "parameter_file"})
+    shutil.copyfile(sweep.path, os.path.join(outdir, "sweep.toml.tmp"))
+    os.replace(os.path.join(outdir, "sweep.toml.tmp"), os.path.join(outdir, "sweep.toml"))
+    write_json(os.path.join(outdir, "plan.json"), {
+        "sweep": sweep.name, "kernel": sweep.kernel, "sweep_file": os.path.abspath(sweep.path),
+        "axes": [{"key": a.key, "kind": a.kind, "name": a.name, "values": a.values} for a in sweep.axes],
+        "fixed": sweep.fixed, "repetitions": sweep.repetitions,
+        "runs": [rec["id"] for rec in records],
+    })

@@ -1,0 +1,459 @@
+"""Figures from collected results (results.json): scaling, time per phase,
+hint heatmaps, per-rank imbalance of one run and, for PFIO-like kernels,
+model-visible output time against synchronous output time.  Each figure is a
+PNG; html.py puts them with the tables in one page."""
+
+import math
+import os
+import statistics
+
+from .collect import PHASES
+from .errors import SweepError
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+except ImportError:   # report only; the sweep itself needs no matplotlib
+    plt = None
+
+BW = "write_bandwidth_MiBps"
+PHASE_LABELS = {
+    "create": "create/open", "define": "define (dims, vars, atts, enddef)", "write": "write/post (put, iput)",
+    "wait": "wait", "close": "close", "rearrange": "rearrange",
+}
+PHASE_COLORS = {"create": "#4c72b0", "define": "#dd8452", "write": "#55a868", "wait": "#c44e52",
+                "close": "#8172b3", "rearrange": "#937860"}
+DPI = 110
+MAX_SERIES = 8
+
+
+def need_matplotlib():
+    if plt is None:
+        raise SweepError("report needs matplotlib: run the tool with a Python that has it "
+                         "(CLIMIO_PYTHON=/usr/bin/python3 on Debian, or pip install matplotlib numpy)")
+
+
+def fmt(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+class Results:
+    """The collected rows (successful runs only) and what varies among them."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        self.kernel = doc.get("kernel") or "?"
+        self.sweep = doc.get("sweep") or "?"
+        self.axes = [a["key"] for a in doc.get("axes", [])]
+        self.all = [dict(r["row"], _doc=r["result"]) for r in doc.get("runs", [])]
+        self.ok = [r for r in self.all if r.get("status") == "done" and isinstance(r.get(BW), (int, float))]
+        self.failed = [r for r in self.all if r.get("status") == "failed"]
+        self.varying = [k for k in self.axes if len({fmt(r.get(k)) for r in self.ok}) > 1]
+
+    def constant(self, key):
+        vals = {fmt(r.get(key)) for r in self.ok if r.get(key) is not None}
+        return vals.pop() if len(vals) == 1 else None
+
+    def context(self):
+        """What was run, for titles: kernel, sweep, driver/mode/format when fixed."""
+        bits = ["%s, sweep '%s'" % (self.kernel, self.sweep)]
+        for key, label in (("io.driver", "driver"), ("io.iotype", ""), ("io.format", "format")):
+            v = self.constant(key)
+            if v and key not in self.varying:
+                bits.append("%s %s" % (label, v) if label else v)
+        reps = {r.get("repetition") for r in self.ok}
+        bits.append("%d repetition%s" % (len(reps), "s" if len(reps) != 1 else ""))
+        return ", ".join(bits)
+
+    def label(self, row, keys):
+        return ", ".join("%s=%s" % (short(k), fmt(row.get(k))) for k in keys) or "all runs"
+
+    def points(self, rows=None):
+        """Rows grouped by point (repetitions together), in first-seen order."""
+        out = {}
+        for r in rows if rows is not None else self.ok:
+            out.setdefault(r["point"], []).append(r)
+        return out
+
+
+def short(key):
+    return key.split(".", 1)[1] if key.startswith(("hints.", "env.")) else key
+
+
+def _values(rows, col):
+    return [r[col] for r in rows if isinstance(r.get(col), (int, float))]
+
+
+def _sortkey(v):
+    return (0, v, "") if isinstance(v, (int, float)) and not isinstance(v, bool) else (1, 0, fmt(v))
+
+
+def time_unit(vmax):
+    """A unit that keeps tick labels short: (name, factor to multiply seconds by)."""
+    if vmax >= 1:
+        return "s", 1.0
+    if vmax >= 1e-3:
+        return "ms", 1e3
+    return "\u00b5s", 1e6
+
+
+def _save(fig, path):
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    plt.close(fig)
+    return path
+
+
+# ---------------------------------------------------------------- bandwidth
+
+def scaling(res, path):
+    """Bandwidth against process count, one line per combination of the other
+    swept settings; points are the mean of the repetitions, bars min to max."""
+    others = [k for k in res.varying if k != "nprocs"]
+    series = {}
+    for r in res.ok:
+        series.setdefault(tuple(fmt(r.get(k)) for k in others), []).append(r)
+    note = ""
+    if len(series) > MAX_SERIES:
+        # too many lines to read: one per driver and mode, best of the rest
+        keep = [k for k in ("io.driver", "io.iotype", "driver", "iotype") if k in others] or others[:1]
+        grouped = {}
+        for r in res.ok:
+            grouped.setdefault(tuple(fmt(r.get(k)) for k in keep), []).append(r)
+        series, others = {}, keep
+        for key, rows in grouped.items():
+            best = []
+            for n in sorted({r["nprocs"] for r in rows}):
+                by_point = res.points([r for r in rows if r["nprocs"] == n])
+                best.append(max(by_point.values(), key=lambda rs: statistics.mean(_values(rs, BW))))
+            series[key] = [r for rs in best for r in rs]
+        note = " (best of the other swept settings)"
+    fig, ax = plt.subplots(figsize=(8, 5))
+    ns = sorted({r["nprocs"] for r in res.ok})
+    log = ns[-1] / ns[0] >= 4
+    nser = len(series)
+    for i, (key, rows) in enumerate(sorted(series.items())):
+        xs = sorted({r["nprocs"] for r in rows})
+        mean, lo, hi = [], [], []
+        for n in xs:
+            v = _values([r for r in rows if r["nprocs"] == n], BW)
+            m = statistics.mean(v)
+            mean.append(m)
+            lo.append(m - min(v))
+            hi.append(max(v) - m)
+        label = ", ".join("%s=%s" % (short(k), v) for k, v in zip(others, key)) or "all runs"
+        # dodge the series sideways a little so error bars at one count stay apart
+        d = (i - (nser - 1) / 2.0) * 0.012
+        xd = [x * 2 ** (d * math.log2(ns[-1] / ns[0])) for x in xs] if log else \
+            [x + d * (ns[-1] - ns[0] or 1) for x in xs]
+        ax.errorbar(xd, mean, yerr=[lo, hi], marker="o", capsize=4, label=label)
+    if log:
+        ax.set_xscale("log", base=2)
+    ax.set_xticks(ns)
+    ax.set_xticklabels([str(n) for n in ns])
+    ax.set_xlabel("MPI processes")
+    ax.set_ylabel("write bandwidth (MiB/s)")
+    ax.set_ylim(bottom=0)
+    ax.set_title("Write bandwidth vs process count%s\n%s" % (note, res.context()), fontsize=11)
+    ax.grid(True, alpha=0.3)
+    if len(series) > 3:
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    elif len(series) > 1 or others:
+        ax.legend(fontsize=8, loc="best")
+    fig.text(0.01, -0.02, "points: mean of the repetitions (shifted sideways a little to keep them apart); "
+             "bars: min to max. Bandwidth = bytes written / (last close - first create).", fontsize=7.5, color="#555")
+    return _save(fig, path)
+
+
+def bandwidth_bars(res, path):
+    """With a single process count: one bar per point, min to max as error bars."""
+    pts = res.points()
+    labels = [res.label(rows[0], res.varying) for rows in pts.values()]
+    means = [statistics.mean(_values(rows, BW)) for rows in pts.values()]
+    lo = [m - min(_values(rows, BW)) for m, rows in zip(means, pts.values())]
+    hi = [max(_values(rows, BW)) - m for m, rows in zip(means, pts.values())]
+    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.35 * len(labels)))
+    y = list(range(len(labels)))
+    ax.barh(y, means, xerr=[lo, hi], capsize=3, color="#4c72b0")
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("write bandwidth (MiB/s)")
+    ax.set_title("Write bandwidth per setting (%s processes)\n%s" % (res.constant("nprocs"), res.context()),
+                 fontsize=11)
+    ax.grid(True, axis="x", alpha=0.3)
+    return _save(fig, path)
+
+
+# ---------------------------------------------------------------- phases
+
+def phases(res, path, max_bars=60):
+    """Stacked mean time per rank in each phase, one bar per point; the
+    engine's buffer filling (pack) is shown too, since it is inside the
+    end-to-end window."""
+    pts = list(res.points().items())[:max_bars]
+    cols = [("phase.%s_mean_s" % p, PHASE_LABELS[p], PHASE_COLORS[p]) for p, _ in PHASES]
+    cols.append(("timer.pack_mean_s", "fill buffers (pack, not I/O)", "#bbbbbb"))
+    used = [c for c in cols if any((r.get(c[0]) or 0) > 0 for _, rows in pts for r in rows)]
+    if not used:
+        return None
+    labels = [res.label(rows[0], res.varying) for _, rows in pts]
+    widths = [[statistics.mean([r.get(c) or 0 for r in rows]) for _, rows in pts] for c, _, _ in used]
+    e2e = [statistics.mean(_values(rows, "end_to_end_s") or [0]) for _, rows in pts]
+    unit, f = time_unit(max(e2e + [sum(w) for w in zip(*widths)]))
+    fig, ax = plt.subplots(figsize=(9, 1.6 + 0.32 * len(pts)))
+    y = list(range(len(pts)))
+    left = [0.0] * len(pts)
+    for (c, label, color), w in zip(used, widths):
+        w = [v * f for v in w]
+        ax.barh(y, w, left=left, color=color, label=label, height=0.7)
+        left = [a + b for a, b in zip(left, w)]
+    ax.scatter([v * f for v in e2e], y, marker="|", s=220, color="black", zorder=3,
+               label="end to end (first create to last close)")
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlim(left=0)
+    ax.set_xlabel("time (%s), mean over ranks and repetitions" % unit)
+    ax.set_title("Time per phase\n%s" % res.context(), fontsize=11)
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    return _save(fig, path)
+
+
+# ---------------------------------------------------------------- heatmaps
+
+def heatmap_pairs(res):
+    hints = [k for k in res.varying if k.startswith("hints.")]
+    pool = hints if len(hints) >= 2 else [k for k in res.varying if k != "nprocs"]
+    if len(pool) < 2:
+        pool = res.varying
+    return [(a, b) for i, a in enumerate(pool) for b in pool[i + 1:]]
+
+
+def heatmap(res, a, b, path, max_panels=6):
+    others = [k for k in res.varying if k not in (a, b)]
+    panels = {}
+    for r in res.ok:
+        panels.setdefault(tuple(fmt(r.get(k)) for k in others), []).append(r)
+    note = ""
+    if len(panels) > max_panels:
+        panels = {(): res.ok}
+        note = "best over %s" % ", ".join(short(k) for k in others)
+    xa = sorted({r.get(a) for r in res.ok}, key=_sortkey)
+    yb = sorted({r.get(b) for r in res.ok}, key=_sortkey)
+    n = len(panels)
+    cols = min(n, 3)
+    rows_ = math.ceil(n / cols)
+    fig, axes = plt.subplots(rows_, cols, figsize=(1.8 + cols * max(3.2, 0.9 * len(xa) + 1.5),
+                                                   1.2 + rows_ * max(2.8, 0.6 * len(yb) + 1.6)),
+                             squeeze=False, layout="constrained")
+    vmax = 0
+    grids = []
+    for key, rows in sorted(panels.items()):
+        grid = [[None] * len(xa) for _ in yb]
+        for i, vb in enumerate(yb):
+            for j, va in enumerate(xa):
+                cell = [r for r in rows if fmt(r.get(a)) == fmt(va) and fmt(r.get(b)) == fmt(vb)]
+                if cell:
+                    # mean over repetitions of each point, then the best point in the cell
+                    by_point = res.points(cell)
+                    grid[i][j] = max(statistics.mean(_values(rs, BW)) for rs in by_point.values())
+                    vmax = max(vmax, grid[i][j])
+        grids.append((key, grid))
+    for idx, (key, grid) in enumerate(grids):
+        ax = axes[idx // cols][idx % cols]
+        data = [[float("nan") if v is None else v for v in row] for row in grid]
+        im = ax.imshow(data, cmap="viridis", vmin=0, vmax=vmax or 1, aspect="auto", origin="lower")
+        best = max(((i, j) for i in range(len(yb)) for j in range(len(xa)) if grid[i][j] is not None),
+                   key=lambda ij: grid[ij[0]][ij[1]], default=None)
+        for i in range(len(yb)):
+            for j in range(len(xa)):
+                v = grid[i][j]
+                if v is None:
+                    ax.text(j, i, "-", ha="center", va="center", color="#888")
+                    continue
+                dark = v < 0.6 * (vmax or 1)
+                ax.text(j, i, "%.4g" % v, ha="center", va="center", fontsize=8,
+                        color="white" if dark else "black", fontweight="bold" if (i, j) == best else None)
+        if best:
+            ax.add_patch(Rectangle((best[1] - 0.5, best[0] - 0.5), 1, 1, fill=False, edgecolor="red", lw=2.5))
+        ax.set_xticks(range(len(xa)))
+        ax.set_xticklabels([fmt(v) for v in xa])
+        ax.set_yticks(range(len(yb)))
+        ax.set_yticklabels([fmt(v) for v in yb])
+        ax.set_xlabel(short(a))
+        ax.set_ylabel(short(b))
+        sub = ", ".join("%s=%s" % (short(k), v) for k, v in zip(others, key)) if key else note
+        if sub:
+            ax.set_title(sub, fontsize=9)
+    for idx in range(len(grids), rows_ * cols):
+        axes[idx // cols][idx % cols].axis("off")
+    cb = fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.9)
+    cb.set_label("write bandwidth (MiB/s), mean of repetitions")
+    fig.suptitle("Write bandwidth over %s x %s (red box: best)\n%s" % (short(a), short(b), res.context()),
+                 fontsize=11)
+    return _save(fig, path)
+
+
+# ---------------------------------------------------------------- imbalance
+
+def pick_run(res, run_id=None):
+    if run_id:
+        for r in res.ok:
+            if r["run"] == run_id or r["run_dir"].endswith(run_id):
+                return r
+        raise SweepError("report --run: expected a successful run of this sweep, found '%s' (runs: %s)" % (
+            run_id, ", ".join(r["run"] for r in res.ok[:5]) + (" ..." if len(res.ok) > 5 else "")))
+    top = max(r["nprocs"] for r in res.ok)
+    cand = sorted((r for r in res.ok if r["nprocs"] == top), key=lambda r: r[BW])
+    return cand[len(cand) // 2]
+
+
+def _range_panel(ax, items, unit, factor, color, fmt_extremes):
+    """One row per item: a bar from min to max, a diamond at the mean; a log
+    axis when the values span more than two decades (zeros drawn at the floor)."""
+    vals = [v * factor for _, m in items for v in (m["min"], m["mean"], m["max"]) if v and v > 0]
+    vmax = max(vals)
+    log = min(vals) > 0 and vmax / min(vals) > 100
+    floor = min(vals) / 2 if log else 0
+    for i, (k, m) in enumerate(items):
+        lo, mean, hi = (max(m[x] * factor, floor) for x in ("min", "mean", "max"))
+        ax.plot([lo, hi], [i, i], color=color, lw=7, alpha=0.5, solid_capstyle="butt")
+        ax.plot([mean], [i], marker="D", color="black", ms=5)
+        ax.text(hi * (1.15 if log else 1) + (0 if log else vmax * 0.01), i, fmt_extremes(m),
+                va="center", fontsize=7.5, color="#333")
+    ax.set_yticks(list(range(len(items))))
+    ax.invert_yaxis()
+    if log:
+        ax.set_xscale("log")
+        ax.set_xlim(floor, vmax * 30)
+    else:
+        ax.set_xlim(0, vmax * 1.35)
+    ax.grid(True, axis="x", alpha=0.3)
+    return log
+
+
+def imbalance(res, path, run_id=None):
+    """min/mean/max over ranks of every timer of one run, with the ranks of the
+    extremes, and the same for peak memory."""
+    r = pick_run(res, run_id)
+    doc = r["_doc"] or {}
+    timers = (doc.get("write") or {}).get("timers") or {}
+    rows = [(k, t) for k, t in timers.items() if (t.get("calls") or 0) > 0 and (t.get("max") or 0) > 0]
+    if not rows:
+        return None, r
+    mem = (doc.get("write") or {}).get("memory") or {}
+    mems = [(k, m) for k, m in mem.items() if isinstance(m, dict) and (m.get("max") or 0) > 0]
+    fig, (ax, ax2) = plt.subplots(2, 1, figsize=(9, 2.4 + 0.36 * (len(rows) + len(mems))),
+                                  gridspec_kw={"height_ratios": [max(len(rows), 1), max(len(mems), 1) + 0.5]})
+    unit, f = time_unit(max(t["max"] for _, t in rows))
+    log = _range_panel(ax, rows, unit, f, "#4c72b0",
+                       lambda t: "slowest rank %s, fastest rank %s" % (t.get("max_rank"), t.get("min_rank")))
+    ax.set_yticklabels(["%s (%d calls)" % (k, t.get("calls", 0)) for k, t in rows], fontsize=8)
+    ax.set_xlabel("time per rank (%s%s): bar from the fastest to the slowest rank, diamond = mean" % (
+        unit, ", log scale" if log else ""))
+    ax.set_title("Per-rank imbalance of one run: %s\n%s, %d processes, %.4g MiB/s" % (
+        r["run"], res.kernel, r["nprocs"], r[BW]), fontsize=11)
+    if mems:
+        log2 = _range_panel(ax2, mems, "MiB", 1.0 / 1048576, "#55a868",
+                            lambda m: "largest on rank %s" % m.get("max_rank"))
+        ax2.set_yticklabels([k.replace("_bytes", "").replace("_", " ") for k, _ in mems], fontsize=8)
+        ax2.set_xlabel("peak memory per rank (MiB%s): bar from the smallest to the largest rank, diamond = mean"
+                       % (", log scale" if log2 else ""))
+    else:
+        ax2.axis("off")
+    fig.tight_layout()
+    return _save(fig, path), r
+
+
+# ---------------------------------------------------------------- PFIO overlap
+
+def overlap_fields(res):
+    """kernel_report columns with the model-visible (blocked) output time and
+    the synchronous output time, when the kernel reports them."""
+    cols = sorted({k for r in res.ok for k, v in r.items()
+                   if k.startswith("kernel_report.") and isinstance(v, (int, float)) and not isinstance(v, bool)
+                   and "rank" not in k})
+    # pfio_io's names first, then anything that reads like them
+    if "kernel_report.overlap.blocked_s" in cols and "kernel_report.overlap.synchronous_s" in cols:
+        return "kernel_report.overlap.blocked_s", "kernel_report.overlap.synchronous_s"
+    leaf = {c: c.rsplit(".", 1)[1].lower() for c in cols}
+    visible = [c for c in cols if ("visible" in leaf[c] or "blocked" in leaf[c]) and "frac" not in leaf[c]]
+    sync = [c for c in cols if ("synchronous" in leaf[c] or leaf[c].startswith("sync")) and "async" not in leaf[c]]
+    if not visible or not sync:
+        return None
+    pref = lambda cs: sorted(cs, key=lambda c: (not (c.endswith("_s") or "second" in c), len(c)))[0]
+    return pref(visible), pref(sync)
+
+
+def overlap(res, path):
+    f = overlap_fields(res)
+    if not f:
+        return None
+    vis, syn = f
+    pts = [(p, rows) for p, rows in res.points().items() if _values(rows, vis) and _values(rows, syn)]
+    if not pts:
+        return None
+    labels = [res.label(rows[0], res.varying) for _, rows in pts]
+    v = [statistics.mean(_values(rows, vis)) for _, rows in pts]
+    s = [statistics.mean(_values(rows, syn)) for _, rows in pts]
+    fig, ax = plt.subplots(figsize=(9, 1.6 + 0.45 * len(pts)))
+    y = list(range(len(pts)))
+    h = 0.38
+    ax.barh([i - h / 2 for i in y], s, height=h, color="#c44e52", label="synchronous output time (%s)" % short_kr(syn))
+    ax.barh([i + h / 2 for i in y], v, height=h, color="#55a868",
+            label="model-visible output time (%s)" % short_kr(vis))
+    for i in y:
+        if s[i] > 0:
+            ax.text(max(s[i], v[i]) * 1.02, i, "overlap %.0f%%" % (100 * (1 - v[i] / s[i])), va="center",
+                    fontsize=8)
+    ax.set_yticks(y)
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlim(0, max(s + v) * 1.25)
+    ax.set_xlabel("time (s), mean of repetitions; overlap = 1 - visible / synchronous")
+    ax.set_title("Output time seen by the model vs synchronous output\n%s" % res.context(), fontsize=11)
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.25 if len(pts) < 4 else -0.15), ncol=2)
+    return _save(fig, path)
+
+
+def short_kr(col):
+    return col[len("kernel_report."):]
+
+
+# ---------------------------------------------------------------- all
+
+def make_all(doc, outdir, run_id=None):
+    """Writes the PNGs; returns [(title, path, caption)] and the Results."""
+    need_matplotlib()
+    res = Results(doc)
+    os.makedirs(outdir, exist_ok=True)
+    figs = []
+    if not res.ok:
+        return figs, res
+    if len({r["nprocs"] for r in res.ok}) > 1:
+        figs.append(("Scaling", scaling(res, os.path.join(outdir, "scaling.png")),
+                     "Write bandwidth against the number of MPI processes."))
+    else:
+        figs.append(("Bandwidth", bandwidth_bars(res, os.path.join(outdir, "bandwidth.png")),
+                     "Write bandwidth of each setting."))
+    p = phases(res, os.path.join(outdir, "phases.png"))
+    if p:
+        figs.append(("Time per phase", p, "Mean time per rank in each phase; the black tick is the end-to-end time."))
+    for a, b in heatmap_pairs(res):
+        name = "heatmap_%s_%s.png" % (short(a), short(b))
+        figs.append(("Heatmap %s x %s" % (short(a), short(b)), heatmap(res, a, b, os.path.join(outdir, name)),
+                     "Mean write bandwidth for each pair of values; the red box marks the best."))
+    p, r = imbalance(res, os.path.join(outdir, "imbalance.png"), run_id)
+    if p:
+        figs.append(("Per-rank imbalance", p, "Run %s: fastest, mean and slowest rank of every timer." % r["run"]))
+    p = overlap(res, os.path.join(outdir, "overlap.png"))
+    if p:
+        figs.append(("Model-visible vs synchronous output", p,
+                     "From the kernel's report: %s vs %s." % tuple(short_kr(c) for c in overlap_fields(res))))
+    return figs, res

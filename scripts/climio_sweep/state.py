@@ -1,0 +1,64 @@
+"""The sweep's folder on disk and each run's state in it.
+
+    OUT/plan.json                  the runs of the sweep as last planned
+    OUT/sweep.toml                 the sweep file as last used
+    OUT/runs/POINT/repK/           one folder per run:
+        run.json                   everything needed to run it (written when planned)
+        params.in                  the kernel's parameter file
+        command.sh                 the exact command, runnable by hand
+        stdout.txt, stderr.txt     the kernel's output
+        result.json                the kernel's JSON result, only once the run succeeded
+        result.failed.json         the JSON a failed run left, if any
+        status.json                state (running, done, failed, interrupted), times, exit status
+        stripe.txt                 striping asked and, on Lustre, lfs getstripe
+        attempt-N/                 the logs of earlier failed attempts
+    OUT/jobs/                      batch scripts, run lists, batch logs, submissions
+
+Every file is written to a temporary name and renamed, so a run killed at any
+moment leaves either the old or the new file, never half of one; result.json
+appears only after the kernel has finished and succeeded."""
+
+import json
+import os
+
+
+def write_atomic(path, text):
+    tmp = "%s.tmp.%d" % (path, os.getpid())
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def write_json(path, obj):
+    write_atomic(path, json.dumps(obj, indent=1, sort_keys=False) + "\n")
+
+
+def read_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def run_dir(outdir, run_id):
+    return os.path.join(outdir, "runs", run_id)
+
+
+def status(rdir):
+    return read_json(os.path.join(rdir, "status.json")) or {}
+
+
+def is_done(rdir):
+    return status(rdir).get("state") == "done" and os.path.isfile(os.path.join(rdir, "result.json"))
+
+
+def state_of(rdir):
+    """done, failed, interrupted, running (or killed without a trace), or pending."""
+    st = status(rdir)
+    s = st.get("state")
+    if s == "done" and not os.path.isfile(os.path.join(rdir, "result.json")):
+        return "pending"
+    return s or "pending"

@@ -1,0 +1,439 @@
+"""Reading and checking a sweep file (TOML, documented in doc/sweep.md).
+
+Every problem is reported as "file:line: what was expected, what was found".
+tomllib gives positions only for syntax errors, so a small scanner maps
+(table, key) to the line that sets it for the checks made after parsing."""
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+
+from .errors import SweepError
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11: the same parser is on PyPI as tomli
+    try:
+        import tomli as tomllib
+    except ImportError:
+        tomllib = None
+
+SCALARS = (str, int, float, bool)
+
+# Keys of each table: name -> (expected kind, description used in messages).
+SWEEP_KEYS = {
+    "name": ("str", "a name for the sweep (job names, titles)"),
+    "kernel": ("str", "the kernel program, e.g. \"gcrm_io\""),
+    "executable": ("str", "path of the kernel program"),
+    "base": ("str", "a base parameter file"),
+    "output": ("str", "the folder for the sweep's runs"),
+    "data_dir": ("str", "the folder the kernels write their files to"),
+    "keep_data": ("bool", "true or false"),
+    "output_parameter": ("str", "the kernel parameter naming its output folder"),
+    "repetitions": ("posint", "a whole number >= 1"),
+    "nprocs": ("posint_list", "a process count >= 1 or a list of them"),
+    "nodes": ("posint_list", "a node count >= 1 or a list of them"),
+    "timeout": ("nonneg", "seconds >= 0 (0: no limit)"),
+}
+LAUNCH_KEYS = {
+    "mpiexec": ("str", "the MPI launcher command"),
+    "mpiexec_args": ("str_list", "a list of strings"),
+}
+SLURM_KEYS = {
+    "partition": ("str", "a partition name"),
+    "account": ("str", "an account name"),
+    "qos": ("str", "a QOS name"),
+    "constraint": ("str", "a node constraint"),
+    "time": ("str", "a time limit per run, e.g. \"00:10:00\""),
+    "throttle": ("posint", "a whole number >= 1 (array tasks running at once)"),
+    "ntasks_per_node": ("posint", "a whole number >= 1"),
+    "sbatch_args": ("str_list", "a list of strings"),
+    "srun_args": ("str_list", "a list of strings"),
+    "setup": ("str_list", "a list of shell lines"),
+}
+PBS_KEYS = {
+    "flavor": ("choice:pro|torque", "\"pro\" (PBS Pro, OpenPBS) or \"torque\""),
+    "queue": ("str", "a queue name"),
+    "account": ("str", "an account name"),
+    "walltime": ("str", "a time limit per run, e.g. \"00:10:00\""),
+    "ppn": ("posint", "MPI processes per node, a whole number >= 1"),
+    "throttle": ("posint", "a whole number >= 1 (Torque: subjobs running at once)"),
+    "qsub_args": ("str_list", "a list of strings"),
+    "mpiexec": ("str", "the MPI launcher inside the job"),
+    "setup": ("str_list", "a list of shell lines"),
+}
+TABLES = ("sweep", "parameters", "hints", "env", "exclude", "launch", "slurm", "pbs")
+
+# Parameters the sweep sets itself: a sweep file may not set them.
+RESERVED_PARAMS = {
+    "json": "the sweep passes --json itself",
+    "hints": "put MPI-IO hints in the [hints] table",
+    "help": "a command-line action, not a run setting",
+    "version": "a command-line action, not a run setting",
+    "dry_run": "a command-line action, not a run setting",
+    "verify_only": "a command-line action, not a run setting",
+    "nprocs": "set nprocs in the [sweep] table",
+}
+
+# Where each known kernel takes its output folder.
+OUTPUT_PARAMETERS = {
+    "engine_exercise": "out",
+    "gcrm_io": "cdf_output_path",
+    "mom_io": "out",
+    "pfio_io": "output_dir",
+}
+# Environment variables with which a kernel overrides its output folder: the
+# runs do not inherit them from the caller (a sweep may still set them in [env]).
+OUTPUT_ENV = {
+    "gcrm_io": ("GCRM_OUTPUT_PATH",),
+}
+
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+HINT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+
+
+@dataclass
+class Axis:
+    """One swept setting: kind is 'sweep' (nprocs, nodes), 'param', 'hint' or 'env'."""
+    kind: str
+    name: str
+    values: list
+    key: str          # nprocs, nodes, NAME, hints.NAME, env.NAME: CSV column and exclusion key
+    line: int = 0
+
+
+@dataclass
+class Sweep:
+    path: str
+    name: str
+    kernel: str
+    executable: str = None
+    base: str = None
+    output: str = None
+    data_dir: str = None
+    keep_data: bool = False
+    output_parameter: str = None
+    repetitions: int = 1
+    timeout: float = 3600.0
+    axes: list = field(default_factory=list)
+    fixed: dict = field(default_factory=lambda: {"param": {}, "hint": {}, "env": {}})
+    excludes: list = field(default_factory=list)   # (line, {key: [values]})
+    launch: dict = field(default_factory=dict)
+    slurm: dict = field(default_factory=dict)
+    pbs: dict = field(default_factory=dict)
+    text: str = ""
+    locator: object = None
+
+    @property
+    def dir(self):
+        return os.path.dirname(os.path.abspath(self.path))
+
+    def axis(self, key):
+        for a in self.axes:
+            if a.key == key:
+                return a
+        return None
+
+    def where(self, table, key=None, index=0):
+        """'file:line' for a key of a table (the table's header when key is None)."""
+        return "%s:%d" % (self.path, self.locator.line(table, key, index))
+
+
+class Locator:
+    """Maps (table, occurrence, key) to the line that sets it in a TOML text."""
+    KEY = re.compile(r'^\s*((?:[A-Za-z0-9_-]+|"[^"]*"|\'[^\']*\')'
+                     r'(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|\'[^\']*\'))*)\s*=')
+    PART = re.compile(r'[A-Za-z0-9_-]+|"[^"]*"|\'[^\']*\'')
+
+    def __init__(self, text):
+        self.lines = {}
+        table, counts = ("", 0), {}
+        for no, line in enumerate(text.splitlines(), 1):
+            s = line.strip()
+            if s.startswith("[["):
+                name = self._norm(s[2:].split("]]")[0])
+                counts[name] = counts.get(name, -1) + 1
+                table = (name, counts[name])
+                self.lines.setdefault((table, None), no)
+            elif s.startswith("["):
+                name = self._norm(s[1:].split("]")[0])
+                table = (name, 0)
+                self.lines.setdefault((table, None), no)
+            else:
+                m = self.KEY.match(line)
+                if m:
+                    self.lines.setdefault((table, self._norm(m.group(1))), no)
+
+    def _norm(self, dotted):
+        return ".".join(p.strip("\"'") for p in self.PART.findall(dotted))
+
+    def line(self, table, key=None, index=0):
+        n = self.lines.get(((table, index), key))
+        if n is None and key is not None:
+            n = self.lines.get(((table, index), None))
+        return n or 1
+
+
+def _did_you_mean(word, choices):
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return " (did you mean '%s'?)" % close[0] if close else ""
+
+
+def _show(v):
+    """A value as it looks in TOML, for messages."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return '"%s"' % v
+    if isinstance(v, dict):
+        return "a table"
+    if isinstance(v, list):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    return str(v)
+
+
+def _kind_of(v):
+    if isinstance(v, bool):
+        return "a boolean (%s)" % _show(v)
+    if isinstance(v, int):
+        return "a number (%s)" % v
+    if isinstance(v, float):
+        return "a number (%s)" % v
+    if isinstance(v, str):
+        return "a string (%s)" % _show(v)
+    if isinstance(v, list):
+        return "a list (%s)" % _show(v)
+    if isinstance(v, dict):
+        return "a table"
+    return repr(v)
+
+
+def _check_typed(sw, table, key, value, kind, desc, index=0):
+    """Check one value of a fixed-schema table; returns it normalised."""
+    where = sw.where(table, key, index)
+
+    def bad():
+        raise SweepError("%s: %s: expected %s, found %s" % (where, key, desc, _kind_of(value)))
+
+    def posint(v):
+        return isinstance(v, int) and not isinstance(v, bool) and v >= 1
+
+    if kind == "str":
+        if not isinstance(value, str) or not value.strip():
+            bad()
+        return value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            bad()
+        return value
+    if kind == "posint":
+        if not posint(value):
+            bad()
+        return value
+    if kind == "nonneg":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            bad()
+        return float(value)
+    if kind == "posint_list":
+        vals = value if isinstance(value, list) else [value]
+        if not vals or not all(posint(v) for v in vals):
+            bad()
+        if len(set(vals)) != len(vals):
+            raise SweepError("%s: %s: expected distinct values, found %s" % (where, key, _show(value)))
+        return vals
+    if kind == "str_list":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            bad()
+        return value
+    if kind.startswith("choice:"):
+        choices = kind[7:].split("|")
+        if value not in choices:
+            bad()
+        return value
+    raise AssertionError(kind)
+
+
+def _check_table(sw, data, table, keys):
+    t = data.get(table, {})
+    if not isinstance(t, dict):
+        raise SweepError("%s: expected a table [%s], found %s" % (sw.where("", table), table, _kind_of(t)))
+    out = {}
+    for k, v in t.items():
+        if k not in keys:
+            raise SweepError("%s: expected one of the [%s] keys (%s), found '%s'%s" % (
+                sw.where(table, k), table, ", ".join(keys), k, _did_you_mean(k, keys)))
+        out[k] = _check_typed(sw, table, k, v, *keys[k])
+    return out
+
+
+def _setting_values(sw, table, name, value):
+    """A [parameters]/[hints]/[env] entry: a scalar (fixed) or a non-empty list
+    of distinct scalars (swept).  Returns (values, swept)."""
+    where = sw.where(table, name)
+    if isinstance(value, dict):
+        raise SweepError("%s: %s: expected a value or a list of values, found a table "
+                         "(write %s = [...] in [%s])" % (where, name, name.split(".")[-1], table))
+    if isinstance(value, list):
+        if not value:
+            raise SweepError("%s: %s: expected a non-empty list of values, found []" % (where, name))
+        for v in value:
+            if not isinstance(v, SCALARS):
+                raise SweepError("%s: %s: expected a list of strings, numbers or booleans, found %s in it"
+                                 % (where, name, _kind_of(v)))
+        if len(set(map(_show, value))) != len(value):
+            raise SweepError("%s: %s: expected distinct values, found %s" % (where, name, _show(value)))
+        return list(value), True
+    if not isinstance(value, SCALARS):
+        raise SweepError("%s: %s: expected a string, number or boolean, found %s" % (where, name, _kind_of(value)))
+    return [value], False
+
+
+def parse_text(text, path):
+    if tomllib is None:
+        raise SweepError("%s: reading TOML needs Python 3.11 (tomllib) or the tomli package" % path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        msg = str(e)
+        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+        if m is None and "(at end of document)" in msg:
+            no = max(1, len(text.splitlines()))
+            raise SweepError("%s:%d: expected valid TOML: %s; found: the end of the file" % (
+                path, no, msg.replace("(at end of document)", "").strip()))
+        if m:
+            no = int(m.group(1))
+            lines = text.splitlines()
+            found = lines[no - 1].strip() if 0 < no <= len(lines) else "the end of the file"
+            msg = msg[:m.start()].strip()
+            raise SweepError("%s:%d: expected valid TOML: %s; found: %s" % (path, no, msg, found))
+        raise SweepError("%s:1: expected valid TOML: %s" % (path, msg))
+    return data
+
+
+def load(path):
+    """Read and check a sweep file; returns a Sweep."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise SweepError("%s: cannot read the sweep file: %s" % (path, e.strerror or e))
+    except UnicodeDecodeError:
+        raise SweepError("%s:1: expected a UTF-8 text (TOML) file, found binary data" % path)
+    data = parse_text(text, path)
+    sw = Sweep(path=path, name="", kernel="", text=text, locator=Locator(text))
+
+    for k, v in data.items():
+        if k not in TABLES:
+            line = sw.where("", k) if not isinstance(v, dict) else sw.where(k)
+            raise SweepError("%s: expected one of the tables %s, found '%s'%s" % (
+                line, ", ".join("[%s]" % t if t != "exclude" else "[[exclude]]" for t in TABLES), k,
+                _did_you_mean(k, TABLES)))
+    if "sweep" not in data:
+        raise SweepError("%s:1: expected a [sweep] table (with at least kernel and nprocs), found none" % path)
+
+    s = _check_table(sw, data, "sweep", SWEEP_KEYS)
+    for req in ("kernel", "nprocs"):
+        if req not in s:
+            raise SweepError("%s: expected '%s' in [sweep] (%s), found none" % (
+                sw.where("sweep"), req, SWEEP_KEYS[req][1]))
+    sw.kernel = s["kernel"]
+    sw.name = s.get("name") or os.path.splitext(os.path.basename(path))[0]
+    if not re.match(r"^[A-Za-z0-9_.+-]+$", sw.name):
+        raise SweepError("%s: name: expected letters, digits and . _ + - only, found %s" % (
+            sw.where("sweep", "name"), _show(sw.name)))
+    for k in ("executable", "base", "data_dir", "output_parameter"):
+        setattr(sw, k, s.get(k))
+    sw.output = s.get("output")
+    sw.keep_data = s.get("keep_data", False)
+    sw.repetitions = s.get("repetitions", 1)
+    sw.timeout = s.get("timeout", 3600.0)
+    if sw.base:
+        base = os.path.join(sw.dir, sw.base)
+        if not os.path.isfile(base):
+            raise SweepError("%s: base: expected an existing parameter file (relative to the sweep file), "
+                             "found '%s' (no such file: %s)" % (sw.where("sweep", "base"), sw.base, base))
+        sw.base = os.path.abspath(base)
+    if sw.executable:
+        sw.executable = os.path.join(sw.dir, os.path.expanduser(sw.executable))
+    if not sw.output_parameter:
+        sw.output_parameter = OUTPUT_PARAMETERS.get(sw.kernel)
+
+    sw.axes.append(Axis("sweep", "nprocs", s["nprocs"], "nprocs", sw.locator.line("sweep", "nprocs")))
+    if "nodes" in s:
+        sw.axes.append(Axis("sweep", "nodes", s["nodes"], "nodes", sw.locator.line("sweep", "nodes")))
+
+    for table, kind in (("parameters", "param"), ("hints", "hint"), ("env", "env")):
+        t = data.get(table, {})
+        if not isinstance(t, dict):
+            raise SweepError("%s: expected a table [%s], found %s" % (sw.where("", table), table, _kind_of(t)))
+        for name, value in _flatten(t):
+            where = sw.where(table, name)
+            if kind == "param":
+                if name in RESERVED_PARAMS:
+                    raise SweepError("%s: %s: expected a kernel parameter the sweep does not set itself, "
+                                     "found '%s' (%s)" % (where, name, name, RESERVED_PARAMS[name]))
+                if name == sw.output_parameter:
+                    raise SweepError("%s: %s: expected a kernel parameter the sweep does not set itself, found "
+                                     "'%s' (the sweep sets each run's output folder; use data_dir in [sweep])"
+                                     % (where, name, name))
+            if kind == "hint" and not HINT_NAME.match(name):
+                raise SweepError("%s: expected an MPI-IO hint name, found '%s'" % (where, name))
+            if kind == "env" and not ENV_NAME.match(name):
+                raise SweepError("%s: expected an environment variable name (letters, digits, _), found '%s'"
+                                 % (where, name))
+            values, swept = _setting_values(sw, table, name, value)
+            if kind == "hint":
+                for v in values:
+                    if isinstance(v, bool) or (isinstance(v, str) and (";" in v or "=" in v or not v.strip())):
+                        raise SweepError("%s: %s: expected a hint value (a string or number without ';' or "
+                                         "'='), found %s" % (where, name, _show(v)))
+            if swept:
+                key = {"param": name, "hint": "hints." + name, "env": "env." + name}[kind]
+                sw.axes.append(Axis(kind, name, values, key, sw.locator.line(table, name)))
+            else:
+                sw.fixed[kind][name] = values[0]
+
+    sw.launch = _check_table(sw, data, "launch", LAUNCH_KEYS)
+    sw.slurm = _check_table(sw, data, "slurm", SLURM_KEYS)
+    sw.pbs = _check_table(sw, data, "pbs", PBS_KEYS)
+    _load_excludes(sw, data.get("exclude", []))
+    return sw
+
+
+def _flatten(table, prefix=""):
+    """Dotted TOML keys (a.b = 1) come back as nested tables: flatten them."""
+    for k, v in table.items():
+        if isinstance(v, dict):
+            yield from _flatten(v, prefix + k + ".")
+        else:
+            yield prefix + k, v
+
+
+def _load_excludes(sw, ex):
+    if isinstance(ex, dict) or not isinstance(ex, list):
+        raise SweepError("%s: expected [[exclude]] tables (double brackets), found %s" % (
+            sw.where("exclude"), "a single [exclude] table" if isinstance(ex, dict) else _kind_of(ex)))
+    keys = {a.key: a for a in sw.axes}
+    # also accept parameters.NAME for a parameter axis
+    aliases = {"parameters." + a.name: a.key for a in sw.axes if a.kind == "param"}
+    for i, t in enumerate(ex):
+        if not isinstance(t, dict) or not t:
+            raise SweepError("%s: expected [[exclude]] with at least one 'axis = value' line, found an empty table"
+                             % sw.where("exclude", None, i))
+        cond = {}
+        for k, v in _flatten(t):
+            where = sw.where("exclude", k, i)
+            k2 = aliases.get(k, k)
+            if k2 not in keys:
+                raise SweepError("%s: expected a swept setting (one of %s), found '%s'%s" % (
+                    where, ", ".join(sorted(keys)), k, _did_you_mean(k2, keys)))
+            vals = v if isinstance(v, list) else [v]
+            ax = keys[k2]
+            shown = [_show(x) for x in ax.values]
+            for x in vals:
+                if _show(x) not in shown:
+                    raise SweepError("%s: %s: expected one of the swept values %s, found %s" % (
+                        where, k, ", ".join(shown), _show(x)))
+            cond[k2] = vals
+        sw.excludes.append((sw.locator.line("exclude", None, i), cond))

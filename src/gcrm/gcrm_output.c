@@ -175,6 +175,49 @@ static void write_restart(loop *L, const gcrm_kind *k, kind_state *ks, double t)
     note_record(L, ks);
 }
 
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The first step after n whose time is a multiple of f (nsteps if none): in
+ * half-seconds every GCRM time step and frequency is an integer, and step k is
+ * due every F / gcd(F, D) steps. */
+static int64_t next_due_step(int64_t n, double f, double dt, int64_t nsteps)
+{
+    if (f <= 0) return nsteps;
+    double f2 = 2 * f, d2 = 2 * dt;
+    if (f2 == floor(f2) && d2 == floor(d2) && f2 < 4e18 && d2 < 4e18) {
+        int64_t period = (int64_t)f2 / gcd64((int64_t)f2, (int64_t)d2);
+        int64_t next = (n / period + 1) * period;
+        return next < nsteps && next > n ? next : nsteps;
+    }
+    for (int64_t k = n + 1; k < nsteps; k++)
+        if (gcrm_is_multiple((double)k * dt, f)) return k;
+    return nsteps;
+}
+
+/* Without model arrays nothing happens between output steps: go straight to the
+ * next step where some file (or GCRM-IO's snapshot count) is due, so a dry run of
+ * 12 simulated days at level 11 does not walk a million empty steps. */
+static int64_t next_step(const gcrm_run *run, int64_t n, int64_t nsteps)
+{
+    const gcrm_settings *s = &run->set;
+    int64_t next = next_due_step(n, s->frequency, s->dt, nsteps);
+    for (int k = 0; k < run->plan.nkinds; k++) {
+        const gcrm_kind *kd = &run->plan.kinds[k];
+        if (kd->role == GCRM_KIND_GRID) continue;
+        int64_t m = next_due_step(n, kd->frequency, s->dt, nsteps);
+        if (m < next) next = m;
+    }
+    return next;
+}
+
 void gcrm_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs)
 {
     gcrm_run *run = ctx;
@@ -194,7 +237,8 @@ void gcrm_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs)
     const gcrm_plan *pl = &run->plan;
     kind_state *ks = cio_calloc((size_t)pl->nkinds, sizeof *ks);
     int64_t nsteps = gcrm_nsteps(s);
-    for (int64_t step = 0; step < nsteps; step++) {
+    if (!L.virt) run->steps = nsteps;
+    for (int64_t step = 0; step < nsteps; step = model ? step + 1 : next_step(run, step, nsteps)) {
         double t = (double)step * s->dt;
         if (model) {
             double t0 = MPI_Wtime();
@@ -208,7 +252,6 @@ void gcrm_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs)
         cio_timer_end(st, t_avgs);
         int snapshot = gcrm_is_multiple(t, s->frequency);
         if (!L.virt) {
-            run->steps = step + 1;
             if (snapshot) {
                 run->dumps++;
                 if (rank == 0)

@@ -18,3 +18,5 @@ TESTS += tests/gcrm/test_gcrm_original.sh
 EXTRA_DIST += tests/gcrm/test_gcrm_original.sh
 TESTS += tests/gcrm/test_gcrm_pnetcdf.sh
 EXTRA_DIST += tests/gcrm/test_gcrm_pnetcdf.sh
+TESTS += tests/gcrm/test_bench_gcrm.sh
+EXTRA_DIST += tests/gcrm/test_bench_gcrm.sh

@@ -19,6 +19,8 @@ int main(int argc, char **argv)
     cio_json_uint(&j, "u64", 18446744073709551615ULL);
     cio_json_num(&j, "pi", 3.14159265358979);
     cio_json_num(&j, "inf", INFINITY);
+    cio_json_num(&j, "bigdouble", 4221590515240.0);
+    cio_json_num(&j, "third", 1.0 / 3.0);
     cio_json_bool(&j, "yes", 1);
     cio_json_null(&j, "nothing");
     cio_json_obj(&j, "empty");

@@ -11,6 +11,8 @@ assert d["big"] == 9007199254740993
 assert d["u64"] == 18446744073709551615
 assert abs(d["pi"] - 3.14159265358979) < 1e-8
 assert d["inf"] is None and d["yes"] is True and d["nothing"] is None
+assert d["bigdouble"] == 4221590515240 and isinstance(d["bigdouble"], int)
+assert abs(d["third"] - 1 / 3) < 1e-14
 assert d["empty"] == {} and d["none"] == []
 assert d["list"] == [1, "two", {"x": -0.5}]
 PY

@@ -95,8 +95,11 @@ void cio_json_uint(cio_json *j, const char *key, uint64_t v)
 void cio_json_num(cio_json *j, const char *key, double v)
 {
     member(j, key);
-    if (isfinite(v)) fprintf(j->out, "%.9g", v);
-    else fputs("null", j->out);
+    /* integral values (byte counts held in doubles) exactly; others to 15 digits,
+     * enough for any figure here without float noise in the last places */
+    if (!isfinite(v)) fputs("null", j->out);
+    else if (v == floor(v) && fabs(v) < 9007199254740992.0) fprintf(j->out, "%.0f", v);
+    else fprintf(j->out, "%.15g", v);
 }
 
 void cio_json_bool(cio_json *j, const char *key, int v)

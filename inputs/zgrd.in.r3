@@ -1,4 +1,5 @@
 ! gcrm_io parameters: level 3 (642 cells, about 894 km), all physics fields.
+! planned process counts: 2 4 10
 !
 ! Three snapshots (t = 0, 900, 1800 s: the level-3 model time step), one history
 ! file per field (ZGrd.CP.lyr.fcfg), the grid file and a restart file per snapshot.

@@ -24,3 +24,5 @@ EXTRA_DIST += doc/images/sweep-heatmap.png
 dist_bin_SCRIPTS += scripts/bench-drivers
 # bench-aggregation: io_tasks x rearranger x iotype for one kernel (doc/aggregation.md)
 dist_bin_SCRIPTS += scripts/bench-aggregation
+# plan-tables: dry-run tables of the shipped inputs (doc/planning.md)
+dist_bin_SCRIPTS += scripts/plan-tables

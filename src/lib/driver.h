@@ -64,6 +64,7 @@ typedef struct cio_driver_opts {
     int64_t chunk_bytes;        /* netcdf/hdf5: target chunk size, 0 = contiguous where possible */
     const char *chunking;       /* "auto", "contiguous", or "d0,d1,..." explicit chunk sizes */
     int deflate;                /* netcdf/hdf5: deflate level (needs chunking); 0 = off */
+    const char *adios2_params;  /* adios2: more engine parameters, "Key=Value,Key=Value" */
     const char *adios2_engine;  /* adios2: "BP5" */
     int adios2_aggregators;     /* adios2: number of aggregators, 0 = engine default */
 } cio_driver_opts;

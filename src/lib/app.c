@@ -228,6 +228,7 @@ void cio_app_setup_engine(cio_app *a, cio_format kernel_default)
         }
     }
     c->opts.format = fmt;
+    c->opts.kernel_format = kernel_default;
     c->opts.use_bput = cio_param_bool(p, "bput");
     c->opts.bput_bytes = cio_param_int(p, "bput_buffer_size");
     c->opts.nc4_fallback_blocking = a->mode_fallback;

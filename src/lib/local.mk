@@ -17,3 +17,7 @@ src_lib_libclimio_a_SOURCES = \
 # header is included by its own driver file only (pnetcdf.h and netcdf.h clash).
 src_lib_libcio_io_a_CPPFLAGS = $(AM_CPPFLAGS) $(PNETCDF_CFLAGS) $(NETCDF_CFLAGS) $(HDF5_CFLAGS) $(ADIOS2_CFLAGS)
 src_lib_libcio_io_a_SOURCES = src/lib/drivers.c src/lib/io_null.c
+# adios2 (issue 11): only with ./configure --with-adios2=DIR (scripts/build-adios2)
+if HAVE_ADIOS2
+src_lib_libcio_io_a_SOURCES += src/lib/io_adios2.c src/lib/io_adios2.h
+endif

@@ -19,3 +19,6 @@ RUN_INPUTS += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
 EXTRA_DIST += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
 dist_doc_DATA += doc/sweep.md
 EXTRA_DIST += doc/images/sweep-heatmap.png
+
+# bench-drivers: every driver and mode on one file system, one table (doc/drivers.md)
+dist_bin_SCRIPTS += scripts/bench-drivers

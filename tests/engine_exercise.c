@@ -1,7 +1,10 @@
 /* A synthetic plan for testing the engine and the drivers end to end: one file
  * with a coordinate written by rank 0, a float and a double 4-D record variable
  * under two different noncontiguous decompositions, and a fixed int variable,
- * over several records, optionally reopened for each record. */
+ * over several records, optionally reopened for each record.  --extras adds the
+ * awkward cases: a fixed scalar owned by the last rank, a short record variable
+ * whose records need padding in the classic formats, and an int64 variable
+ * (formats that have int64 only) that some ranks have no share of. */
 #include "config.h"
 #include "app.h"
 #include "util.h"
@@ -19,6 +22,8 @@ static const cio_param_spec exercise_params[] = {
     {"reopen", CIO_P_BOOL, "true", "close and reopen the file for every record", 0, 0, 0, 0},
     {"flush", CIO_P_CHOICE, "file", "wait after each field or once per file", "field|file", 0, 0, 0},
     {"out", CIO_P_STRING, "out", "output folder", 0, 0, 0, 0},
+    {"mkdir", CIO_P_BOOL, "true", "create the output folder (false: the driver meets a missing one)", 0, 0, 0, 0},
+    {"extras", CIO_P_BOOL, "false", "add a scalar, a padded short record variable and an int64 variable", 0, 0, 0, 0},
     CIO_PARAM_END,
 };
 
@@ -27,6 +32,7 @@ static const char builtin[] = "! engine exerciser defaults\nnx 16\n";
 typedef struct exercise {
     int64_t nx, ny, nz, nrec, blocks;
     int reopen, per_field, is_null;
+    int extras, has_int64;
     MPI_Comm comm;
     char path[4096];
 } exercise;
@@ -99,15 +105,47 @@ static void plan_rank(void *ctx, cio_engine *eng, int rank, int n)
     }
     set_decomp(s, v_mask, dmask);
 
+    int v_gmean = -1, v_level = -1, v_cells = -1;
+    if (x->extras) {
+        const char *d_tz[] = {"time", "z"}, *d_x[] = {"x"};
+        v_gmean = cio_schema_var(s, "gmean", CIO_DOUBLE, 0, NULL);
+        cio_schema_att_text(s, v_gmean, "long_name", "a fixed scalar");
+        v_level = cio_schema_var(s, "level", CIO_SHORT, 2, d_tz);
+        if (x->has_int64) v_cells = cio_schema_var(s, "cells", CIO_INT64, 1, d_x);
+        /* gmean: the last rank's */
+        cio_decomp *dg = cio_decomp_new(0, NULL);
+        if (rank == n - 1) cio_decomp_add(dg, NULL, NULL);
+        set_decomp(s, v_gmean, dg);
+        /* level: element z on rank z mod n */
+        int64_t shz[1] = {nz};
+        cio_decomp *dl = cio_decomp_new(1, shz);
+        for (int64_t z = rank; z < nz; z += n) {
+            int64_t st[1] = {z}, ct[1] = {1};
+            cio_decomp_add(dl, st, ct);
+        }
+        set_decomp(s, v_level, dl);
+        /* cells: runs of 5 x-points, the first ranks only when there are few */
+        if (v_cells >= 0) {
+            int64_t shx[1] = {nx};
+            cio_decomp *dc = cio_decomp_new(1, shx);
+            for (int64_t c = 5 * rank; c < nx; c += 5 * n) {
+                int64_t st[1] = {c}, ct[1] = {c + 5 > nx ? nx - c : 5};
+                cio_decomp_add(dc, st, ct);
+            }
+            set_decomp(s, v_cells, dc);
+        }
+    }
+
     cio_file *f = NULL;
     for (int64_t r = 0; r < x->nrec; r++) {
         cio_engine_event(eng);
         if (!f) f = r == 0 ? cio_create(eng, x->path, s, x->comm) : cio_open(eng, x->path, s, x->comm);
         if (r > 0 && x->reopen && !x->is_null && !cio_engine_is_virtual(eng) && cio_file_nrecs(f) != r)
             cio_die("%s holds %lld records before record %lld", x->path, (long long)cio_file_nrecs(f), (long long)r);
-        int vars[] = {v_time, v_temp, v_salt, v_mask};
-        for (int k = 0; k < 4; k++) {
-            if (vars[k] == v_mask && r > 0) continue;
+        int vars[] = {v_time, v_temp, v_salt, v_mask, v_gmean, v_level, v_cells};
+        for (int k = 0; k < 7; k++) {
+            if (vars[k] < 0) continue;
+            if ((vars[k] == v_mask || vars[k] == v_gmean || vars[k] == v_cells) && r > 0) continue;
             cio_write(f, vars[k], r);
             if (x->per_field) cio_flush(f);
         }
@@ -132,12 +170,15 @@ int main(int argc, char **argv)
         .nx = cio_param_int(p, "nx"), .ny = cio_param_int(p, "ny"), .nz = cio_param_int(p, "nz"),
         .nrec = cio_param_int(p, "nrec"), .blocks = cio_param_int(p, "blocks"),
         .reopen = cio_param_bool(p, "reopen"), .per_field = strcmp(cio_param_str(p, "flush"), "field") == 0,
-        .comm = app.comm,
+        .comm = app.comm, .extras = cio_param_bool(p, "extras"),
     };
     cio_app_setup_engine(&app, CIO_FMT_CDF5);
     x.is_null = strcmp(app.ecfg.drv->name, "null") == 0;
+    cio_format fmt = app.ecfg.opts.format;
+    x.has_int64 = fmt != CIO_FMT_CDF1 && fmt != CIO_FMT_CDF2 && fmt != CIO_FMT_NC4C;
     const char *outdir = cio_param_str(p, "out");
-    snprintf(x.path, sizeof x.path, "%s/exercise.%s", outdir, app.ecfg.opts.format == CIO_FMT_RAW ? "raw" : "nc");
+    snprintf(x.path, sizeof x.path, "%s/exercise.%s", outdir,
+             fmt == CIO_FMT_RAW ? "raw" : fmt == CIO_FMT_HDF5 ? "h5" : "nc");
 
     if (cio_param_bool(p, "dry_run")) {
         int rc = cio_app_dry_run(&app, (int)cio_param_int(p, "nprocs"), plan_rank, &x);
@@ -145,7 +186,7 @@ int main(int argc, char **argv)
         cio_app_exit(&app, rc);
     }
     cio_err e = {0};
-    if (app.rank == 0) cio_mkdir_p(outdir, &e);
+    if (app.rank == 0 && cio_param_bool(p, "mkdir")) cio_mkdir_p(outdir, &e);
     if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
     plan_rank(&x, app.engine, app.rank, app.nprocs);
     int rc = cio_app_finish(&app, NULL, NULL);

@@ -3,7 +3,9 @@ TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = . $(top_builddir)/tests/env.sh;
 
-check_PROGRAMS += tests/test_boxes tests/test_params tests/test_pattern tests/test_stats tests/test_json tests/engine_exercise
+check_PROGRAMS += tests/test_boxes tests/test_params tests/test_pattern tests/test_stats tests/test_json
+# built by `make`, not only `make check`: scripts/bench-drivers runs it
+noinst_PROGRAMS += tests/engine_exercise
 tests_test_boxes_SOURCES = tests/test_boxes.c tests/check.h
 tests_test_boxes_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_test_params_SOURCES = tests/test_params.c tests/check.h

@@ -21,7 +21,7 @@ const cio_param_spec cio_common_params[] = {
     {"bput", CIO_P_BOOL, "false", "pnetcdf: buffered nonblocking writes (bput) instead of iput", 0, 0, 0, 0},
     {"bput_buffer_size", CIO_P_SIZE, "0", "pnetcdf: bput buffer per file (0: sized from the plan)", 0, 0, 0, 0},
     {"nc4_nonblocking_fallback", CIO_P_BOOL, "false",
-     "netcdf: run a nonblocking iotype as the blocking one (netCDF has no nonblocking API)", 0, 0, 0, 0},
+     "netcdf/hdf5: run a nonblocking iotype as the blocking one (they have no nonblocking API)", 0, 0, 0, 0},
     {"nofill", CIO_P_BOOL, "true", "netcdf/pnetcdf: do not pre-fill variables", 0, 0, 0, 0},
     {"chunking", CIO_P_STRING, "auto", "netcdf/hdf5: auto | contiguous | comma-separated chunk sizes", 0, 0, 0, 0},
     {"deflate", CIO_P_INT, "0", "netcdf/hdf5: deflate level (0 = off)", 0, 0, 9, 0},
@@ -198,12 +198,14 @@ void cio_app_setup_engine(cio_app *a, cio_format kernel_default)
             mode = mode == CIO_MODE_NONBLOCKING_COLLECTIVE ? CIO_MODE_BLOCKING_COLLECTIVE : CIO_MODE_BLOCKING_INDEPENDENT;
             a->mode_fallback = 1;
         } else {
+            char why[256] = "";
+            if (cio_mode_nonblocking(mode) && (d->modes & CIO_MODES_BLOCKING))
+                snprintf(why, sizeof why,
+                         " (%s has no nonblocking API; use a blocking iotype, or --nc4_nonblocking_fallback true "
+                         "to run the blocking equivalent)",
+                         strcmp(d->name, "netcdf") == 0 ? "netCDF-C" : strcmp(d->name, "hdf5") == 0 ? "HDF5 1.10" : d->name);
             cio_seterr(&e, "%s: the %s driver has no %s mode%s", cio_param_origin(p, "iotype"), d->name,
-                       cio_mode_name(mode),
-                       cio_mode_nonblocking(mode) && (d->modes & CIO_MODES_BLOCKING)
-                           ? " (netCDF-C has no nonblocking API; use a blocking iotype, or "
-                             "--nc4_nonblocking_fallback true to run the blocking equivalent)"
-                           : "");
+                       cio_mode_name(mode), why);
             fail_all(a, &e);
         }
     }

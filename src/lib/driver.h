@@ -69,6 +69,8 @@ typedef struct cio_driver_opts {
                                  * adios2 driver records it so climio_bp2nc writes the same files */
     const char *adios2_engine;  /* adios2: "BP5" */
     int adios2_aggregators;     /* adios2: number of aggregators, 0 = engine default */
+    int64_t round_bytes;        /* set by the engine: the most bytes one rank posts in one wait round
+                                 * (max_request_size), so a bput buffer never needs more */
 } cio_driver_opts;
 
 /* One write or read: `nblocks` blocks of variable `varid` (all the variable's
@@ -98,6 +100,11 @@ typedef struct cio_dfile {
     int writable;
     int64_t plan_bytes;         /* this rank's bytes of one record of every variable (sizes bput buffers) */
     void *priv;                 /* the driver's own state */
+    int extend_collective;      /* set by the driver at create/open: adding a record is collective
+                                 * even in the independent modes (HDF5 extends datasets only
+                                 * collectively), so the engine makes the same number of put calls
+                                 * on every rank for record variables there too, as in the
+                                 * collective modes (empty calls where a rank has nothing) */
     char err[CIO_ERRMSG_LEN];   /* "ncmpi_create: <library message>" */
 } cio_dfile;
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 extern const cio_driver cio_driver_null;
+extern const cio_driver cio_driver_mpiio;
 #ifdef HAVE_PNETCDF
 extern const cio_driver cio_driver_pnetcdf;
 #endif
@@ -32,6 +33,7 @@ const cio_driver *const cio_drivers[] = {
 #ifdef HAVE_ADIOS2
     &cio_driver_adios2,
 #endif
+    &cio_driver_mpiio,
     &cio_driver_null,
     NULL,
 };

@@ -101,6 +101,7 @@ static cio_engine *engine_alloc(const cio_engine_cfg *cfg, cio_stats *stats)
         cio_hints_set(&e->cfg.hints, cfg->hints.key[i], cfg->hints.val[i], cfg->hints.origin[i]);
     if (e->cfg.max_request <= 0) e->cfg.max_request = CIO_MAX_REQUEST_DEFAULT;
     if (e->cfg.max_request < 64) e->cfg.max_request = 64;
+    e->cfg.opts.round_bytes = e->cfg.max_request;
     cio_hints_init(&e->applied);
     e->stats = stats;
     return e;
@@ -559,7 +560,8 @@ static void transfer_blocking(cio_file *f, int varid, int64_t record, void *buf,
     cio_mode mode = e->cfg.opts.mode;
     int n = p.npieces;
     int *maxnb = NULL;
-    if (cio_mode_collective(mode)) maxnb = agree_pieces(f, &p, &n);
+    if (cio_mode_collective(mode) || (!is_read && v->is_record && f->df.extend_collective))
+        maxnb = agree_pieces(f, &p, &n);
     for (int i = 0; i < n; i++) {
         cio_req r;
         make_req(f, varid, &p, i, buf, &r);

@@ -16,8 +16,21 @@ src_lib_libclimio_a_SOURCES = \
 # The drivers: one file per storage library, one table (drivers.c).  Each library
 # header is included by its own driver file only (pnetcdf.h and netcdf.h clash).
 src_lib_libcio_io_a_CPPFLAGS = $(AM_CPPFLAGS) $(PNETCDF_CFLAGS) $(NETCDF_CFLAGS) $(HDF5_CFLAGS) $(ADIOS2_CFLAGS)
-src_lib_libcio_io_a_SOURCES = src/lib/drivers.c src/lib/io_null.c
+src_lib_libcio_io_a_SOURCES = src/lib/drivers.c src/lib/io_null.c src/lib/io_mpiio.c \
+	src/lib/io_util.c src/lib/io_util.h
+if HAVE_PNETCDF
+src_lib_libcio_io_a_SOURCES += src/lib/io_pnetcdf.c
+endif
+if HAVE_NETCDF
+src_lib_libcio_io_a_SOURCES += src/lib/io_netcdf.c
+endif
+if HAVE_HDF5
+src_lib_libcio_io_a_SOURCES += src/lib/io_hdf5.c
+endif
 # adios2 (issue 11): only with ./configure --with-adios2=DIR (scripts/build-adios2)
 if HAVE_ADIOS2
 src_lib_libcio_io_a_SOURCES += src/lib/io_adios2.c src/lib/io_adios2.h
 endif
+
+# what each driver calls, options, errors, the measured driver comparison
+dist_doc_DATA += doc/drivers.md

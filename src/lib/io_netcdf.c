@@ -1,0 +1,380 @@
+/* The netcdf driver: netCDF-C over MPI-IO (nc_create_par / nc_open_par).
+ *
+ * Formats: nc4 (NETCDF4, over parallel HDF5), nc4c (NETCDF4 | CLASSIC_MODEL) and,
+ * where netCDF-C was built with its PnetCDF dispatch, cdf1/cdf2/cdf5.
+ * Modes: the two blocking ones; netCDF-C has no nonblocking API (the engine
+ * refuses a nonblocking iotype unless --nc4_nonblocking_fallback asks to run the
+ * blocking equivalent).  Collective or independent access per variable with
+ * nc_var_par_access; one nc_put_vara per block.  In collective access every rank
+ * makes the same number of calls: max_nblocks of them, with a zero count where a
+ * rank has fewer blocks.
+ *
+ * netCDF-4 extends a record variable's dataset only in collective access
+ * (NC_ECANTEXTEND otherwise) and netCDF-C 4.9 extends only when data is written,
+ * so in blocking_independent mode the record variables of netCDF-4 files are
+ * written collectively (the report counts these writes); fixed variables and
+ * all reads are independent.
+ *
+ * A scalar has no zero-count form, so in collective access a scalar is written
+ * by switching it to independent access around the write (every rank switches).
+ *
+ * Storage of netCDF-4 variables (see io_util.h, cio_chunk_shape):
+ *   chunking auto (default): record variables chunked one record deep with the
+ *     whole extent of the other dimensions (halved from the outermost down to at
+ *     most 64 MiB a chunk), so each output event writes whole chunks and no chunk
+ *     is shared between records; fixed variables contiguous (no chunk index, and
+ *     parallel HDF5 writes contiguous datasets collectively with one MPI call).
+ *   chunking contiguous: as auto (record variables cannot be contiguous).
+ *   chunking c0,c1,...: those chunk sizes for variables of that many dimensions.
+ *   deflate N: deflate level N for every non-scalar variable (chunked).
+ *   nofill (default true): nc_set_fill NC_NOFILL. */
+#include "config.h"
+#include "driver.h"
+#include "io_util.h"
+#include "schema.h"
+
+#include <netcdf.h>
+#include <netcdf_par.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct ncv {
+    int ndims;
+    int is_record;
+} ncv;
+
+typedef struct ncd_file {
+    int ncid;
+    int nc4;                /* an HDF5-based file */
+    int indep;
+    int nvars, varcap;
+    ncv *vars;
+    int ndims, dimcap;
+    int64_t *dimlen;
+    cio_chunking chunking;
+    int64_t data_bytes;
+} ncd_file;
+
+static struct {
+    int64_t coll_record_writes;     /* independent mode: record-variable writes made collective */
+    int64_t scalar_switches;
+} report;
+
+static const char *ncd_version(void)
+{
+    static char v[160];
+    snprintf(v, sizeof v, "netCDF-C %s", nc_inq_libvers());
+    /* "4.9.0 of Aug  7 2022 23:42:36 $": drop the RCS-style " $" */
+    size_t n = strlen(v);
+    while (n > 0 && (v[n - 1] == '$' || v[n - 1] == ' ')) v[--n] = '\0';
+    return v;
+}
+
+static int ncd_err(cio_dfile *f, const char *call, int rc) { return cio_driver_err(f, call, "%s", nc_strerror(rc)); }
+
+#define NCC(f, call, expr)                                     \
+    do {                                                       \
+        int rc_ = (expr);                                      \
+        if (rc_ != NC_NOERR) return ncd_err((f), (call), rc_); \
+    } while (0)
+
+static nc_type nctype(cio_type t)
+{
+    static const nc_type m[CIO_NTYPES] = {NC_CHAR, NC_BYTE, NC_SHORT, NC_INT, NC_FLOAT, NC_DOUBLE, NC_INT64};
+    return m[t];
+}
+
+static ncd_file *ncd_new(cio_dfile *f)
+{
+    ncd_file *p = cio_calloc(1, sizeof *p);
+    f->priv = p;
+    p->indep = !cio_mode_collective(f->opts->mode);
+    return p;
+}
+
+static void remember_var(ncd_file *p, int varid, int ndims, int is_record)
+{
+    if (varid >= p->varcap) {
+        int cap = p->varcap ? 2 * p->varcap : 16;
+        while (cap <= varid) cap *= 2;
+        p->vars = cio_realloc(p->vars, (size_t)cap * sizeof *p->vars);
+        memset(p->vars + p->varcap, 0, (size_t)(cap - p->varcap) * sizeof *p->vars);
+        p->varcap = cap;
+    }
+    p->vars[varid] = (ncv){ndims, is_record};
+    if (varid >= p->nvars) p->nvars = varid + 1;
+}
+
+/* The access a variable's writes use (reads are independent in independent mode). */
+static int write_collective(cio_dfile *f, const ncd_file *p, int varid)
+{
+    return !p->indep || (p->nc4 && p->vars[varid].is_record && f->writable);
+}
+
+static int set_access(cio_dfile *f, ncd_file *p, int varid)
+{
+    int coll = write_collective(f, p, varid);
+    NCC(f, "nc_var_par_access", nc_var_par_access(p->ncid, varid, coll ? NC_COLLECTIVE : NC_INDEPENDENT));
+    return 0;
+}
+
+static int ncd_create(cio_dfile *f, MPI_Info info)
+{
+    ncd_file *p = ncd_new(f);
+    int cmode = NC_CLOBBER;
+    switch (f->opts->format) {
+    case CIO_FMT_NC4: cmode |= NC_NETCDF4; p->nc4 = 1; break;
+    case CIO_FMT_NC4C: cmode |= NC_NETCDF4 | NC_CLASSIC_MODEL; p->nc4 = 1; break;
+#ifdef HAVE_NETCDF_PNETCDF_DISPATCH
+    case CIO_FMT_CDF1: break;
+    case CIO_FMT_CDF2: cmode |= NC_64BIT_OFFSET; break;
+    case CIO_FMT_CDF5: cmode |= NC_64BIT_DATA; break;
+#endif
+    default:
+        return cio_driver_err(f, "nc_create_par", "format %s is not available through this netCDF-C",
+                              cio_format_name(f->opts->format));
+    }
+    char msg[256];
+    if (cio_chunking_parse(f->opts->chunking, &p->chunking, msg, sizeof msg) != 0)
+        return cio_driver_err(f, "nc_create_par", "%s", msg);
+    f->extend_collective = p->nc4 && p->indep;
+    int rc = nc_create_par(f->path, cmode, f->comm, info, &p->ncid);
+    if (rc != NC_NOERR) {
+        ncd_err(f, "nc_create_par", rc);
+        cio_dir_hint(f);
+        return -1;
+    }
+    int old;
+    NCC(f, "nc_set_fill", nc_set_fill(p->ncid, f->opts->nofill ? NC_NOFILL : NC_FILL, &old));
+    return 0;
+}
+
+static int ncd_open(cio_dfile *f, MPI_Info info)
+{
+    ncd_file *p = ncd_new(f);
+    int rc = nc_open_par(f->path, f->writable ? NC_WRITE : NC_NOWRITE, f->comm, info, &p->ncid);
+    if (rc != NC_NOERR) {
+        ncd_err(f, "nc_open_par", rc);
+        cio_dir_hint(f);
+        return -1;
+    }
+    int fmt = 0;
+    NCC(f, "nc_inq_format", nc_inq_format(p->ncid, &fmt));
+    p->nc4 = fmt == NC_FORMAT_NETCDF4 || fmt == NC_FORMAT_NETCDF4_CLASSIC;
+    f->extend_collective = p->nc4 && p->indep && f->writable;
+    return 0;
+}
+
+static int ncd_def_dim(cio_dfile *f, const char *name, int64_t len, int *dimid)
+{
+    ncd_file *p = f->priv;
+    NCC(f, "nc_def_dim", nc_def_dim(p->ncid, name, len == CIO_UNLIMITED ? NC_UNLIMITED : (size_t)len, dimid));
+    if (*dimid >= p->dimcap) {
+        int cap = p->dimcap ? 2 * p->dimcap : 16;
+        while (cap <= *dimid) cap *= 2;
+        p->dimlen = cio_realloc(p->dimlen, (size_t)cap * sizeof *p->dimlen);
+        p->dimcap = cap;
+    }
+    p->dimlen[*dimid] = len;
+    return 0;
+}
+
+static int ncd_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, const int *dimids, int *varid)
+{
+    ncd_file *p = f->priv;
+    NCC(f, "nc_def_var", nc_def_var(p->ncid, name, nctype(t), ndims, dimids, varid));
+    int is_record = ndims > 0 && p->dimlen[dimids[0]] == CIO_UNLIMITED;
+    remember_var(p, *varid, ndims, is_record);
+    if (p->nc4 && ndims > 0) {
+        int64_t dims[CIO_MAX_DIMS], chunk[CIO_MAX_DIMS];
+        for (int i = 0; i < ndims; i++) dims[i] = p->dimlen[dimids[i]];
+        int deflate = f->opts->deflate > 0;
+        if (cio_chunk_shape(&p->chunking, ndims, dims, is_record, (int64_t)cio_type_size(t), f->opts->chunk_bytes,
+                            deflate, chunk)) {
+            size_t cs[CIO_MAX_DIMS];
+            for (int i = 0; i < ndims; i++) cs[i] = (size_t)chunk[i];
+            NCC(f, "nc_def_var_chunking", nc_def_var_chunking(p->ncid, *varid, NC_CHUNKED, cs));
+        } else {
+            NCC(f, "nc_def_var_chunking", nc_def_var_chunking(p->ncid, *varid, NC_CONTIGUOUS, NULL));
+        }
+        if (deflate) NCC(f, "nc_def_var_deflate", nc_def_var_deflate(p->ncid, *varid, 0, 1, f->opts->deflate));
+    }
+    return set_access(f, p, *varid);
+}
+
+static int ncd_put_att(cio_dfile *f, int varid, const char *name, cio_type t, int64_t len, const void *vals)
+{
+    ncd_file *p = f->priv;
+    int v = varid < 0 ? NC_GLOBAL : varid;
+    if (t == CIO_CHAR) NCC(f, "nc_put_att_text", nc_put_att_text(p->ncid, v, name, (size_t)len, vals));
+    else NCC(f, "nc_put_att", nc_put_att(p->ncid, v, name, nctype(t), (size_t)len, vals));
+    return 0;
+}
+
+static int ncd_enddef(cio_dfile *f)
+{
+    NCC(f, "nc_enddef", nc_enddef(((ncd_file *)f->priv)->ncid));
+    return 0;
+}
+
+static int ncd_inq_varid(cio_dfile *f, const char *name, int *varid)
+{
+    ncd_file *p = f->priv;
+    NCC(f, "nc_inq_varid", nc_inq_varid(p->ncid, name, varid));
+    int nd = 0, ud = -1, dimids[CIO_MAX_DIMS];
+    NCC(f, "nc_inq_varndims", nc_inq_varndims(p->ncid, *varid, &nd));
+    if (nd > CIO_MAX_DIMS) return cio_driver_err(f, "nc_inq_varndims", "%s: more than %d dimensions", name, CIO_MAX_DIMS);
+    NCC(f, "nc_inq_vardimid", nc_inq_vardimid(p->ncid, *varid, dimids));
+    NCC(f, "nc_inq_unlimdim", nc_inq_unlimdim(p->ncid, &ud));
+    remember_var(p, *varid, nd, nd > 0 && ud >= 0 && dimids[0] == ud);
+    return set_access(f, p, *varid);
+}
+
+static int ncd_inq_nrecs(cio_dfile *f, int64_t *nrecs)
+{
+    ncd_file *p = f->priv;
+    int ud = -1;
+    size_t len = 0;
+    NCC(f, "nc_inq_unlimdim", nc_inq_unlimdim(p->ncid, &ud));
+    if (ud >= 0) NCC(f, "nc_inq_dimlen", nc_inq_dimlen(p->ncid, ud, &len));
+    *nrecs = (int64_t)len;
+    return 0;
+}
+
+static int one_call(ncd_file *p, int varid, int is_read, const size_t *st, const size_t *ct, void *buf)
+{
+    return is_read ? nc_get_vara(p->ncid, varid, st, ct, buf) : nc_put_vara(p->ncid, varid, st, ct, buf);
+}
+
+static int ncd_xfer(cio_dfile *f, const cio_req *r, int is_read)
+{
+    ncd_file *p = f->priv;
+    if (r->varid < 0 || r->varid >= p->nvars) return cio_driver_err(f, "nc_put_vara", "bad variable id %d", r->varid);
+    int coll = is_read ? !p->indep : write_collective(f, p, r->varid);
+    const char *call = is_read ? "nc_get_vara" : "nc_put_vara";
+    size_t ts = cio_type_size(r->type);
+    int nd = r->ndims;
+    int rc = NC_NOERR;
+    if (nd == 0) {
+        /* a scalar: no zero-count form, so it is never written collectively */
+        if (coll) {
+            report.scalar_switches++;
+            NCC(f, "nc_var_par_access", nc_var_par_access(p->ncid, r->varid, NC_INDEPENDENT));
+        }
+        if (r->nblocks > 0) rc = one_call(p, r->varid, is_read, NULL, NULL, r->buf);
+        if (!is_read) p->data_bytes += r->nelems * (int64_t)ts;
+        if (coll) {
+            int rc2 = nc_var_par_access(p->ncid, r->varid, NC_COLLECTIVE);
+            if (rc == NC_NOERR && rc2 != NC_NOERR) return ncd_err(f, "nc_var_par_access", rc2);
+        }
+        return rc == NC_NOERR ? 0 : ncd_err(f, call, rc);
+    }
+    if (!is_read) p->data_bytes += r->nelems * (int64_t)ts;
+    int calls = coll ? (r->max_nblocks > r->nblocks ? r->max_nblocks : r->nblocks) : r->nblocks;
+    if (!is_read && coll && p->indep) report.coll_record_writes++;
+    size_t st[CIO_MAX_DIMS], ct[CIO_MAX_DIMS];
+    char *buf = r->buf;
+    for (int b = 0; b < calls && rc == NC_NOERR; b++) {
+        size_t n = 1;
+        for (int i = 0; i < nd; i++) {
+            if (b < r->nblocks) {
+                st[i] = (size_t)r->start[(size_t)b * (size_t)nd + (size_t)i];
+                ct[i] = (size_t)r->count[(size_t)b * (size_t)nd + (size_t)i];
+            } else {
+                st[i] = 0;      /* an empty call to match the other ranks */
+                ct[i] = 0;
+            }
+            n *= ct[i];
+        }
+        static char dummy[16];
+        rc = one_call(p, r->varid, is_read, st, ct, b < r->nblocks ? (void *)buf : (void *)dummy);
+        if (b < r->nblocks) buf += n * ts;
+    }
+    return rc == NC_NOERR ? 0 : ncd_err(f, call, rc);
+}
+
+static int ncd_put(cio_dfile *f, const cio_req *r) { return ncd_xfer(f, r, 0); }
+static int ncd_get(cio_dfile *f, const cio_req *r) { return ncd_xfer(f, r, 1); }
+
+static int ncd_wait(cio_dfile *f)
+{
+    (void)f;    /* never called: the driver has no nonblocking mode */
+    return 0;
+}
+
+static int ncd_close(cio_dfile *f)
+{
+    ncd_file *p = f->priv;
+    int rc = nc_close(p->ncid);
+    /* compressed data may take less room than it holds: no size check then */
+    int64_t bytes = f->opts->deflate > 0 && p->nc4 ? 0 : p->data_bytes;
+    cio_free(p->vars);
+    cio_free(p->dimlen);
+    cio_free(p);
+    f->priv = NULL;
+    if (rc != NC_NOERR) return ncd_err(f, "nc_close", rc);
+    return f->writable ? cio_check_file_size(f, -1, bytes) : 0;
+}
+
+static int ncd_get_att(cio_dfile *f, int varid, const char *name, cio_type t, int64_t maxlen, void *vals,
+                       int64_t *len)
+{
+    ncd_file *p = f->priv;
+    int v = varid < 0 ? NC_GLOBAL : varid;
+    nc_type xt;
+    size_t n = 0;
+    int rc = nc_inq_att(p->ncid, v, name, &xt, &n);
+    if (rc == NC_ENOTATT) return 1;
+    if (rc != NC_NOERR) return ncd_err(f, "nc_inq_att", rc);
+    *len = (int64_t)n;
+    void *tmp = cio_malloc((n ? n : 1) * cio_type_size(t));
+    switch (t) {
+    case CIO_CHAR: rc = nc_get_att_text(p->ncid, v, name, tmp); break;
+    case CIO_BYTE: rc = nc_get_att_schar(p->ncid, v, name, tmp); break;
+    case CIO_SHORT: rc = nc_get_att_short(p->ncid, v, name, tmp); break;
+    case CIO_INT: rc = nc_get_att_int(p->ncid, v, name, tmp); break;
+    case CIO_FLOAT: rc = nc_get_att_float(p->ncid, v, name, tmp); break;
+    case CIO_DOUBLE: rc = nc_get_att_double(p->ncid, v, name, tmp); break;
+    default: rc = nc_get_att_longlong(p->ncid, v, name, tmp); break;
+    }
+    if (rc == NC_NOERR) memcpy(vals, tmp, ((int64_t)n < maxlen ? n : (size_t)maxlen) * cio_type_size(t));
+    cio_free(tmp);
+    return rc == NC_NOERR ? 0 : ncd_err(f, "nc_get_att", rc);
+}
+
+static void ncd_describe(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (report.coll_record_writes)
+        snprintf(buf, len,
+                 "%lld record-variable writes ran collectively in independent mode (rank 0): netCDF-4 extends a "
+                 "dataset only in collective access",
+                 (long long)report.coll_record_writes);
+}
+
+const cio_driver cio_driver_netcdf = {
+    .name = "netcdf",
+    .description = "netCDF-C over MPI-IO: netCDF-4 (HDF5) and classic formats (PnetCDF dispatch), blocking only",
+    .modes = CIO_MODES_BLOCKING,
+    .formats = CIO_FMT_BIT(CIO_FMT_NC4) | CIO_FMT_BIT(CIO_FMT_NC4C)
+#ifdef HAVE_NETCDF_PNETCDF_DISPATCH
+               | CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5)
+#endif
+    ,
+    .default_format = CIO_FMT_NC4,
+    .version = ncd_version,
+    .create = ncd_create,
+    .open = ncd_open,
+    .def_dim = ncd_def_dim,
+    .def_var = ncd_def_var,
+    .put_att = ncd_put_att,
+    .enddef = ncd_enddef,
+    .inq_varid = ncd_inq_varid,
+    .inq_nrecs = ncd_inq_nrecs,
+    .put = ncd_put,
+    .get = ncd_get,
+    .wait = ncd_wait,
+    .close = ncd_close,
+    .get_att = ncd_get_att,
+    .describe = ncd_describe,
+};

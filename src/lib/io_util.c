@@ -1,0 +1,190 @@
+#include "config.h"
+#include "io_util.h"
+#include "driver.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void push(cio_runs *rs, int64_t off, int64_t src, int64_t len)
+{
+    if (rs->n > 0) {
+        cio_run *l = &rs->r[rs->n - 1];
+        if (l->off + l->len == off && l->src + l->len == src) {
+            l->len += len;
+            return;
+        }
+    }
+    if (rs->n == rs->cap) {
+        rs->cap = rs->cap ? 2 * rs->cap : 64;
+        rs->r = cio_realloc(rs->r, (size_t)rs->cap * sizeof *rs->r);
+    }
+    rs->r[rs->n++] = (cio_run){off, src, len};
+}
+
+int64_t cio_runs_add_block(cio_runs *rs, int ndims, const int64_t *shape, const int64_t *start,
+                           const int64_t *count, int64_t es, int64_t base, int64_t src)
+{
+    if (ndims == 0) {
+        push(rs, base, src, es);
+        return es;
+    }
+    int64_t stride[8];
+    int64_t elems = 1;
+    stride[ndims - 1] = 1;
+    for (int i = ndims - 2; i >= 0; i--) stride[i] = stride[i + 1] * shape[i + 1];
+    for (int i = 0; i < ndims; i++) elems *= count[i];
+    if (elems == 0) return 0;
+    /* k: the outermost dimension of the contiguous run; every dimension inside
+     * it is whole, so one run covers count[k] of its rows */
+    int k = ndims - 1;
+    while (k > 0 && start[k] == 0 && count[k] == shape[k]) k--;
+    int64_t runlen = count[k] * stride[k] * es;
+    int64_t idx[8] = {0};
+    for (;;) {
+        int64_t off = start[k] * stride[k];
+        for (int i = 0; i < k; i++) off += (start[i] + idx[i]) * stride[i];
+        push(rs, base + off * es, src, runlen);
+        src += runlen;
+        int i = k - 1;
+        while (i >= 0 && ++idx[i] == count[i]) idx[i--] = 0;
+        if (i < 0) break;
+    }
+    return elems * es;
+}
+
+static int by_off(const void *a, const void *b)
+{
+    const cio_run *x = a, *y = b;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+void cio_runs_sort_merge(cio_runs *rs, int64_t maxlen)
+{
+    if (rs->n < 2) return;
+    int sorted = 1;
+    for (int64_t i = 1; i < rs->n && sorted; i++)
+        if (rs->r[i].off < rs->r[i - 1].off) sorted = 0;
+    if (!sorted) qsort(rs->r, (size_t)rs->n, sizeof *rs->r, by_off);
+    int64_t m = 0;
+    for (int64_t i = 1; i < rs->n; i++) {
+        cio_run *l = &rs->r[m], *c = &rs->r[i];
+        if (l->off + l->len == c->off && l->src + l->len == c->src && l->len + c->len <= maxlen) l->len += c->len;
+        else rs->r[++m] = *c;
+    }
+    rs->n = m + 1;
+}
+
+int cio_runs_buffer_in_order(const cio_runs *rs)
+{
+    int64_t pos = 0;
+    for (int64_t i = 0; i < rs->n; i++) {
+        if (rs->r[i].src != pos) return 0;
+        pos += rs->r[i].len;
+    }
+    return 1;
+}
+
+void cio_runs_clear(cio_runs *rs) { rs->n = 0; }
+
+void cio_runs_free(cio_runs *rs)
+{
+    cio_free(rs->r);
+    memset(rs, 0, sizeof *rs);
+}
+
+int cio_chunking_parse(const char *spec, cio_chunking *c, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    if (!spec || !*spec || strcmp(spec, "auto") == 0) return 0;
+    if (strcmp(spec, "contiguous") == 0) {
+        c->kind = CIO_CHUNK_CONTIGUOUS;
+        return 0;
+    }
+    c->kind = CIO_CHUNK_EXPLICIT;
+    const char *p = spec;
+    while (*p) {
+        char *end;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || v <= 0 || (*end && *end != ',') || c->ndims == 8) {
+            snprintf(err, errlen,
+                     "chunking '%s': expected auto, contiguous or up to 8 positive comma-separated chunk sizes",
+                     spec);
+            return -1;
+        }
+        c->size[c->ndims++] = v;
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+int cio_chunk_shape(const cio_chunking *c, int ndims, const int64_t *dims, int is_record, int64_t es,
+                    int64_t target, int need_chunks, int64_t *chunk)
+{
+    if (ndims == 0) return 0;
+    if (c->kind == CIO_CHUNK_EXPLICIT && c->ndims == ndims) {
+        for (int i = 0; i < ndims; i++) {
+            int64_t len = is_record && i == 0 ? c->size[0] : dims[i];
+            chunk[i] = c->size[i] < len ? c->size[i] : len;
+            if (chunk[i] < 1) chunk[i] = 1;
+        }
+        return 1;
+    }
+    if (!is_record && !need_chunks) return 0;
+    if (target <= 0) target = CIO_CHUNK_TARGET_DEFAULT;
+    int64_t bytes = es;
+    for (int i = 0; i < ndims; i++) {
+        chunk[i] = is_record && i == 0 ? 1 : (dims[i] > 0 ? dims[i] : 1);
+        bytes *= chunk[i];
+    }
+    /* halve the outermost dimension that is still above one until it fits */
+    while (bytes > target) {
+        int d = is_record ? 1 : 0;
+        while (d < ndims && chunk[d] == 1) d++;
+        if (d == ndims) break;
+        bytes = bytes / chunk[d] * ((chunk[d] + 1) / 2);
+        chunk[d] = (chunk[d] + 1) / 2;
+    }
+    return 1;
+}
+
+void cio_dir_hint(cio_dfile *f)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", f->path);
+    char *slash = strrchr(dir, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == dir) dir[1] = '\0';
+    else *slash = '\0';
+    struct stat sb;
+    char hint[sizeof dir + 128] = "";
+    if (stat(dir, &sb) != 0) snprintf(hint, sizeof hint, " (directory %s: %s)", dir, strerror(errno));
+    else if (!S_ISDIR(sb.st_mode)) snprintf(hint, sizeof hint, " (%s is not a directory)", dir);
+    else if (access(dir, W_OK) != 0) snprintf(hint, sizeof hint, " (directory %s: %s)", dir, strerror(errno));
+    size_t l = strlen(f->err);
+    snprintf(f->err + l, sizeof f->err - l, "%s", hint);
+}
+
+int cio_check_file_size(cio_dfile *f, int64_t end, int64_t bytes)
+{
+    /* the ranks' writes do not overlap, so the file holds at least their sum,
+     * and at least up to the furthest byte any rank wrote */
+    long long e = end, maxend = -1, b = bytes, total = 0;
+    MPI_Allreduce(&e, &maxend, 1, MPI_LONG_LONG, MPI_MAX, f->comm);
+    MPI_Allreduce(&b, &total, 1, MPI_LONG_LONG, MPI_SUM, f->comm);
+    long long need = maxend > total ? maxend : total;
+    long long size = -1;
+    if (f->rank == 0 && need > 0) {
+        struct stat sb;
+        if (stat(f->path, &sb) == 0) size = (long long)sb.st_size;
+    }
+    MPI_Bcast(&size, 1, MPI_LONG_LONG, 0, f->comm);
+    if (need <= 0 || size < 0 || size >= need) return 0;
+    return cio_driver_err(f, "size check after close", "the file holds %lld bytes but data was written up to byte %lld: writes were "
+                          "lost although MPI-IO reported success (a full file system? see the MPI-IO messages above)",
+                          size, need);
+}

@@ -199,7 +199,12 @@ void cio_app_setup_engine(cio_app *a, cio_format kernel_default)
             a->mode_fallback = 1;
         } else {
             char why[256] = "";
-            if (cio_mode_nonblocking(mode) && (d->modes & CIO_MODES_BLOCKING))
+            if (mode == CIO_MODE_NONBLOCKING_INDEPENDENT && (d->modes & CIO_MODE_BIT(CIO_MODE_NONBLOCKING_COLLECTIVE)))
+                snprintf(why, sizeof why, " (use nonblocking_collective%s)",
+                         strcmp(d->name, "adios2") == 0
+                             ? ": ADIOS2 ends a step on all ranks at once, and in this mode a rank may make no call"
+                             : "");
+            else if (cio_mode_nonblocking(mode) && (d->modes & CIO_MODES_BLOCKING))
                 snprintf(why, sizeof why,
                          " (%s has no nonblocking API; use a blocking iotype, or --nc4_nonblocking_fallback true "
                          "to run the blocking equivalent)",

@@ -61,7 +61,7 @@ json_is vo.json 'd["verify"]["verdict"]' pass "verify_only"
 # ... and a missing one named
 expect_fail 2 "exercise.nc.bp for reading" "$exercise" --driver adios2 --out nothing-here --verify_only
 # the iotype ADIOS2 cannot do collectively (a rank may make no call at all)
-expect_fail 2 "the adios2 driver has no nonblocking_independent mode" "$exercise" --driver adios2 \
+expect_fail 2 "the adios2 driver has no nonblocking_independent mode (use nonblocking_collective: ADIOS2 ends a step" "$exercise" --driver adios2 \
   --iotype nonblocking_independent --out x
 expect_fail 1 "it writes: bp" "$exercise" --driver adios2 --format cdf5 --out x
 pass

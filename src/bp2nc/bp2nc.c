@@ -261,10 +261,10 @@ static void convert(conv *c, const char *in, const char *out)
     cio_err e = {0};
     adios2_adios *ad = adios2_init_mpi(a->comm);
     adios2_io *io = ad ? adios2_declare_io(ad, "bp2nc") : NULL;
-    const char *engine = a->ecfg.opts.adios2_engine ? a->ecfg.opts.adios2_engine : "BP5";
     adios2_engine *eng = NULL;
     cio_timer_begin(st, c->t_read);
-    if (!io || adios2_set_engine(io, engine) != adios2_error_none) cio_seterr(&e, "%s: cannot set up ADIOS2", in);
+    /* "File" reads BP3, BP4 and BP5 alike */
+    if (!io || adios2_set_engine(io, "File") != adios2_error_none) cio_seterr(&e, "%s: cannot set up ADIOS2", in);
     else if (!(eng = adios2_open(io, in, adios2_mode_readRandomAccess)))
         cio_seterr(&e, "%s: adios2_open for reading failed (ADIOS2 printed why on stderr)", in);
     cio_schema *s = NULL;
@@ -372,8 +372,7 @@ static cio_format recorded_settings(cio_app *a, const char *bp)
         adios2_adios *ad = adios2_init_mpi(MPI_COMM_SELF);
         adios2_io *io = ad ? adios2_declare_io(ad, "bp2nc-format") : NULL;
         adios2_engine *eng = NULL;
-        const char *engine = cio_param_str(a->params, "adios2_engine");
-        if (io && adios2_set_engine(io, engine ? engine : "BP5") == adios2_error_none &&
+        if (io && adios2_set_engine(io, "File") == adios2_error_none &&
             (eng = adios2_open(io, bp, adios2_mode_readRandomAccess))) {
             cio_format f;
             if (cio_bp_read_format(io, &f) == 0) fmt = (int)f;

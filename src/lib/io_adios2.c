@@ -395,14 +395,16 @@ static void free_file(bp_file *p)
     cio_free(p);
 }
 
-/* A new ADIOS2 io with the engine and its parameters from the options. */
-static int new_io(cio_dfile *f, bp_file *p, const char *name)
+/* A new ADIOS2 io with the engine and its parameters from the options; readers
+ * use the "File" engine, which reads BP3, BP4 and BP5 alike. */
+static int new_io(cio_dfile *f, bp_file *p, const char *name, int reading)
 {
     const char *engine = f->opts->adios2_engine && *f->opts->adios2_engine ? f->opts->adios2_engine : "BP5";
+    if (reading) engine = "File";
     p->io = adios2_declare_io(p->adios, name);
     if (!p->io) return cio_driver_err(f, "adios2_declare_io", "%s", cio_bp_strerror(adios2_error_runtime_error));
     BP(f, "adios2_set_engine", adios2_set_engine(p->io, engine));
-    snprintf(bp_info.engine, sizeof bp_info.engine, "%s", engine);
+    if (!reading) snprintf(bp_info.engine, sizeof bp_info.engine, "%s", engine);
     bp_info.aggregators = f->opts->adios2_aggregators;
     bp_info.nonblocking = cio_mode_nonblocking(f->opts->mode);
     if (f->opts->adios2_aggregators > 0) {
@@ -483,7 +485,7 @@ static char *hints_text(MPI_Info info)
 static int bp_create(cio_dfile *f, MPI_Info info)
 {
     bp_file *p;
-    if (start(f, &p) || new_io(f, p, "climio")) return -1;
+    if (start(f, &p) || new_io(f, p, "climio", 0)) return -1;
     bp_info.files++;
     /* ADIOS2 writes through POSIX and takes no MPI-IO hints; they are kept for the
      * netCDF file climio_bp2nc makes (its header and variable alignment) */
@@ -526,7 +528,7 @@ static int bp_open(cio_dfile *f, MPI_Info info)
 {
     (void)info;
     bp_file *p;
-    if (start(f, &p) || new_io(f, p, "climio-read")) return -1;
+    if (start(f, &p) || new_io(f, p, "climio-read", 1)) return -1;
     p->eng = adios2_open(p->io, p->path, adios2_mode_readRandomAccess);
     if (!p->eng) {
         cio_driver_err(f, "adios2_open", "%s for reading: %s", p->path, cio_bp_strerror(adios2_error_system_error));
@@ -553,7 +555,7 @@ static int bp_open(cio_dfile *f, MPI_Info info)
     /* append: the same variables in a new io, the output reopened after its last step */
     BP(f, "adios2_close", adios2_close(p->eng));
     p->eng = NULL;
-    if (new_io(f, p, "climio-append")) return -1;
+    if (new_io(f, p, "climio-append", 0)) return -1;
     for (int i = 0; i < p->nvars; i++)
         if (define_var(f, p, &p->vars[i])) return -1;
     p->eng = adios2_open(p->io, p->path, adios2_mode_append);

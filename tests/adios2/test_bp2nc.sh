@@ -1,7 +1,8 @@
 #!/bin/sh
 # climio_bp2nc: BP outputs of the adios2 driver become the netCDF files the other
 # drivers write - the same bytes as PnetCDF's file (cmp, ncmpidiff) and the same
-# JSON checksums - whatever the writer's and the converter's process counts; the
+# JSON checksums - whatever the writer's and the converter's process counts and
+# the BP version (BP5, BP4); the
 # writer's MPI-IO hints (header alignment) and the kernel's format carry over;
 # netCDF-4 through the netcdf driver dumps the same as the netcdf driver's own
 # file; folders convert every output below them; bad input is named.
@@ -29,6 +30,10 @@ done
 grep -q "^climio_bp2nc: 1 file(s), 3 record(s), 21[0-9]* bytes in [0-9.]* s on 3 process(es): BP read" log.txt \
   || { cat log.txt; fail "the converter's report line"; }
 same_sums pn.json bp2.json "the adios2 run's own checksums"
+# a BP4 output converts the same (the converter reads with ADIOS2's File engine)
+run 2 "$exercise" --driver adios2 --adios2_engine BP4 $x --out b4 --quiet >/dev/null 2>&1 || fail "BP4 run"
+run 2 "$bp2nc" --input b4/exercise.nc.bp --quiet >/dev/null 2>&1 || fail "converting BP4"
+same_nc pn/exercise.nc b4/exercise.nc "BP4"
 
 # hints: the writer's header alignment reaches the converted file
 h="nc_header_align_size=8192;nc_var_align_size=512"

@@ -19,7 +19,7 @@ for k in $kernels; do
   for d in "PnetCDF" "MPI-IO (raw)" "ADIOS2 BP5"; do
     grep -q "^| $k | $d | [0-9]" out.txt || { cat out.txt; fail "no row for $k $d"; }
   done
-  grep -Eq "^\| $k \| ADIOS2 BP5 \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|" out.txt \
+  grep -Eq "^\| $k \| ADIOS2 BP5 \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.-]+ \| [0-9.]+ \| [0-9.-]+ \| [0-9.]+ \|" out.txt \
     || { cat out.txt; fail "$k: the ADIOS2 row lacks a conversion time"; }
   grep -q "^$k: converted files identical to PnetCDF's: yes" out.txt || { cat out.txt; fail "$k: converted files"; }
 done

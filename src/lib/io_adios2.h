@@ -2,7 +2,8 @@
  * file is laid out in a BP output, and reading that layout back.
  *
  * A BP output keeps no dimension names, no order of definition and no netCDF
- * types, so the driver stores them as string attributes beside the data:
+ * types, so the driver stores them, and what the netCDF drivers would have been
+ * told, as attributes beside the data:
  *
  *   __climio__/version      1 (int32): the layout below
  *   __climio__/format       the netCDF format the kernel writes by default ("cdf2"...)
@@ -16,11 +17,11 @@
  *   __climio__/dims/VAR     VAR's dimension names (record dimension first)
  *   __climio__/atts/VAR     VAR's attribute names, in order
  *
- * An empty list is left out.  '/' cannot occur in a netCDF name, so it separates safely.  The attributes
- * themselves are ordinary ADIOS2 attributes (global ones by name, a variable's as
- * "VAR/NAME"), so bpls shows them.  Each variable is a global array whose shape is
- * its dimensions without the record dimension; record r of a variable is the r-th
- * step that holds the variable. */
+ * An empty list is left out.  '/' cannot occur in a netCDF name, so it separates
+ * safely.  The attributes themselves are ordinary ADIOS2 attributes (global ones
+ * by name, a variable's as "VAR/NAME"), so bpls shows them.  Each variable is a
+ * global array whose shape is its dimensions without the record dimension;
+ * record r of a variable is the r-th step that holds the variable. */
 #ifndef CLIMIO_IO_ADIOS2_H
 #define CLIMIO_IO_ADIOS2_H
 

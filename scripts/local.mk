@@ -22,3 +22,5 @@ EXTRA_DIST += doc/images/sweep-heatmap.png
 
 # bench-drivers: every driver and mode on one file system, one table (doc/drivers.md)
 dist_bin_SCRIPTS += scripts/bench-drivers
+# bench-aggregation: io_tasks x rearranger x iotype for one kernel (doc/aggregation.md)
+dist_bin_SCRIPTS += scripts/bench-aggregation

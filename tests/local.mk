@@ -20,8 +20,8 @@ tests_engine_exercise_SOURCES = tests/engine_exercise.c
 tests_engine_exercise_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 
 TESTS += tests/test_boxes tests/test_params tests/test_pattern tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh \
-	tests/test_dryrun.sh tests/test_aggregate.sh
-EXTRA_DIST += tests/lib.sh tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_aggregate.sh
+	tests/test_dryrun.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh
+EXTRA_DIST += tests/lib.sh tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh
 
 
 # the fuzz targets, replayed over their corpus without libFuzzer
@@ -31,5 +31,5 @@ tests_fuzz_params_replay_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_fuzz_hints_replay_SOURCES = tests/fuzz/fuzz_hints.c tests/fuzz/replay_main.c
 tests_fuzz_hints_replay_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 TESTS += tests/test_fuzz_corpus.sh
-EXTRA_DIST += tests/test_fuzz_corpus.sh tests/fuzz tests/lsan.supp
+EXTRA_DIST += tests/test_fuzz_corpus.sh tests/fuzz/corpus tests/lsan.supp
 EXTRA_DIST += scripts/fuzz

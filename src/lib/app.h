@@ -29,6 +29,9 @@ struct cio_app {
     cio_stats rstats;           /* read-back */
     cio_engine *engine;
     cio_engine_cfg ecfg;
+    cio_hints kernel_hints;     /* hints a kernel adds before cio_app_setup_engine (e.g. from its own
+                                 * environment variables): lowest precedence, the hints_file, the hints
+                                 * parameter and PNETCDF_HINTS override them */
     cio_mode mode_asked;        /* iotype as asked (before a fallback) */
     int mode_fallback;          /* netCDF-4 nonblocking run as blocking */
     double t_start;
@@ -36,6 +39,7 @@ struct cio_app {
     cio_summary rsummary;       /* reduced read-back statistics */
     cio_readback rb;
     int did_readback;
+    int rb_checked;             /* the read-back compared values (--verify, or --read with read_check) */
     int exit_code;
     char date[64];
 };

@@ -28,6 +28,8 @@ struct cio_engine {
     int rank, nprocs, virt;
     int nowrite;        /* virtual or verify-only: the write path makes no driver calls */
     int64_t nevents;
+    int npool;          /* data buffers kept for reuse (see buf_get) */
+    void *pool[16];
     int ngroups;        /* aggregation groups, one per communicator used */
     MPI_Comm *group_comm;
     cio_agg_group **group;
@@ -145,6 +147,7 @@ void cio_engine_free(cio_engine *e)
     for (int i = 0; i < e->ncs_out; i++) cio_free(e->cs_out_name[i]);
     cio_free(e->cs_out_name);
     cio_free(e->cs_out_sum);
+    for (int i = 0; i < e->npool; i++) cio_free(e->pool[i]);
     for (int i = 0; i < e->ngroups; i++) cio_agg_group_free(e->group[i]);
     cio_free(e->group);
     cio_free(e->group_comm);
@@ -174,6 +177,41 @@ static void checksum_add(cio_engine *e, const char *name, uint64_t sum)
     }
     e->cs_name[e->ncs] = cio_strdup(name);
     e->cs_sum[e->ncs++] = sum;
+}
+
+/* ---------------------------------------------------------------- data buffers */
+/* Write buffers are reused rather than freed: a fresh large allocation costs a
+ * page fault per page at first touch, which made filling a new buffer several
+ * times slower than filling a used one, and that cost would land in every
+ * driver's run as overhead.  The pool holds at most what was in use at once. */
+static void *buf_get(cio_engine *e, size_t n)
+{
+    int best = -1;
+    for (int i = 0; i < e->npool; i++) {
+        size_t sz = cio_msize(e->pool[i]);
+        if (sz >= n && sz <= 2 * n + 4096 && (best < 0 || sz < cio_msize(e->pool[best]))) best = i;
+    }
+    if (best < 0) return cio_malloc(n ? n : 1);
+    void *p = e->pool[best];
+    e->pool[best] = e->pool[--e->npool];
+    return p;
+}
+
+static void buf_put(cio_engine *e, void *p)
+{
+    if (!p) return;
+    if (e->npool == (int)(sizeof e->pool / sizeof *e->pool)) {
+        int small = 0;
+        for (int i = 1; i < e->npool; i++)
+            if (cio_msize(e->pool[i]) < cio_msize(e->pool[small])) small = i;
+        if (cio_msize(e->pool[small]) >= cio_msize(p)) {
+            cio_free(p);
+            return;
+        }
+        cio_free(e->pool[small]);
+        e->pool[small] = e->pool[--e->npool];
+    }
+    e->pool[e->npool++] = p;
 }
 
 /* ---------------------------------------------------------------- registry */
@@ -582,7 +620,7 @@ static void *pack(cio_file *f, int varid, int64_t record)
     const cio_decomp *d = v->decomp;
     size_t ts = cio_type_size(v->type);
     int64_t n = d ? d->nelems : 0;
-    char *buf = cio_malloc((size_t)(n ? n : 1) * ts);
+    char *buf = buf_get(e, (size_t)(n ? n : 1) * ts);
     if (!d) return buf;
     int64_t prec = v->is_record ? record : 0;
     uint64_t seed = cio_pattern_seed(v->pattern_key, prec), sum = 0;
@@ -652,7 +690,7 @@ static void write_common(cio_file *f, int varid, int64_t record, void *buf, int 
     }
     if (bytes > e->stats->pending_peak) e->stats->pending_peak = bytes;
     transfer_blocking(f, varid, record, buf, 0);
-    if (owned) cio_free(buf);
+    if (owned) buf_put(e, buf);
 }
 
 int cio_file_get_att(cio_file *f, int varid, const char *name, cio_type t, int64_t maxlen, void *vals, int64_t *len)
@@ -746,7 +784,7 @@ static void plain_flush(cio_file *f)
     }
     for (int i = 0; i < np; i++) {
         pl_free(&pl[i]);
-        if (f->pend[i].owned) cio_free(f->pend[i].buf);
+        if (f->pend[i].owned) buf_put(e, f->pend[i].buf);
     }
     cio_free(pl);
     f->npend = 0;
@@ -899,12 +937,12 @@ static void agg_write(cio_file *f, int varid, int64_t record, const void *user_b
     }
     cio_decomp *iod = cio_agg_plan_io_decomp(p);
     void *iobuf = NULL;
-    if (f->io && !e->nowrite) iobuf = cio_malloc((size_t)((iod ? iod->nelems : 0) + 1) * ts);
+    if (f->io && !e->nowrite) iobuf = buf_get(e, (size_t)((iod ? iod->nelems : 0) + 1) * ts);
     double t0 = MPI_Wtime();
     int64_t sent = e->nowrite && !e->virt ? 0 : cio_agg_exchange(p, cbuf, iobuf, 1);
     if (e->virt) sent = cio_var_rank_bytes(v);
     cio_timer_add(e->stats, CIO_T_REARRANGE, MPI_Wtime() - t0, sent);
-    if (!user_buf) cio_free(cbuf);
+    if (!user_buf) buf_put(e, cbuf);
     if (!f->io) return;
     write_common(f->io, varid, record, iobuf, iobuf != NULL);
     /* PIO flushes an I/O task's buffer early when it passes the limit */

@@ -166,6 +166,8 @@ void cio_free(void *p)
     free(h);
 }
 
+size_t cio_msize(const void *p) { return p ? ((const mem_header *)p - 1)->n : 0; }
+
 char *cio_strdup(const char *s) { return cio_strndup(s, strlen(s)); }
 
 char *cio_strndup(const char *s, size_t n)

@@ -53,6 +53,8 @@ void *cio_malloc(size_t n);
 void *cio_calloc(size_t nmemb, size_t size);
 void *cio_realloc(void *p, size_t n);
 void cio_free(void *p);
+/* Bytes asked for when p was allocated. */
+size_t cio_msize(const void *p);
 char *cio_strdup(const char *s);
 char *cio_strndup(const char *s, size_t n);
 size_t cio_mem_current(void);

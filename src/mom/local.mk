@@ -1,1 +1,29 @@
-# mom kernel: added by its issue
+# mom_io (the MOM5 ocean output kernel) and mom_combine (its mppnccombine).
+bin_PROGRAMS += src/mom/mom_io
+RUN_EXES += src/mom/mom_io
+MOM_COMMON = \
+	src/mom/mom.h \
+	src/mom/mom_config.c src/mom/mom_config.h \
+	src/mom/mom_domain.c src/mom/mom_domain.h \
+	src/mom/mom_schema.c src/mom/mom_schema.h
+src_mom_mom_io_SOURCES = $(MOM_COMMON) \
+	src/mom/mom_main.c \
+	src/mom/mom_gather.c src/mom/mom_gather.h \
+	src/mom/mom_clock.c src/mom/mom_clock.h \
+	src/mom/mom_hints.c \
+	src/mom/mom_write.c src/mom/mom_read.c \
+	src/mom/mom_report.c src/mom/mom_report.h
+src_mom_mom_io_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+
+MOM_INPUTS = inputs/mom.in.025deg inputs/mom.in.01deg inputs/mom.in.tiny
+RUN_INPUTS += $(MOM_INPUTS)
+climioinputs_DATA += $(MOM_INPUTS)
+EXTRA_DIST += $(MOM_INPUTS)
+
+bin_PROGRAMS += src/mom/mom_combine
+RUN_EXES += src/mom/mom_combine
+src_mom_mom_combine_SOURCES = $(MOM_COMMON) src/mom/mom_combine.c
+src_mom_mom_combine_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+
+dist_bin_SCRIPTS += scripts/bench-mom
+dist_doc_DATA += doc/mom.md

@@ -1,1 +1,15 @@
-# tests for pfio: added by its issue
+# pfio_io: unit tests of the layout, protocol and profiler, and MPI runs of
+# every server type (identical data, overlap, refused configurations).
+check_PROGRAMS += tests/pfio/test_pfio_unit
+tests_pfio_test_pfio_unit_SOURCES = tests/pfio/test_pfio_unit.c tests/check.h
+tests_pfio_test_pfio_unit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/pfio -I$(top_srcdir)/tests
+tests_pfio_test_pfio_unit_LDADD = src/pfio/libpfio.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+TESTS += tests/pfio/test_pfio_unit
+TESTS += tests/pfio/pfio_servers.sh
+EXTRA_DIST += tests/pfio/pfio_servers.sh
+TESTS += tests/pfio/pfio_errors.sh
+EXTRA_DIST += tests/pfio/pfio_errors.sh
+TESTS += tests/pfio/pfio_overlap.sh
+EXTRA_DIST += tests/pfio/pfio_overlap.sh
+TESTS += tests/pfio/pfio_sweep.sh
+EXTRA_DIST += tests/pfio/pfio_sweep.sh

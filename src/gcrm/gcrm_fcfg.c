@@ -1,0 +1,158 @@
+#include "config.h"
+#include "gcrm_fcfg.h"
+
+#include <string.h>
+
+void gcrm_fcfg_free(gcrm_fcfg *fc)
+{
+    for (int i = 0; i < fc->n; i++) {
+        cio_free(fc->k[i].prefix);
+        cio_free(fc->k[i].fields);
+        cio_free(fc->k[i].base_dir);
+    }
+    cio_free(fc->k);
+    cio_free(fc->fname);
+    memset(fc, 0, sizeof *fc);
+}
+
+/* GIO's tokens: blanks, tabs, quotes and '!' end a token. */
+static char *token(char **s)
+{
+    char *p = *s;
+    while (*p == ' ' || *p == '\t' || *p == '"' || *p == '\'') p++;
+    if (!*p || *p == '!') {
+        *s = p;
+        return NULL;
+    }
+    char *start = p;
+    while (*p && *p != ' ' && *p != '\t' && *p != '"' && *p != '\'' && *p != '!') p++;
+    if (*p == '!') {
+        *p = '\0';
+        *s = p;
+    } else if (*p) {
+        *p++ = '\0';
+        *s = p;
+    } else {
+        *s = p;
+    }
+    return start;
+}
+
+enum { K_PREFIX, K_FIELD, K_FREQUENCY, K_NSAMPLES, K_BASEDIR, K_GRIDONLY, K_COARSEN, NKEYS };
+static const char *keys[NKEYS] = {"file_prefix", "field", "frequency", "nsamples", "base_directory", "grid_only",
+                                  "coarsen"};
+
+/* GIO matches a key as a case-insensitive prefix of the word ("fields" is "field"). */
+static int match_key(const char *w)
+{
+    for (int k = 0; k < NKEYS; k++)
+        if (strncasecmp(w, keys[k], strlen(keys[k])) == 0) return k;
+    return -1;
+}
+
+#define FAIL(...) (cio_seterr(e, __VA_ARGS__), rc = -1)
+
+int gcrm_fcfg_parse(gcrm_fcfg *fc, const char *text, const char *fname, gcrm_desc_set *ds, cio_err *e)
+{
+    memset(fc, 0, sizeof *fc);
+    fc->fname = cio_strdup(fname);
+    const char *cur = text;
+    int lineno = 0, rc = 0;
+    char *line = NULL;
+    while (*cur && rc == 0) {
+        lineno++;
+        const char *eol = strchr(cur, '\n');
+        size_t n = eol ? (size_t)(eol - cur) : strlen(cur);
+        cio_free(line);
+        line = cio_strndup(cur, n);
+        cur = eol ? eol + 1 : cur + n;
+        if (n && line[n - 1] == '\r') line[--n] = '\0';
+        for (size_t i = 0; i < n; i++)
+            if ((unsigned char)line[i] < 32 && line[i] != '\t') {
+                FAIL("%s:%d: expected text, found the control character 0x%02x (a binary file?)", fname, lineno,
+                     (unsigned char)line[i]);
+                break;
+            }
+        if (rc) break;
+        char *s = line;
+        while (*s == ' ' || *s == '\t') s++;
+        if (!*s || *s == '#' || *s == '!') continue;
+        char *w = token(&s);
+        if (!w) continue;
+        int k = match_key(w);
+        if (k < 0) {
+            FAIL("%s:%d: expected file_prefix, field, frequency, nsamples, base_directory, grid_only or coarsen, "
+                 "found '%s'",
+                 fname, lineno, w);
+            break;
+        }
+        char *v = token(&s);
+        if (!v) {
+            FAIL("%s:%d: expected a value after '%s', found nothing", fname, lineno, w);
+            break;
+        }
+        if (k == K_PREFIX) {
+            if (fc->n == fc->cap) {
+                fc->cap = fc->cap ? 2 * fc->cap : 16;
+                fc->k = cio_realloc(fc->k, (size_t)fc->cap * sizeof *fc->k);
+            }
+            gcrm_fkind *fk = &fc->k[fc->n++];
+            memset(fk, 0, sizeof *fk);
+            fk->prefix = cio_strdup(v);
+            fk->line = lineno;
+            continue;
+        }
+        if (fc->n == 0) {
+            FAIL("%s:%d: expected 'file_prefix' before '%s', found '%s' first", fname, lineno, keys[k], w);
+            break;
+        }
+        gcrm_fkind *fk = &fc->k[fc->n - 1];
+        switch (k) {
+        case K_FIELD: {
+            int d = gcrm_desc_find(ds, v);
+            if (d < 0) {
+                const char *sug = gcrm_desc_suggest(ds, v);
+                FAIL("%s:%d: expected a field described in %s, found '%s'%s%s%s", fname, lineno, ds->fname, v,
+                     sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+                break;
+            }
+            char *opt = token(&s);
+            if (opt && !cio_strcaseeq(opt, "avg")) {
+                FAIL("%s:%d: expected 'avg' or nothing after 'field %s', found '%s'", fname, lineno, v, opt);
+                break;
+            }
+            if (opt) d = gcrm_desc_avg(ds, d);
+            if (fk->nfields == fk->cap) {
+                fk->cap = fk->cap ? 2 * fk->cap : 8;
+                fk->fields = cio_realloc(fk->fields, (size_t)fk->cap * sizeof *fk->fields);
+            }
+            fk->fields[fk->nfields].desc = d;
+            fk->fields[fk->nfields].line = lineno;
+            fk->nfields++;
+            break;
+        }
+        case K_FREQUENCY:
+            if (cio_parse_double(v, &fk->frequency) != 0 || fk->frequency < 0)
+                FAIL("%s:%d: expected a frequency in seconds (0 or more), found '%s'", fname, lineno, v);
+            fk->has_frequency = 1;
+            break;
+        case K_NSAMPLES:
+            if (cio_parse_int(v, &fk->nsamples) != 0)
+                FAIL("%s:%d: expected a number of records per file, found '%s'", fname, lineno, v);
+            if (fk->nsamples <= 0) fk->nsamples = 1;     /* as GIO */
+            fk->has_nsamples = 1;
+            break;
+        case K_BASEDIR:
+            cio_free(fk->base_dir);
+            fk->base_dir = cio_strdup(v);
+            break;
+        default:
+            cio_warn0("%s:%d: '%s' is accepted and ignored (GIO never finished it)", fname, lineno, keys[k]);
+            break;
+        }
+    }
+    cio_free(line);
+    if (rc == 0 && fc->n == 0) FAIL("%s: expected at least one 'file_prefix' line, found none", fname);
+    if (rc != 0) gcrm_fcfg_free(fc);
+    return rc;
+}

@@ -1,0 +1,162 @@
+#include "config.h"
+#include "gcrm_settings.h"
+#include "gcrm_builtin.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Defaults are GCRM-IO's (12 simulated days, nonblocking_collective, ...). */
+const cio_param_spec gcrm_params[] = {
+    {"level_max", CIO_P_INT, NULL, "grid refinement level: 10*4^level_max+2 cells (3 to 13)", 0, 0, 0,
+     CIO_PF_FIRST_WINS},
+    {"end_days", CIO_P_INT, "12", "simulated length: days", 0, 0, 1e6, 0},
+    {"end_hours", CIO_P_INT, "0", "simulated length: hours", 0, 0, 1e8, 0},
+    {"end_minutes", CIO_P_INT, "0", "simulated length: minutes", 0, 0, 1e9, 0},
+    {"end_seconds", CIO_P_INT, "0", "simulated length: seconds", 0, 0, 1e12, 0},
+    {"physics_mode", CIO_P_STRING, "enabled",
+     "physics fields on; a value starting with 'disable' turns them off", 0, 0, 0, 0},
+    {"io_desc_file", CIO_P_STRING, "./ZGrd.desc", "variable descriptor file", 0, 0, 0, 0},
+    {"io_config_file", CIO_P_STRING, "./ZGrd.fcfg", "file configuration: which fields go in which history files",
+     0, 0, 0, 0},
+    {"cdf_output_path", CIO_P_STRING, "./",
+     "directory for every netCDF file (GCRM_OUTPUT_PATH in the environment overrides the file)", 0, 0, 0, 0},
+    {"cdf_output_frequency", CIO_P_INT, "600", "seconds of model time between history records", 0, 1, 1e12, 0},
+    {"cdf_output_nsamples", CIO_P_INT, "8", "records per history file before a new file starts", 0, 0, 0, 0},
+    {"cdf_grid_option", CIO_P_STRING, "all_files",
+     "sep_grid (one grid file), all_files (grid in every history file) or nogrid", 0, 0, 0, 0},
+    {"cdf_sep_grid", CIO_P_STRING, "grid_", "name of the separate grid file ('.nc' is appended)", 0, 0, 0, 0},
+    {"restart_interval", CIO_P_DOUBLE, "0", "seconds of model time between restart files (0: none)", 0, 0, 1e12, 0},
+    {"restart_output", CIO_P_STRING, "", "restart file name prefix (the time stamp and '.nc' follow)", 0, 0, 0, 0},
+    {"restart_overwrite", CIO_P_BOOL, "false", "one restart file named restart_output, rewritten each time", 0, 0,
+     0, 0},
+    {"io_procs", CIO_P_STRING, NULL, "GCRM's I/O agents: every rank writes here", 0, 0, 0,
+     CIO_PF_IGNORED | CIO_PF_FIRST_WINS},
+    {"clusdet_enable", CIO_P_STRING, NULL, "GCRM's cluster detection", 0, 0, 0, CIO_PF_IGNORED | CIO_PF_FIRST_WINS},
+    {"use_binary_restart", CIO_P_STRING, NULL, "restart files are always netCDF", 0, 0, 0, CIO_PF_IGNORED},
+    {"read_restart", CIO_P_STRING, NULL, "restart files are written, never read", 0, 0, 0, CIO_PF_IGNORED},
+    {"restart_input", CIO_P_STRING, NULL, "restart files are written, never read", 0, 0, 0, CIO_PF_IGNORED},
+    {"initial_condition", CIO_P_STRING, NULL, "there is no model to initialise", 0, 0, 0, CIO_PF_IGNORED},
+    {"output_path", CIO_P_STRING, NULL, "GCRM's miscellaneous output: nothing is written there", 0, 0, 0,
+     CIO_PF_IGNORED},
+    {"data_path", CIO_P_STRING, NULL, "GCRM's input data: nothing is read", 0, 0, 0, CIO_PF_IGNORED},
+    {"memory_mode", CIO_P_CHOICE, "output",
+     "output: allocate what the output needs; original: also GCRM-IO's model arrays, touched and refilled each "
+     "step (its memory pressure and pseudo computation)",
+     "output|original", 0, 0, 0},
+    {"call_pattern", CIO_P_CHOICE, "original",
+     "original: GCRM-IO's calls (its blocking_collective is iput + wait_all per field); textbook: "
+     "blocking_collective writes with put_vara_all",
+     "original|textbook", 0, 0, 0},
+    {"gio_hints", CIO_P_BOOL, "true",
+     "set the hints GIO sets on every file (nc_header_align_size, nc_var_align_size, romio_*)", 0, 0, 0, 0},
+    {"headers_only", CIO_P_BOOL, "false", "create and define every file but write no data (metadata cost)", 0, 0,
+     0, 0},
+    CIO_PARAM_END,
+};
+
+double gcrm_time_step(int level)
+{
+    /* GCRM's model time step per level; none is defined past 13 */
+    static const double dt[] = {0, 0, 0, 900, 120, 60, 30, 15, 8, 4, 2, 1, 0.5, 3};
+    return level >= 3 && level <= 13 ? dt[level] : 0;
+}
+
+static int starts_with_ci(const char *s, const char *prefix)
+{
+    return strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int gcrm_settings_load(gcrm_settings *s, const cio_params *p, cio_err *e)
+{
+    memset(s, 0, sizeof *s);
+    if (!cio_param_isset(p, "level_max") && !cio_param_str(p, "level_max"))
+        return cio_seterr(e, "level_max is not set: expected 'level_max N' (3 to 13) in the parameter file or "
+                             "--level_max N");
+    int64_t level = cio_param_int(p, "level_max");
+    const char *lo = cio_param_origin(p, "level_max");
+    if (level < 3)
+        return cio_seterr(e, "%s: level_max %lld is too small: expected 3 or more (GCRM's smallest grid, 642 cells, "
+                             "is level 3)", lo, (long long)level);
+    if (level > 13)
+        return cio_seterr(e, "%s: level_max %lld is too large: expected 13 or less (GCRM defines no model time "
+                             "step above level 13)", lo, (long long)level);
+    s->level = (int)level;
+    s->dt = gcrm_time_step(s->level);
+    s->end_time = (double)cio_param_int(p, "end_seconds") +
+                  60.0 * ((double)cio_param_int(p, "end_minutes") +
+                          60.0 * ((double)cio_param_int(p, "end_hours") + 24.0 * (double)cio_param_int(p, "end_days")));
+    s->physics = !starts_with_ci(cio_param_str(p, "physics_mode"), "disable");
+    s->frequency = (double)cio_param_int(p, "cdf_output_frequency");
+    s->nsamples = cio_param_int(p, "cdf_output_nsamples");
+    if (s->nsamples <= 0) s->nsamples = 1;
+    const char *go = cio_param_str(p, "cdf_grid_option");
+    if (starts_with_ci(go, "nogrid")) s->grid_option = GCRM_GRID_NONE;
+    else if (starts_with_ci(go, "all_files")) s->grid_option = GCRM_GRID_ALL_FILES;
+    else if (starts_with_ci(go, "sep_grid")) s->grid_option = GCRM_GRID_SEPARATE;
+    else
+        return cio_seterr(e, "%s: cdf_grid_option expects sep_grid, all_files or nogrid, found '%s'",
+                          cio_param_origin(p, "cdf_grid_option"), go);
+    s->sep_grid = cio_param_str(p, "cdf_sep_grid");
+    s->restart_interval = cio_param_double(p, "restart_interval");
+    s->restart_output = cio_param_str(p, "restart_output");
+    s->restart_overwrite = cio_param_bool(p, "restart_overwrite");
+    if (s->restart_interval > 0 && s->restart_overwrite && !*s->restart_output)
+        return cio_seterr(e, "%s: restart_overwrite needs a restart_output file name",
+                          cio_param_origin(p, "restart_overwrite"));
+    cio_mode_from_name(cio_param_str(p, "iotype"), &s->gio_mode);
+    s->textbook = strcmp(cio_param_str(p, "call_pattern"), "textbook") == 0;
+    s->memory_original = strcmp(cio_param_str(p, "memory_mode"), "original") == 0;
+    s->headers_only = cio_param_bool(p, "headers_only");
+
+    /* GCRM-IO lets GCRM_OUTPUT_PATH override the file; the command line wins over both */
+    const char *path = cio_param_str(p, "cdf_output_path"), *origin = cio_param_origin(p, "cdf_output_path");
+    const char *env = getenv("GCRM_OUTPUT_PATH");
+    if (env && *env && strcmp(origin, "command line") != 0) {
+        path = env;
+        origin = "environment GCRM_OUTPUT_PATH";
+    }
+    if (!*path) path = "./";
+    size_t n = strlen(path);
+    if (n + 2 > sizeof s->out_path) return cio_seterr(e, "%s: cdf_output_path is too long", origin);
+    snprintf(s->out_path, sizeof s->out_path, "%s%s", path, path[n - 1] == '/' ? "" : "/");
+    snprintf(s->out_origin, sizeof s->out_origin, "%s", origin);
+    return 0;
+}
+
+static int is_builtin_origin(const char *origin) { return strncmp(origin, "<built-in", 9) == 0; }
+
+char *gcrm_read_input(const cio_app *a, const char *key, char *name, size_t namelen, cio_err *e)
+{
+    const char *path = cio_param_str(a->params, key), *origin = cio_param_origin(a->params, key);
+    if (is_builtin_origin(origin) || (strcmp(origin, "default") == 0 && is_builtin_origin(a->param_file))) {
+        const char *text = gcrm_builtin_lookup(path);
+        if (text) {
+            snprintf(name, namelen, "<built-in %s>", path);
+            return cio_strdup(text);
+        }
+    }
+    /* the current directory (as GCRM-IO), then beside the parameter file */
+    char alt[4096] = "";
+    int where = 0;      /* 0 as given, 1 beside the parameter file */
+    if (a->rank == 0 && access(path, R_OK) != 0 && path[0] != '/' && !is_builtin_origin(a->param_file)) {
+        const char *slash = strrchr(a->param_file, '/');
+        if (slash) {
+            snprintf(alt, sizeof alt, "%.*s/%s", (int)(slash - a->param_file), a->param_file, path);
+            if (access(alt, R_OK) == 0) where = 1;
+        }
+    }
+    MPI_Bcast(&where, 1, MPI_INT, 0, a->comm);
+    if (where) MPI_Bcast(alt, sizeof alt, MPI_CHAR, 0, a->comm);
+    const char *use = where ? alt : path;
+    cio_err re = {0};
+    char *text = cio_read_file_bcast(use, a->comm, &re);
+    if (!text) {
+        cio_seterr(e, "%s: %s '%s' cannot be read (%s)", origin, key, path, re.msg);
+        return NULL;
+    }
+    snprintf(name, namelen, "%s", use);
+    return text;
+}

@@ -1,0 +1,294 @@
+#include "config.h"
+#include "mom_schema.h"
+#include "pattern.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const TIME_UNITS = "days since 0001-01-01 00:00:00";
+
+/* The attributes MOM5 gives its usual diagnostics; other names get generic ones. */
+static const struct {
+    const char *name, *long_name, *units;
+} known[] = {
+    {"temp", "Conservative temperature", "deg_C"},
+    {"salt", "Practical Salinity", "psu"},
+    {"u", "i-current", "m/sec"},
+    {"v", "j-current", "m/sec"},
+    {"age_global", "Age (global)", "yr"},
+    {"eta_t", "surface height on T cells [Boussinesq (volume conserving) model]", "meter"},
+    {"surface_temp", "Conservative temperature at the surface", "deg_C"},
+    {"geolon_t", "tracer longitude", "degrees_E"},
+    {"geolat_t", "tracer latitude", "degrees_N"},
+    {"geolon_c", "uv longitude", "degrees_E"},
+    {"geolat_c", "uv latitude", "degrees_N"},
+};
+
+/* ---------------------------------------------------------------- values */
+/* Synthetic but smooth axes: a 360-degree band from 280 W (as on MOM's tripolar
+ * grids), pole to pole, depths stretched with level. */
+static double axis_value(const mom_config *c, const char *name, int64_t i)
+{
+    if (strcmp(name, "xt_ocean") == 0) return -280.0 + ((double)i + 0.5) * 360.0 / (double)c->ni;
+    if (strcmp(name, "xu_ocean") == 0) return -280.0 + ((double)i + 1.0) * 360.0 / (double)c->ni;
+    if (strcmp(name, "yt_ocean") == 0) return -90.0 + ((double)i + 0.5) * 180.0 / (double)c->nj;
+    if (strcmp(name, "yu_ocean") == 0) return -90.0 + ((double)i + 1.0) * 180.0 / (double)c->nj;
+    if (strcmp(name, "st_ocean") == 0) return 5.0 + 10.0 * (double)i * (1.0 + (double)i / (double)c->nk);
+    return (double)(i + 1);     /* nv */
+}
+
+static void fill_axis(void *ctx, const cio_var *v, int64_t record, const cio_box *box, void *buf)
+{
+    (void)record;
+    const mom_fill *f = ctx;
+    int64_t off = 0;
+    if (v->name[0] == 'x') off = f->ox;
+    else if (v->name[0] == 'y') off = f->oy;
+    double *out = buf;
+    for (int64_t k = 0; k < box->count[0]; k++) out[k] = axis_value(f->c, v->name, box->start[0] + k + off);
+}
+
+/* time is the middle of the averaging period [T1, T2] of record r. */
+static void fill_time(void *ctx, const cio_var *v, int64_t record, const cio_box *box, void *buf)
+{
+    const mom_fill *f = ctx;
+    double day = f->c->output_freq / 86400.0;
+    double t1 = (double)record * day, t2 = (double)(record + 1) * day;
+    double *out = buf;
+    if (strcmp(v->name, "time") == 0) out[0] = 0.5 * (t1 + t2);
+    else if (strcmp(v->name, "average_T1") == 0) out[0] = t1;
+    else if (strcmp(v->name, "average_T2") == 0) out[0] = t2;
+    else if (strcmp(v->name, "average_DT") == 0) out[0] = day;
+    else
+        for (int64_t k = 0; k < box->count[0]; k++) out[k] = box->start[0] + k == 0 ? t1 : t2;   /* time_bnds */
+}
+
+/* A part of the grid: the global pattern at global indices. */
+static void fill_field_part(void *ctx, const cio_var *v, int64_t record, const cio_box *box, void *buf)
+{
+    const mom_fill *f = ctx;
+    int nd = box->ndims;
+    int64_t shape[3], start[3];
+    for (int i = 0; i < nd; i++) {
+        shape[i] = box->shape[i];
+        start[i] = box->start[i];
+    }
+    shape[nd - 1] = f->c->ni;
+    shape[nd - 2] = f->c->nj;
+    start[nd - 1] += f->ox;
+    start[nd - 2] += f->oy;
+    cio_box g = {nd, shape, start, box->count};
+    uint64_t sum = 0;
+    cio_pattern_fill(v->type, buf, cio_pattern_seed(v->pattern_key, record), &g, &sum);
+}
+
+int64_t mom_field_elems(const mom_config *c, const mom_field *f, const mom_box *b)
+{
+    return (f->kind == MOM_F3D ? c->nk : 1) * b->nx * b->ny;
+}
+
+/* A field's block as a pattern box over the global grid. */
+typedef struct gbox {
+    int64_t shape[3], start[3], count[3];
+    cio_box box;
+} gbox;
+
+static void field_box(const mom_config *c, const mom_field *f, const mom_box *b, gbox *g)
+{
+    int64_t shape[3] = {c->nk, c->nj, c->ni}, start[3] = {0, b->y, b->x}, count[3] = {c->nk, b->ny, b->nx};
+    memcpy(g->shape, shape, sizeof shape);
+    memcpy(g->start, start, sizeof start);
+    memcpy(g->count, count, sizeof count);
+    int off = f->kind == MOM_F3D ? 0 : 1;
+    g->box = (cio_box){3 - off, g->shape + off, g->start + off, g->count + off};
+}
+
+static uint64_t field_seed(const mom_field *f, int64_t rec)
+{
+    return cio_pattern_seed(cio_pattern_key(f->name), f->kind == MOM_FSTATIC ? 0 : rec);
+}
+
+void mom_field_fill(const mom_config *c, const mom_field *f, int64_t rec, const mom_box *b, void *buf,
+                    uint64_t *csum)
+{
+    gbox g;
+    field_box(c, f, b, &g);
+    cio_pattern_fill(c->type, buf, field_seed(f, rec), &g.box, csum);
+}
+
+int64_t mom_field_check(const mom_config *c, const mom_field *f, int64_t rec, const mom_box *b, const void *buf,
+                        int64_t *first, double *got, double *want)
+{
+    gbox g;
+    field_box(c, f, b, &g);
+    return cio_pattern_check(c->type, buf, field_seed(f, rec), &g.box, NULL, first, got, want);
+}
+
+int64_t mom_data_bytes(const mom_config *c, int64_t records)
+{
+    int64_t ts = (int64_t)cio_type_size(c->type), per_rec = 4 * 8 + 2 * 8, fixed = 8 * (2 * c->ni + 2 * c->nj + c->nk + 2);
+    for (int i = 0; i < c->nfields; i++) {
+        int64_t n = (c->fields[i].kind == MOM_F3D ? c->nk : 1) * c->ni * c->nj * ts;
+        if (c->fields[i].kind == MOM_FSTATIC) fixed += n;
+        else per_rec += n;
+    }
+    return fixed + records * per_rec;
+}
+
+void mom_member_path(char *buf, size_t len, const char *prefix, int n, int nfiles)
+{
+    snprintf(buf, len, nfiles > 10000 ? "%s.%06d" : "%s.%04d", prefix, n);
+}
+
+/* ---------------------------------------------------------------- schema */
+static void set_block(cio_schema *s, int varid, int nd, const int64_t *shape, const int64_t *start,
+                      const int64_t *count, int mine)
+{
+    cio_decomp *d = cio_decomp_new(nd, shape);
+    if (mine) cio_decomp_add(d, start, count);
+    cio_schema_set_decomp(s, varid, d);
+    cio_decomp_release(d);
+}
+
+static int axis_var(cio_schema *s, const char *name, const char *long_name, const char *units, const char *cart,
+                    const mom_fileview *v, int64_t gsize, int64_t gstart)
+{
+    const char *dims[] = {name};
+    int id = cio_schema_var(s, name, CIO_DOUBLE, 1, dims);
+    cio_schema_att_text(s, id, "long_name", long_name);
+    cio_schema_att_text(s, id, "units", units);
+    cio_schema_att_text(s, id, "cartesian_axis", cart);
+    if (v->nfiles > 0 && gsize > 0) {
+        /* FMS: (global first, global last, this file's first, this file's last), 1-based */
+        int64_t len = s->dims[cio_schema_find_dim(s, name)].len;
+        int dd[4] = {1, (int)gsize, (int)(gstart + 1), (int)(gstart + len)};
+        cio_schema_att(s, id, "domain_decomposition", CIO_INT, 4, dd);
+    }
+    return id;
+}
+
+static void time_var(cio_schema *s, int id, const char *long_name, const char *units)
+{
+    cio_schema_att_text(s, id, "long_name", long_name);
+    cio_schema_att_text(s, id, "units", units);
+}
+
+cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const mom_share *sh, mom_fill *fill,
+                             mom_vars *ids)
+{
+    const mom_box *a = &v->area;
+    fill->c = c;
+    fill->ox = a->x;
+    fill->oy = a->y;
+    cio_schema *s = cio_schema_new("mom_ocean");
+    cio_schema_dim(s, "xt_ocean", a->nx);
+    cio_schema_dim(s, "yt_ocean", a->ny);
+    cio_schema_dim(s, "st_ocean", c->nk);
+    cio_schema_dim(s, "time", CIO_UNLIMITED);
+    cio_schema_dim(s, "nv", 2);
+    cio_schema_dim(s, "xu_ocean", a->nx);
+    cio_schema_dim(s, "yu_ocean", a->ny);
+
+    ids->xt = axis_var(s, "xt_ocean", "tcell longitude", "degrees_E", "X", v, c->ni, a->x);
+    ids->yt = axis_var(s, "yt_ocean", "tcell latitude", "degrees_N", "Y", v, c->nj, a->y);
+    ids->st = axis_var(s, "st_ocean", "tcell zstar depth", "meters", "Z", v, 0, 0);
+    cio_schema_att_text(s, ids->st, "positive", "down");
+    const char *dt[] = {"time"}, *dtn[] = {"time", "nv"}, *dn[] = {"nv"};
+    ids->time = cio_schema_var(s, "time", CIO_DOUBLE, 1, dt);
+    time_var(s, ids->time, "time", TIME_UNITS);
+    cio_schema_att_text(s, ids->time, "cartesian_axis", "T");
+    cio_schema_att_text(s, ids->time, "calendar_type", "NOLEAP");
+    cio_schema_att_text(s, ids->time, "calendar", "noleap");
+    cio_schema_att_text(s, ids->time, "bounds", "time_bnds");
+    ids->nv = cio_schema_var(s, "nv", CIO_DOUBLE, 1, dn);
+    time_var(s, ids->nv, "vertex number", "none");
+    cio_schema_att_text(s, ids->nv, "cartesian_axis", "N");
+    ids->xu = axis_var(s, "xu_ocean", "ucell longitude", "degrees_E", "X", v, c->ni, a->x);
+    ids->yu = axis_var(s, "yu_ocean", "ucell latitude", "degrees_N", "Y", v, c->nj, a->y);
+
+    ids->field = cio_calloc((size_t)c->nfields, sizeof *ids->field);
+    int part = a->x != 0 || a->y != 0 || a->nx != c->ni || a->ny != c->nj;
+    double fv = -1.0e20;
+    float fvf = -1.0e20f;
+    for (int i = 0; i < c->nfields; i++) {
+        const mom_field *f = &c->fields[i];
+        const char *xd = f->grid == MOM_GRID_U ? "xu_ocean" : "xt_ocean";
+        const char *yd = f->grid == MOM_GRID_U ? "yu_ocean" : "yt_ocean";
+        const char *d3[] = {"time", "st_ocean", yd, xd}, *d2[] = {"time", yd, xd}, *ds[] = {yd, xd};
+        int id = f->kind == MOM_F3D   ? cio_schema_var(s, f->name, c->type, 4, d3)
+                 : f->kind == MOM_F2D ? cio_schema_var(s, f->name, c->type, 3, d2)
+                                      : cio_schema_var(s, f->name, c->type, 2, ds);
+        ids->field[i] = id;
+        const char *ln = f->name, *un = "none";
+        for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+            if (strcmp(known[k].name, f->name) == 0) {
+                ln = known[k].long_name;
+                un = known[k].units;
+            }
+        cio_schema_att_text(s, id, "long_name", ln);
+        cio_schema_att_text(s, id, "units", un);
+        const void *fillv = c->type == CIO_FLOAT ? (const void *)&fvf : (const void *)&fv;
+        cio_schema_att(s, id, "missing_value", c->type, 1, fillv);
+        cio_schema_att(s, id, "_FillValue", c->type, 1, fillv);
+        if (f->kind != MOM_FSTATIC) {
+            cio_schema_att_text(s, id, "cell_methods", "time: mean");
+            cio_schema_att_text(s, id, "time_avg_info", "average_T1,average_T2,average_DT");
+        }
+        if (part) cio_schema_set_fill(s, id, fill_field_part, fill);
+        int64_t shape[3] = {c->nk, a->ny, a->nx};
+        int64_t start[3] = {0, sh->box.y - a->y, sh->box.x - a->x}, count[3] = {c->nk, sh->box.ny, sh->box.nx};
+        int off = f->kind == MOM_F3D ? 0 : 1;
+        set_block(s, id, 3 - off, shape + off, start + off, count + off, sh->fields);
+    }
+    ids->t1 = cio_schema_var(s, "average_T1", CIO_DOUBLE, 1, dt);
+    time_var(s, ids->t1, "Start time for average period", TIME_UNITS);
+    ids->t2 = cio_schema_var(s, "average_T2", CIO_DOUBLE, 1, dt);
+    time_var(s, ids->t2, "End time for average period", TIME_UNITS);
+    ids->dt = cio_schema_var(s, "average_DT", CIO_DOUBLE, 1, dt);
+    time_var(s, ids->dt, "Length of average period", "days");
+    ids->bnds = cio_schema_var(s, "time_bnds", CIO_DOUBLE, 2, dtn);
+    time_var(s, ids->bnds, "time axis boundaries", "days");
+
+    char fname[1024];
+    snprintf(fname, sizeof fname, "%s.nc", c->base);
+    cio_schema_att_text(s, -1, "filename", fname);
+    if (v->nfiles > 0) {
+        int n = v->nfiles;
+        cio_schema_att(s, -1, "NumFilesInSet", CIO_INT, 1, &n);
+    }
+    cio_schema_att_text(s, -1, "title", "climio mom_io: MOM5 ocean diagnostics");
+    cio_schema_att_text(s, -1, "grid_type", "regular");
+    cio_schema_att_text(s, -1, "grid_tile", "N/A");
+    char sig[4096];
+    mom_config_signature(c, sig, sizeof sig);
+    cio_schema_att_text(s, -1, "climio_mom_fields", sig);
+
+    /* who writes the axes and the time variables; values from the fill functions */
+    int64_t zero = 0, two = 2, nk = c->nk;
+    int axes[] = {ids->xt, ids->xu, ids->yt, ids->yu};
+    for (int k = 0; k < 4; k++) {
+        int isx = k < 2;
+        int64_t shape = isx ? a->nx : a->ny;
+        int64_t start = isx ? sh->box.x - a->x : sh->box.y - a->y, count = isx ? sh->box.nx : sh->box.ny;
+        set_block(s, axes[k], 1, &shape, &start, &count, isx ? sh->x_axis : sh->y_axis);
+        cio_schema_set_fill(s, axes[k], fill_axis, fill);
+    }
+    set_block(s, ids->st, 1, &nk, &zero, &nk, sh->scalars);
+    cio_schema_set_fill(s, ids->st, fill_axis, fill);
+    set_block(s, ids->nv, 1, &two, &zero, &two, sh->scalars);
+    cio_schema_set_fill(s, ids->nv, fill_axis, fill);
+    int tvars[] = {ids->time, ids->t1, ids->t2, ids->dt};
+    for (int k = 0; k < 4; k++) {
+        set_block(s, tvars[k], 0, NULL, NULL, NULL, sh->scalars);
+        cio_schema_set_fill(s, tvars[k], fill_time, fill);
+    }
+    set_block(s, ids->bnds, 1, &two, &zero, &two, sh->scalars);
+    cio_schema_set_fill(s, ids->bnds, fill_time, fill);
+    return s;
+}
+
+void mom_vars_free(mom_vars *ids)
+{
+    cio_free(ids->field);
+    ids->field = NULL;
+}

@@ -1,0 +1,310 @@
+/* pfio_io: the GEOS MAPL PFIO output client/server kernel.
+ *
+ * Model ranks (clients) stage lat-lon fields to output servers over MPI, the
+ * way MAPL HISTORY drives PFIO; the servers aggregate the pieces and write one
+ * file per collection through the climio engine.  Server types: the simple
+ * server on the model ranks (synchronous, RMA window on the writer), the same
+ * server on separate ranks, and the multigroup server (frontend buffers and
+ * returns to the model at once, backend captain hands each collection to an
+ * idle writer).  This header holds what the small files of src/pfio share. */
+#ifndef CLIMIO_PFIO_H
+#define CLIMIO_PFIO_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include "app.h"
+#include "prof.h"
+
+#define PF_NAME_LEN 64
+#define PF_PATH_LEN 4096
+
+/* ---------------------------------------------------------------- options */
+typedef enum pf_compute_kind { PF_COMPUTE_BUSY = 0, PF_COMPUTE_SLEEP, PF_COMPUTE_BOTH } pf_compute_kind;
+
+typedef struct pf_varspec {
+    char name[PF_NAME_LEN];
+    int is3d;                   /* (lev, lat, lon) else (lat, lon) */
+} pf_varspec;
+
+typedef struct pf_opts {
+    /* process layout (the MAPL command line) */
+    int npes_model;             /* -1: every rank */
+    int nserver;                /* output servers (0: the simple server on the model ranks) */
+    int *server_npes;           /* per server, when sized by processes */
+    int *server_nodes;          /* per server, when sized by nodes */
+    int by_nodes;
+    int multigroup;             /* oserver_type multigroup (else single) */
+    int npes_backend_pernode;
+    int fast_oclient;
+    int isolate;                /* node isolation (not --compress_nodes) */
+    int with_profiler;
+    int cores_per_node;         /* 0: real nodes from MPI_Comm_split_type */
+    /* workload */
+    int64_t im, jm, km;
+    int nvars;
+    pf_varspec *vars;
+    cio_type type;
+    int ncollections;
+    int num_steps, num_time_records, done_every;
+    int nfiles;                 /* per collection */
+    int nphases;                /* write phases (a Done each) */
+    double compute_time;
+    pf_compute_kind compute_kind;
+    const char *output_dir, *file_prefix, *file_ext;
+    int quiet, writer_log;
+    double poll_us;             /* sleep between tests while waiting (0: blocking MPI calls) */
+    int transfer;               /* single servers: 0 auto, 1 RMA windows, 2 messages */
+} pf_opts;
+
+extern const cio_param_spec pf_params[];
+/* Rewrite MAPL-style argv for the suite parser: "--npes_output_server 2 3 4"
+ * becomes "--npes_output_server=2,3,4"; a leading en dash (copied from the
+ * wiki) becomes "--".  Returns a new argv (the strings of the old one reused). */
+char **pf_argv_rewrite(int argc, char **argv, int *new_argc);
+/* Read and check the options on every rank; bad input ends every rank with a
+ * message naming where the value came from. */
+void pf_opts_read(pf_opts *o, cio_params *p, MPI_Comm comm);
+int pf_opts_parse(pf_opts *o, cio_params *p, cio_err *e);     /* 0, or -1 with the message */
+void pf_opts_free(pf_opts *o);
+/* Parse "2,3,4" or "2 3 4" into a list of non-negative integers. */
+int pf_parse_int_list(const char *s, int **vals, int *n, cio_err *e, const char *what);
+
+/* ---------------------------------------------------------------- nodes and layout */
+/* Nodes as MAPL sees them: numbered in the order of their lowest world rank,
+ * ranks within a node in world order. */
+typedef struct pf_nodes {
+    int nprocs, nnodes;
+    int *node_of;               /* world rank -> node */
+    int *real_node_of;          /* world rank -> shared-memory node (differs with --cores_per_node) */
+    int *local_rank;            /* world rank -> rank within its node */
+    int *node_size;
+    int *node_first;            /* offsets into ranks[] per node (nnodes + 1) */
+    int *ranks;                 /* world ranks grouped by node */
+} pf_nodes;
+
+/* Discover nodes with MPI_Comm_split_type(SHARED); cores_per_node > 0 splits each
+ * real node into emulated nodes of that many ranks.  Collective over comm. */
+void pf_nodes_discover(pf_nodes *n, MPI_Comm comm, int cores_per_node);
+/* Build from explicit node sizes (ranks numbered consecutively): for tests and dry runs. */
+void pf_nodes_from_sizes(pf_nodes *n, int nnodes, const int *sizes);
+void pf_nodes_free(pf_nodes *n);
+
+typedef enum pf_role {
+    PF_ROLE_IDLE = 0,
+    PF_ROLE_MODEL,
+    PF_ROLE_SERVER,             /* single (MpiServer) on separate ranks */
+    PF_ROLE_FRONT,              /* multigroup frontend */
+    PF_ROLE_CAPTAIN,            /* multigroup backend rank 0 */
+    PF_ROLE_WRITER              /* multigroup backend rank >= 1 */
+} pf_role;
+
+typedef struct pf_server_layout {
+    int nranks, *ranks;         /* world ranks, server-comm order */
+    int nnodes;                 /* nodes the server spans */
+    int nfront, *front;         /* world ranks receiving from clients (all ranks for single) */
+    int nback, *back;           /* multigroup backend: back[0] is the captain */
+} pf_server_layout;
+
+typedef struct pf_layout {
+    int nprocs;
+    int *group;                 /* world rank -> 0 model, 1.. server index + 1, -1 idle */
+    int nmodel, *model;         /* world ranks of the model, model-comm order */
+    int nserver;
+    pf_server_layout *server;
+    int nidle;
+} pf_layout;
+
+/* The pure layout computation (SimpleCommSplitter + MultiGroupServer split):
+ * returns 0 or -1 with a message in e. */
+int pf_layout_build(pf_layout *L, const pf_nodes *n, const pf_opts *o, cio_err *e);
+void pf_layout_free(pf_layout *L);
+pf_role pf_layout_role(const pf_layout *L, int world_rank, int *server);
+/* Whether RMA windows of two single servers could share a shared-memory file:
+ * Open MPI 4.1's osc components name it after the window communicator's id,
+ * which disjoint communicators on one node can have in common. */
+int pf_window_collisions(const pf_layout *L, const pf_nodes *n, const pf_opts *o);
+/* Print the layout in MAPL's words and ours (rank 0). */
+void pf_layout_print(FILE *out, const pf_layout *L, const pf_nodes *n, const pf_opts *o);
+
+/* ---------------------------------------------------------------- workload */
+/* A collection as the clients register it (MAPL's FileMetadata, reduced to
+ * what the kernel needs); serialised into 4-byte words on the wire. */
+typedef struct pf_collection {
+    int id;                     /* 1-based */
+    int64_t im, jm, km;
+    cio_type type;
+    int nvars;
+    pf_varspec *vars;
+} pf_collection;
+
+void pf_collection_init(pf_collection *c, const pf_opts *o, int id);
+void pf_collection_free(pf_collection *c);
+int pf_collection_words(const pf_collection *c);
+void pf_collection_pack(const pf_collection *c, int32_t *w);
+/* Returns words consumed, -1 when malformed. */
+int pf_collection_unpack(pf_collection *c, const int32_t *w, int nwords);
+
+/* Model decomposition as the demo: NX = floor(sqrt(n)) grown until it divides n. */
+void pf_decompose_proc(int n, int *nx, int *ny);
+/* Block k of P over N points: start and count; the first N mod P blocks get one more. */
+void pf_decompose_dim(int64_t n, int p, int k, int64_t *start, int64_t *count);
+
+/* File of a collection: <dir>/<prefix>[_c<id>]_Day<file+1><ext>. */
+void pf_file_name(const pf_opts *o, int collection, int file, char *buf, size_t len);
+/* The data pattern key of a variable in one file of one collection, so every
+ * file holds distinct values and a mix-up is caught. */
+uint64_t pf_pattern_key(int collection, const char *var, int file);
+
+/* ---------------------------------------------------------------- protocol */
+enum {
+    PF_MSG_TERMINATE = 1,
+    PF_MSG_DONE = 2,
+    PF_MSG_COLLECTIVE_STAGE_DONE = 6,
+    PF_MSG_ADD_HIST_COLLECTION = 8,
+    PF_MSG_ID = 9,
+    PF_MSG_COLLECTIVE_STAGE_DATA = 13,
+    PF_MSG_MODIFY_METADATA = 14,
+    PF_MSG_DUMMY = 17
+};
+
+/* Tags on the run's point-to-point communicator. */
+enum {
+    PF_TAG_CTRL = 11,           /* control messages both ways (MpiSocket) */
+    PF_REQ_FIRST = 10000,       /* data: tag = request id, 10000..19999 */
+    PF_REQ_LAST = 19999,
+    PF_TAG_CAPTAIN = 20001,     /* front root -> captain: collection, file */
+    PF_TAG_ASSIGNED = 20002,    /* captain -> front root: the writer */
+    PF_TAG_WORK = 20003,        /* captain -> writer: collection to write (-1: stop) */
+    PF_TAG_FMD = 20004,         /* front root -> writer: collection metadata */
+    PF_TAG_LEN = 20005,         /* front -> writer: length of the pack */
+    PF_TAG_PACK = 20006,        /* front -> writer: the pack */
+    PF_TAG_CAPTAIN_END = 20007, /* captain -> front root: backend stopped */
+    PF_TAG_IDLE = 6782,         /* writer -> captain: I am idle again */
+    PF_TAG_FILE_DONE = 6783     /* writer -> captain: the file I finished */
+};
+
+/* A CollectiveStageData message (one variable, one record, one client's block). */
+typedef struct pf_stage {
+    int request_id, collection_id;
+    int file, var, record, phase;   /* indices (file and record within the collection's files) */
+    cio_type type;
+    int ndims;                      /* without the record dimension */
+    int64_t start[3], count[3], global_count[3];
+    char file_name[PF_PATH_LEN];
+    char var_name[PF_NAME_LEN];
+} pf_stage;
+
+int pf_stage_words(const pf_stage *s);
+void pf_stage_pack(const pf_stage *s, int32_t *w);
+int pf_stage_unpack(pf_stage *s, const int32_t *w, int nwords);   /* words used, -1 malformed */
+int64_t pf_stage_local_elems(const pf_stage *s);
+int64_t pf_stage_global_elems(const pf_stage *s);
+
+/* Strings as PFIO serialises them: a length word, a word count, the bytes. */
+int pf_str_words(const char *s);
+int pf_str_pack(const char *s, int32_t *w);
+int pf_str_unpack(char *s, size_t cap, const int32_t *w, int nwords);
+
+/* Send a control message and receive one (MPI_Probe + Get_count + Recv). */
+void pf_send_ctrl(const int32_t *w, int n, int dest, MPI_Comm comm);
+int32_t *pf_recv_ctrl(int src, MPI_Comm comm, int *n);
+/* Waits of the protocol; with --server_poll_us they sleep between tests. */
+void pf_set_poll(double us);
+void pf_probe(int src, int tag, MPI_Comm comm, MPI_Status *st);
+void pf_recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm);
+void pf_waitall(int n, MPI_Request *reqs);
+/* A barrier that sleeps while it waits (idle ranks, the end of the run). */
+void pf_lazy_barrier(MPI_Comm comm);
+/* Large transfers in pieces under INT_MAX bytes (same tag, so order keeps them apart). */
+int pf_big_nreq(int64_t bytes);
+void pf_isend_big(const void *buf, int64_t bytes, int dest, int tag, MPI_Comm comm, MPI_Request *reqs);
+void pf_irecv_big(void *buf, int64_t bytes, int src, int tag, MPI_Comm comm, MPI_Request *reqs);
+
+/* ---------------------------------------------------------------- run context */
+/* Per-phase figures a rank gathers for the report. */
+typedef struct pf_phase_stats {
+    double *blocked;            /* clients: time in output calls in this phase */
+    double *aggregate;          /* servers: receiving and forwarding/putting this phase */
+    double *write;              /* writers: assembling and writing this phase */
+    double *writer_wait;        /* front root: waiting for an idle writer */
+} pf_phase_stats;
+
+/* The run's figures, reduced over every rank (valid on rank 0). */
+typedef struct pf_results {
+    int nmodel, nserver_ranks;
+    double compute_mean, blocked_mean, blocked_max, client_wall_mean;
+    int blocked_max_rank;
+    double *ph_blocked_mean, *ph_blocked_max, *ph_aggregate, *ph_write, *ph_writer_wait;
+    double sync_s, overlap;     /* synchronous reference and 1 - blocked / synchronous */
+    double staged_bytes, received_bytes, written_bytes, files, write_s, write_first, write_last;
+    double bw_writer, bw_aggregate;          /* bytes per second */
+    double backlog_peak_max, backlog_peak_sum, writer_wait, drain, max_busy;
+    int backlog_peak_rank;
+    int nprof;                  /* profiler rows per group: 0 the model, k o_server<k> */
+    pf_prow **prof;
+    int *nprof_rows;
+} pf_results;
+
+typedef struct pf_ctx {
+    cio_app *app;
+    pf_opts o;
+    pf_nodes nodes;
+    pf_layout L;
+    pf_role role;
+    int server;                 /* my server index, -1 none */
+    int wrank;
+    MPI_Comm pcomm;             /* point-to-point traffic (a dup of world) */
+    MPI_Comm group_comm;        /* model, or my server */
+    MPI_Comm front_comm;        /* multigroup frontend */
+    MPI_Comm back_comm;
+    int messages;               /* single servers move blocks in messages instead of RMA */
+    pf_prof prof;               /* the PFIO profiler of this rank */
+    pf_collection *coll;        /* ncollections */
+    pf_phase_stats ph;
+    /* clients */
+    double compute_s, blocked_s, client_wall_s;
+    int64_t staged_bytes;
+    /* servers */
+    int64_t received_bytes, written_bytes, backlog_peak, backlog_now;
+    double write_s, write_first, write_last, writer_wait_s, drain_s;
+    int files_written, max_busy_writers;
+    pf_results res;
+} pf_ctx;
+
+void pf_backlog_add(pf_ctx *c, int64_t bytes);
+
+/* roles */
+void pf_client_run(pf_ctx *c);
+/* The simple server on the model ranks: one in-process connection per rank. */
+typedef struct pf_mpiserver pf_mpiserver;
+/* comm: the server's ranks (world ranks in members[], comm order); clients:
+ * world ranks of this rank's clients, or NULL for one in-process client. */
+pf_mpiserver *pf_mpiserver_new(pf_ctx *c, MPI_Comm comm, const int *members, int nclients, const int *clients);
+void pf_mpiserver_local_add(pf_mpiserver *s, const pf_collection *coll);
+void pf_mpiserver_local_stage(pf_mpiserver *s, const pf_stage *st, const void *data);
+void pf_mpiserver_local_done(pf_mpiserver *s);
+void pf_mpiserver_serve(pf_mpiserver *s);       /* separate ranks: the MpiServer loop */
+void pf_mpiserver_free(pf_mpiserver *s);
+void pf_front_run(pf_ctx *c);
+void pf_captain_run(pf_ctx *c);
+void pf_writer_run(pf_ctx *c);
+
+/* Writing one collection's phase: requests with their assembled global arrays. */
+typedef struct pf_wreq {
+    const pf_stage *st;
+    const void *data;           /* global array of the variable's record */
+} pf_wreq;
+/* Create (when the phase holds record 0 of a file) or reopen each file, write the
+ * requests in order, close.  Returns bytes written; adds to the rank's figures. */
+int64_t pf_write_collection(pf_ctx *c, const pf_collection *coll, pf_wreq *reqs, int nreq);
+/* Copy a client's block into the global array of its variable. */
+void pf_place_block(const pf_stage *s, const void *block, void *global);
+
+/* compute between outputs */
+double pf_compute(const pf_opts *o, double seconds);
+
+/* reports */
+void pf_report(pf_ctx *c);
+void pf_kernel_json(cio_json *j, void *ctx);
+
+#endif

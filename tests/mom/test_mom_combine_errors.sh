@@ -1,0 +1,57 @@
+#!/bin/sh
+# mom_combine refuses inconsistent sets with a clear message, a non-zero exit
+# and no output: a missing member (found before the others are opened), a
+# member with a different record count, members of different sets, a file that
+# is not a set member, parameters that do not match the set.
+. "$top_srcdir/tests/lib.sh"
+set -e
+if have_driver pnetcdf; then drv=pnetcdf; elif have_driver netcdf; then drv=netcdf; else skip "no pnetcdf or netcdf driver built"; fi
+io="$top_builddir/src/mom/mom_io"
+comb="$top_builddir/src/mom/mom_combine"
+tiny="$top_srcdir/inputs/mom.in.tiny"
+common="--driver $drv --quiet"
+w() {   # np dir extra...: write a set
+  np=$1; d=$2; shift 2
+  run $np "$io" "$tiny" $common --out "$d" "$@" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "writing $d"; }
+}
+w 4 "$TESTTMP/a" --layout 2,2 --io_layout 2,2 --pattern iodomain
+w 4 "$TESTTMP/b" --layout 2,2 --io_layout 2,2 --pattern iodomain --records 2
+w 2 "$TESTTMP/c" --layout 2,1 --pattern perpe
+w 1 "$TESTTMP/s" --pattern serial
+
+cp -r "$TESTTMP/a" "$TESTTMP/miss"
+rm "$TESTTMP/miss/ocean.nc.0002"
+expect_fail 2 "$TESTTMP/miss/ocean.nc.0002: no such file: 1 of the 4 members of the set are missing (NumFilesInSet = 4 in $TESTTMP/miss/ocean.nc.0000)" \
+  "$comb" "$tiny" $common --out "$TESTTMP/miss" --output "$TESTTMP/miss/out.nc"
+[ ! -e "$TESTTMP/miss/out.nc" ] || fail "output written for a set with a missing member"
+
+cp -r "$TESTTMP/a" "$TESTTMP/recs"
+cp "$TESTTMP/b/ocean.nc.0003" "$TESTTMP/recs/"
+expect_fail 3 "$TESTTMP/recs/ocean.nc.0003 has 2 records, $TESTTMP/recs/ocean.nc.0000 has 3" \
+  "$comb" "$tiny" $common --out "$TESTTMP/recs" --output "$TESTTMP/recs/out.nc"
+[ ! -e "$TESTTMP/recs/out.nc" ] || fail "output written for a set with different record counts"
+expect_fail 1 "has 2 records" "$comb" "$tiny" $common --out "$TESTTMP/recs" --output "$TESTTMP/recs/out.nc"
+
+cp -r "$TESTTMP/a" "$TESTTMP/mixed"
+cp "$TESTTMP/c/ocean.nc.0001" "$TESTTMP/mixed/"
+expect_fail 2 "$TESTTMP/mixed/ocean.nc.0001 says NumFilesInSet = 2, $TESTTMP/mixed/ocean.nc.0000 says 4" \
+  "$comb" "$tiny" $common --out "$TESTTMP/mixed"
+
+mkdir -p "$TESTTMP/notset"
+cp "$TESTTMP/s/ocean.nc" "$TESTTMP/notset/ocean.nc.0000"
+expect_fail 2 "ocean.nc.0000 has no NumFilesInSet attribute: it is not a member of an FMS file set" \
+  "$comb" "$tiny" $common --out "$TESTTMP/notset"
+
+expect_fail 2 "the first member of the set is missing" "$comb" "$tiny" $common --input "$TESTTMP/nothing/ocean.nc"
+expect_fail 2 "its domain_decomposition describes a 40 x 30 grid, the parameters" "$comb" "$tiny" $common \
+  --out "$TESTTMP/a" --ni 48 --output "$TESTTMP/a/out.nc"
+[ ! -e "$TESTTMP/a/out.nc" ] || fail "output written for mismatched parameters"
+expect_fail 2 "ocean.nc.0000 was written with 'nk 5 pack 2; fields temp salt u:u v:u age_global;" "$comb" "$tiny" $common \
+  --out "$TESTTMP/a" --pack 1 --output "$TESTTMP/a/out.nc"
+grep -qF "the parameters ($tiny) give 'nk 5 pack 1;" "$TESTTMP/err.txt" || fail "the pack mismatch message lacks the parameters' side"
+expect_fail 1 "was written with 'nk 5 pack 2" "$comb" "$tiny" $common --out "$TESTTMP/a" --nk 4 --output "$TESTTMP/a/out.nc"
+[ ! -e "$TESTTMP/a/out.nc" ] || fail "output written for a different nk"
+# and the good set combines
+run 2 "$comb" "$tiny" $common --out "$TESTTMP/a" --output "$TESTTMP/a/out.nc" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "good set"; }
+grep -q "mom_combine: 4 members of $TESTTMP/a/ocean.nc (3 records" "$TESTTMP/log" || { cat "$TESTTMP/log"; fail "combine report line"; }
+pass

@@ -48,6 +48,11 @@ const cio_param_spec cio_common_params[] = {
      0, 1e9, 0},
     {"rearr_buffer_size", CIO_P_SIZE, "128m", "aggregation: an I/O task flushes when it holds more than this", 0, 1, 9.2e18,
      0},
+    {"adios2_engine", CIO_P_CHOICE, "BP5", "adios2: ADIOS2 engine writing the BP output", "BP5|BP4", 0, 0, 0},
+    {"adios2_aggregators", CIO_P_INT, "0", "adios2: BP5 NumAggregators, ranks writing data files (0: ADIOS2's default)",
+     0, 0, 1e9, 0},
+    {"adios2_params", CIO_P_STRING, NULL, "adios2: more engine parameters, 'Key=Value,Key=Value' (e.g. AsyncWrite=Guided)",
+     0, 0, 0, 0},
     {"allow_unknown_keys", CIO_P_BOOL, "false", "unknown parameter-file keys warn instead of stopping the run", 0, 0,
      0, CIO_PF_CMDLINE},
     CIO_PARAM_END,
@@ -198,7 +203,12 @@ void cio_app_setup_engine(cio_app *a, cio_format kernel_default)
             a->mode_fallback = 1;
         } else {
             char why[256] = "";
-            if (cio_mode_nonblocking(mode) && (d->modes & CIO_MODES_BLOCKING))
+            if (mode == CIO_MODE_NONBLOCKING_INDEPENDENT && (d->modes & CIO_MODE_BIT(CIO_MODE_NONBLOCKING_COLLECTIVE)))
+                snprintf(why, sizeof why, " (use nonblocking_collective%s)",
+                         strcmp(d->name, "adios2") == 0
+                             ? ": ADIOS2 ends a step on all ranks at once, and in this mode a rank may make no call"
+                             : "");
+            else if (cio_mode_nonblocking(mode) && (d->modes & CIO_MODES_BLOCKING))
                 snprintf(why, sizeof why,
                          " (%s has no nonblocking API; use a blocking iotype, or --nc4_nonblocking_fallback true "
                          "to run the blocking equivalent)",
@@ -229,12 +239,16 @@ void cio_app_setup_engine(cio_app *a, cio_format kernel_default)
         }
     }
     c->opts.format = fmt;
+    c->opts.kernel_format = kernel_default;
     c->opts.use_bput = cio_param_bool(p, "bput");
     c->opts.bput_bytes = cio_param_int(p, "bput_buffer_size");
     c->opts.nc4_fallback_blocking = a->mode_fallback;
     c->opts.nofill = cio_param_bool(p, "nofill");
     c->opts.chunking = cio_param_str(p, "chunking");
     c->opts.deflate = (int)cio_param_int(p, "deflate");
+    c->opts.adios2_engine = cio_param_str(p, "adios2_engine");
+    c->opts.adios2_aggregators = (int)cio_param_int(p, "adios2_aggregators");
+    c->opts.adios2_params = cio_param_str(p, "adios2_params");
     c->max_request = cio_param_int(p, "max_request_size");
     const char *iot = cio_param_str(p, "io_tasks");
     int64_t ntasks = 0;

@@ -64,6 +64,9 @@ typedef struct cio_driver_opts {
     int64_t chunk_bytes;        /* netcdf/hdf5: target chunk size, 0 = contiguous where possible */
     const char *chunking;       /* "auto", "contiguous", or "d0,d1,..." explicit chunk sizes */
     int deflate;                /* netcdf/hdf5: deflate level (needs chunking); 0 = off */
+    const char *adios2_params;  /* adios2: more engine parameters, "Key=Value,Key=Value" */
+    cio_format kernel_format;   /* the kernel's own default format (CIO_FMT_NONE: the driver's); the
+                                 * adios2 driver records it so climio_bp2nc writes the same files */
     const char *adios2_engine;  /* adios2: "BP5" */
     int adios2_aggregators;     /* adios2: number of aggregators, 0 = engine default */
     int64_t round_bytes;        /* set by the engine: the most bytes one rank posts in one wait round

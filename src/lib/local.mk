@@ -27,6 +27,10 @@ endif
 if HAVE_HDF5
 src_lib_libcio_io_a_SOURCES += src/lib/io_hdf5.c
 endif
+# adios2 (issue 11): only with ./configure --with-adios2=DIR (scripts/build-adios2)
+if HAVE_ADIOS2
+src_lib_libcio_io_a_SOURCES += src/lib/io_adios2.c src/lib/io_adios2.h
+endif
 
 # what each driver calls, options, errors, the measured driver comparison
 dist_doc_DATA += doc/drivers.md

@@ -5,7 +5,8 @@ AM_TESTS_ENVIRONMENT = . $(top_builddir)/tests/env.sh;
 
 check_PROGRAMS += tests/test_boxes tests/test_params tests/test_pattern tests/test_stats tests/test_json
 # built by `make`, not only `make check`: scripts/bench-drivers runs it
-noinst_PROGRAMS += tests/engine_exercise
+# the synthetic plan of the driver and aggregation benchmarks: installed beside them
+bin_PROGRAMS += tests/engine_exercise
 tests_test_boxes_SOURCES = tests/test_boxes.c tests/check.h
 tests_test_boxes_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_test_params_SOURCES = tests/test_params.c tests/check.h

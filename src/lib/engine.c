@@ -58,6 +58,7 @@ struct cio_file {
     char *path;
     int reg;            /* registry index, -1 none */
     int defined;        /* past enddef: a failure may leave a partial file */
+    int opened;         /* the driver holds it open (created or reopened): close must reach it */
     pending *pend;
     int npend, pendcap;
     int64_t pend_bytes;
@@ -331,6 +332,7 @@ static cio_file *plain_create(cio_engine *e, const char *path, cio_schema *s, MP
     MPI_Info info = cio_hints_to_info(&e->cfg.hints);
     note_open(e);
     DCALL(f, CIO_T_CREATE, 0, "create", d->create(&f->df, info));
+    f->opened = 1;
     if (info != MPI_INFO_NULL) MPI_Info_free(&info);
     capture_applied_hints(f);
     int *ddim = cio_calloc((size_t)(s->ndims ? s->ndims : 1), sizeof *ddim);
@@ -362,6 +364,7 @@ static cio_file *open_existing(cio_engine *e, const char *path, cio_schema *s, M
     MPI_Info info = cio_hints_to_info(&e->cfg.hints);
     note_open(e);
     DCALL(f, CIO_T_OPEN, 0, "open", d->open(&f->df, info));
+    f->opened = 1;
     if (info != MPI_INFO_NULL) MPI_Info_free(&info);
     for (int i = 0; i < s->nvars; i++) {
         double t0 = MPI_Wtime();
@@ -795,7 +798,8 @@ static void plain_close(cio_file *f)
 {
     cio_engine *e = f->e;
     plain_flush(f);
-    if (!e->nowrite) {
+    /* not "!e->nowrite": --verify_only writes nothing but its read-back opens files */
+    if (f->opened) {
         const cio_driver *d = e->cfg.drv;
         int64_t b;
         if (d->inq_put_size && d->inq_put_size(&f->df, &b) == 0 && b >= 0) {

@@ -99,7 +99,8 @@ static int store(entry *en, const char *value, const char *origin, int line, con
     case CIO_P_DOUBLE:
         if (cio_parse_double(value, &dv) != 0 || !isfinite(dv))
             return cio_seterr(err, "%s: %s expects a number, found '%s'", where, s->key, value);
-        iv = (int64_t)dv;
+        /* the integer view, saturated: a double beyond int64 has no defined cast */
+        iv = dv >= 0x1p63 ? INT64_MAX : dv < -0x1p63 ? INT64_MIN : (int64_t)dv;
         break;
     case CIO_P_BOOL: {
         int b;

@@ -26,11 +26,39 @@ EXTRA_DIST += tests/lib.sh tests/test_stats.sh tests/test_json.sh tests/test_eng
 
 
 # the fuzz targets, replayed over their corpus without libFuzzer
-check_PROGRAMS += tests/fuzz_params_replay tests/fuzz_hints_replay
+check_PROGRAMS += tests/fuzz_params_replay tests/fuzz_hints_replay tests/fuzz_gcrm_desc_replay tests/fuzz_gcrm_fcfg_replay
 tests_fuzz_params_replay_SOURCES = tests/fuzz/fuzz_params.c tests/fuzz/replay_main.c
 tests_fuzz_params_replay_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_fuzz_hints_replay_SOURCES = tests/fuzz/fuzz_hints.c tests/fuzz/replay_main.c
 tests_fuzz_hints_replay_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+tests_fuzz_gcrm_desc_replay_SOURCES = tests/fuzz/fuzz_gcrm_desc.c tests/fuzz/replay_main.c
+tests_fuzz_gcrm_desc_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gcrm
+tests_fuzz_gcrm_desc_replay_LDADD = src/gcrm/libgcrm.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+tests_fuzz_gcrm_fcfg_replay_SOURCES = tests/fuzz/fuzz_gcrm_fcfg.c tests/fuzz/replay_main.c
+tests_fuzz_gcrm_fcfg_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gcrm
+tests_fuzz_gcrm_fcfg_replay_LDADD = src/gcrm/libgcrm.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 TESTS += tests/test_fuzz_corpus.sh
 EXTRA_DIST += tests/test_fuzz_corpus.sh tests/fuzz/corpus tests/lsan.supp
+
+# each kernel at one rank under valgrind's memcheck (leaks included)
+TESTS += tests/test_valgrind.sh
+EXTRA_DIST += tests/test_valgrind.sh tests/valgrind.supp
 EXTRA_DIST += scripts/fuzz
+
+# `make check-sanitizers` (Makefile.am) runs these in an ASan + UBSan build: the
+# unit tests, the parsers' fuzz corpora, the engine, every driver and its faults,
+# aggregation, reads, the planner at the largest sizes, and each kernel's runs and
+# bad inputs.  Left out, for time (CI runs both suites): the benchmark scripts'
+# tests and the Python sweep tests (they run the same kernels again), the
+# null-driver repeats of the MOM patterns and the GCRM iotypes over PnetCDF
+# (their paths run in test_mom_files and drivers/test_pnetcdf), and valgrind,
+# which cannot run sanitized programs.
+SANITIZER_TESTS = tests/test_boxes tests/test_params tests/test_pattern tests/test_stats.sh tests/test_json.sh \
+	tests/test_fuzz_corpus.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_aggregate.sh \
+	tests/test_read.sh tests/test_large_sizes.sh \
+	tests/drivers/test_pnetcdf.sh tests/drivers/test_netcdf.sh tests/drivers/test_hdf5.sh tests/drivers/test_mpiio.sh \
+	tests/drivers/test_cross.sh tests/drivers/test_errors.sh tests/drivers/test_split.sh \
+	tests/gcrm/test_gcrm_grid tests/gcrm/test_gcrm_inputs tests/gcrm/test_gcrm_null.sh tests/gcrm/test_gcrm_errors.sh \
+	tests/gcrm/test_gcrm_original.sh \
+	tests/mom/test_mom_domain tests/mom/test_mom_files.sh tests/mom/test_mom_combine_errors.sh \
+	tests/pfio/test_pfio_unit tests/pfio/pfio_servers.sh tests/pfio/pfio_errors.sh tests/pfio/pfio_overlap.sh

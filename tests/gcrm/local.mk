@@ -1,6 +1,7 @@
-# tests for gcrm_io.  GCRM_REFERENCE: GCRM-IO's inputs and headers (SPEC.md's folder);
+# tests for gcrm_io.  GCRM_REFERENCE: GCRM-IO's inputs and headers (SPEC.md's folder):
+# by default shared/reference/gcrm-original beside the source tree, else under /work;
 # the tests that compare with them skip when it is absent.
-AM_TESTS_ENVIRONMENT += : $${GCRM_REFERENCE:=/work/shared/reference/gcrm-original}; export GCRM_REFERENCE;
+AM_TESTS_ENVIRONMENT += : $${GCRM_REFERENCE:=`cd $(abs_top_srcdir)/../shared/reference/gcrm-original 2>/dev/null && pwd || echo /work/shared/reference/gcrm-original`}; export GCRM_REFERENCE;
 
 check_PROGRAMS += tests/gcrm/test_gcrm_grid tests/gcrm/test_gcrm_inputs
 tests_gcrm_test_gcrm_grid_SOURCES = tests/gcrm/test_gcrm_grid.c tests/check.h

@@ -8,7 +8,7 @@ import shutil
 import subprocess
 
 from .errors import SweepError
-from .sweepfile import _did_you_mean, _show
+from .sweepfile import _did_you_mean, _esc, _show
 
 TOOL_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # scripts/ or bin/
 
@@ -32,7 +32,7 @@ def find_executable(sweep):
         if os.path.isfile(sweep.executable) and os.access(sweep.executable, os.X_OK):
             return os.path.abspath(sweep.executable)
         raise SweepError("%s: executable: expected an executable program, found '%s' (%s)" % (
-            sweep.where("sweep", "executable"), sweep.executable,
+            sweep.where("sweep", "executable"), _esc(sweep.executable),
             "not executable" if os.path.exists(sweep.executable) else "no such file"))
     looked = []
     for label, d in search_dirs():
@@ -42,7 +42,7 @@ def find_executable(sweep):
             return os.path.abspath(p)
     raise SweepError("%s: kernel: expected a program named '%s' in $CLIMIO_BINDIR, $PATH or the build tree, "
                      "found none (looked in %s); build it (make) or set executable in [sweep]" % (
-                         sweep.where("sweep", "kernel"), sweep.kernel, ", ".join(dict.fromkeys(looked))))
+                         sweep.where("sweep", "kernel"), _esc(sweep.kernel), ", ".join(dict.fromkeys(looked))))
 
 
 class KernelInfo:
@@ -96,7 +96,7 @@ def check_parameters(sweep, info):
         where = sweep.where("parameters", name)
         if name not in info.params:
             raise SweepError("%s: expected a parameter of %s, found '%s'%s" % (
-                where, sweep.kernel, name, _did_you_mean(name, info.params)))
+                where, sweep.kernel, _esc(name), _did_you_mean(name, info.params)))
         kind, choices = info.params[name]
         for v in values:
             ok = True

@@ -4,9 +4,12 @@ Every problem is reported as "file:line: what was expected, what was found".
 tomllib gives positions only for syntax errors, so a small scanner maps
 (table, key) to the line that sets it for the checks made after parsing."""
 
+import datetime
 import difflib
+import math
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 
 from .errors import SweepError
@@ -89,8 +92,12 @@ OUTPUT_ENV = {
     "gcrm_io": ("GCRM_OUTPUT_PATH",),
 }
 
-ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-HINT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+# \Z, not $: $ also matches before a final newline ("A\n" is no name)
+ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
+HINT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*\Z")
+SWEEP_NAME = re.compile(r"^[A-Za-z0-9_.+-]+\Z")
+# whole numbers the kernels and launchers can take (C long, 64 bits)
+INT64 = (-2 ** 63, 2 ** 63 - 1)
 
 
 @dataclass
@@ -149,7 +156,7 @@ class Locator:
     def __init__(self, text):
         self.lines = {}
         table, counts = ("", 0), {}
-        for no, line in enumerate(text.splitlines(), 1):
+        for no, line in enumerate(_lines(text), 1):
             s = line.strip()
             if s.startswith("[["):
                 name = self._norm(s[2:].split("]]")[0])
@@ -166,18 +173,60 @@ class Locator:
                     self.lines.setdefault((table, self._norm(m.group(1))), no)
 
     def _norm(self, dotted):
-        return ".".join(p.strip("\"'") for p in self.PART.findall(dotted))
+        return ".".join(self._part(p) for p in self.PART.findall(dotted))
+
+    @staticmethod
+    def _part(p):
+        if p.startswith('"') and "\\" in p and tomllib is not None:
+            try:   # "a\u00e9": the key tomllib read has the escapes decoded
+                return tomllib.loads("k = " + p)["k"]
+            except tomllib.TOMLDecodeError:
+                pass
+        return p.strip("\"'")
 
     def line(self, table, key=None, index=0):
         n = self.lines.get(((table, index), key))
         if n is None and key is not None:
             n = self.lines.get(((table, index), None))
+        if n is None and table:
+            # a table set by a key of the top level: exclude = [...], sweep.kernel = "k"
+            n = self.lines.get((("", 0), table + "." + key if key else table))
+            if n is None:
+                n = self.lines.get((("", 0), table))
         return n or 1
+
+
+def _lines(text):
+    """The lines of a TOML text: only \\n ends a line (\\r\\n too, its \\r is stripped
+    where lines are shown), not the other characters str.splitlines breaks at
+    (form feed, \\x1c, \\u2028, ...), which a string or a comment may hold."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _esc(s):
+    """s for a message: characters that are not printable (newlines, control
+    characters) as escapes (\\n, \\x0c, \\u2028), so that a message is one line."""
+    s = str(s)
+    if s.isprintable():
+        return s
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in s)
+
+
+def _int_str(v):
+    """A whole number in decimal, or in hex where Python refuses to write it in
+    decimal (more than sys.get_int_max_str_digits() digits, from a hex literal)."""
+    try:
+        return str(v)
+    except ValueError:
+        return ("-0x%x" % -v) if v < 0 else ("0x%x" % v)
 
 
 def _did_you_mean(word, choices):
     close = difflib.get_close_matches(word, list(choices), n=1)
-    return " (did you mean '%s'?)" % close[0] if close else ""
+    return " (did you mean '%s'?)" % _esc(close[0]) if close else ""
 
 
 def _show(v):
@@ -185,28 +234,32 @@ def _show(v):
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, str):
-        return '"%s"' % v
+        return '"%s"' % _esc(v)
     if isinstance(v, dict):
         return "a table"
     if isinstance(v, list):
         return "[" + ", ".join(_show(x) for x in v) + "]"
-    return str(v)
+    if isinstance(v, int):
+        return _int_str(v)
+    if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
+        return v.isoformat()
+    return _esc(v)
 
 
 def _kind_of(v):
     if isinstance(v, bool):
         return "a boolean (%s)" % _show(v)
-    if isinstance(v, int):
-        return "a number (%s)" % v
-    if isinstance(v, float):
-        return "a number (%s)" % v
+    if isinstance(v, (int, float)):
+        return "a number (%s)" % _show(v)
     if isinstance(v, str):
         return "a string (%s)" % _show(v)
     if isinstance(v, list):
         return "a list (%s)" % _show(v)
     if isinstance(v, dict):
         return "a table"
-    return repr(v)
+    if isinstance(v, (datetime.datetime, datetime.date, datetime.time)):
+        return "a date or time (%s)" % _show(v)
+    return _esc(repr(v))
 
 
 def _check_typed(sw, table, key, value, kind, desc, index=0):
@@ -217,7 +270,7 @@ def _check_typed(sw, table, key, value, kind, desc, index=0):
         raise SweepError("%s: %s: expected %s, found %s" % (where, key, desc, _kind_of(value)))
 
     def posint(v):
-        return isinstance(v, int) and not isinstance(v, bool) and v >= 1
+        return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= INT64[1]
 
     if kind == "str":
         if not isinstance(value, str) or not value.strip():
@@ -232,9 +285,15 @@ def _check_typed(sw, table, key, value, kind, desc, index=0):
             bad()
         return value
     if kind == "nonneg":
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
             bad()
-        return float(value)
+        try:
+            f = float(value)
+        except OverflowError:   # a whole number beyond any float
+            bad()
+        if not math.isfinite(f) or f < 0:   # nan and inf (TOML has both) are no number of seconds
+            bad()
+        return f
     if kind == "posint_list":
         vals = value if isinstance(value, list) else [value]
         if not vals or not all(posint(v) for v in vals):
@@ -262,7 +321,7 @@ def _check_table(sw, data, table, keys):
     for k, v in t.items():
         if k not in keys:
             raise SweepError("%s: expected one of the [%s] keys (%s), found '%s'%s" % (
-                sw.where(table, k), table, ", ".join(keys), k, _did_you_mean(k, keys)))
+                sw.where(table, k), table, ", ".join(keys), _esc(k), _did_you_mean(k, keys)))
         out[k] = _check_typed(sw, table, k, v, *keys[k])
     return out
 
@@ -271,6 +330,7 @@ def _setting_values(sw, table, name, value):
     """A [parameters]/[hints]/[env] entry: a scalar (fixed) or a non-empty list
     of distinct scalars (swept).  Returns (values, swept)."""
     where = sw.where(table, name)
+    name = _esc(name)
     if isinstance(value, dict):
         raise SweepError("%s: %s: expected a value or a list of values, found a table "
                          "(write %s = [...] in [%s])" % (where, name, name.split(".")[-1], table))
@@ -281,34 +341,68 @@ def _setting_values(sw, table, name, value):
             if not isinstance(v, SCALARS):
                 raise SweepError("%s: %s: expected a list of strings, numbers or booleans, found %s in it"
                                  % (where, name, _kind_of(v)))
-        if len(set(map(_show, value))) != len(value):
-            raise SweepError("%s: %s: expected distinct values, found %s" % (where, name, _show(value)))
-        return list(value), True
-    if not isinstance(value, SCALARS):
+        values, swept = list(value), True
+    elif not isinstance(value, SCALARS):
         raise SweepError("%s: %s: expected a string, number or boolean, found %s" % (where, name, _kind_of(value)))
-    return [value], False
+    else:
+        values, swept = [value], False
+    for v in values:
+        if isinstance(v, int) and not INT64[0] <= v <= INT64[1]:
+            raise SweepError("%s: %s: expected whole numbers from -2^63 to 2^63-1, found %s" % (where, name, _show(v)))
+    if swept and len(set(map(_show, values))) != len(values):
+        raise SweepError("%s: %s: expected distinct values, found %s" % (where, name, _show(value)))
+    return values, swept
 
 
 def parse_text(text, path):
     if tomllib is None:
         raise SweepError("%s: reading TOML needs Python 3.11 (tomllib) or the tomli package" % path)
+    lines = _lines(text)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         msg = str(e)
         m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
         if m is None and "(at end of document)" in msg:
-            no = max(1, len(text.splitlines()))
+            no = max(1, len(lines))
             raise SweepError("%s:%d: expected valid TOML: %s; found: the end of the file" % (
-                path, no, msg.replace("(at end of document)", "").strip()))
+                path, no, _esc(msg.replace("(at end of document)", "").strip())))
         if m:
             no = int(m.group(1))
-            lines = text.splitlines()
-            found = lines[no - 1].strip() if 0 < no <= len(lines) else "the end of the file"
-            msg = msg[:m.start()].strip()
+            found = _esc(lines[no - 1].strip()) if 0 < no <= len(lines) else "the end of the file"
+            msg = _esc(msg[:m.start()].strip())
             raise SweepError("%s:%d: expected valid TOML: %s; found: %s" % (path, no, msg, found))
-        raise SweepError("%s:1: expected valid TOML: %s" % (path, msg))
+        raise SweepError("%s:1: expected valid TOML: %s" % (path, _esc(msg)))
+    except RecursionError:
+        # tomllib reads nested arrays and inline tables recursively
+        no = _deepest_line(lines)
+        raise SweepError("%s:%d: expected valid TOML: arrays or inline tables nested too deeply for Python's "
+                         "TOML reader; found: %s" % (path, no, _esc(lines[no - 1].strip()[:200])))
+    except ValueError as e:
+        # Python refuses to read whole numbers of more than sys.get_int_max_str_digits() digits
+        limit = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+        for no, line in enumerate(lines, 1):
+            longest = max((len(n.replace("_", "")) for n in re.findall(r"[0-9][0-9_]*", line)), default=0)
+            if limit and longest > limit:
+                raise SweepError("%s:%d: expected valid TOML: a number of at most %d digits; found: a number of "
+                                 "%d digits" % (path, no, limit, longest))
+        raise SweepError("%s:1: expected valid TOML: %s" % (path, _esc(e)))
     return data
+
+
+def _deepest_line(lines):
+    """The line where the most [ and { are open (not told apart from those in
+    strings or comments: only for showing where a text nests too deeply)."""
+    depth, best, no = 0, -1, 1
+    for i, line in enumerate(lines, 1):
+        for c in line:
+            if c in "[{":
+                depth += 1
+                if depth > best:
+                    best, no = depth, i
+            elif c in "]}":
+                depth -= 1
+    return no
 
 
 def load(path):
@@ -320,6 +414,12 @@ def load(path):
         raise SweepError("%s: cannot read the sweep file: %s" % (path, e.strerror or e))
     except UnicodeDecodeError:
         raise SweepError("%s:1: expected a UTF-8 text (TOML) file, found binary data" % path)
+    return from_text(text, path)
+
+
+def from_text(text, path):
+    """Check the text of a sweep file named path (for messages and relative
+    paths); returns a Sweep.  Every problem is a SweepError."""
     data = parse_text(text, path)
     sw = Sweep(path=path, name="", kernel="", text=text, locator=Locator(text))
 
@@ -327,7 +427,7 @@ def load(path):
         if k not in TABLES:
             line = sw.where("", k) if not isinstance(v, dict) else sw.where(k)
             raise SweepError("%s: expected one of the tables %s, found '%s'%s" % (
-                line, ", ".join("[%s]" % t if t != "exclude" else "[[exclude]]" for t in TABLES), k,
+                line, ", ".join("[%s]" % t if t != "exclude" else "[[exclude]]" for t in TABLES), _esc(k),
                 _did_you_mean(k, TABLES)))
     if "sweep" not in data:
         raise SweepError("%s:1: expected a [sweep] table (with at least kernel and nprocs), found none" % path)
@@ -339,7 +439,7 @@ def load(path):
                 sw.where("sweep"), req, SWEEP_KEYS[req][1]))
     sw.kernel = s["kernel"]
     sw.name = s.get("name") or os.path.splitext(os.path.basename(path))[0]
-    if not re.match(r"^[A-Za-z0-9_.+-]+$", sw.name):
+    if not SWEEP_NAME.match(sw.name):
         raise SweepError("%s: name: expected letters, digits and . _ + - only, found %s" % (
             sw.where("sweep", "name"), _show(sw.name)))
     for k in ("executable", "base", "data_dir", "output_parameter"):
@@ -352,7 +452,7 @@ def load(path):
         base = os.path.join(sw.dir, sw.base)
         if not os.path.isfile(base):
             raise SweepError("%s: base: expected an existing parameter file (relative to the sweep file), "
-                             "found '%s' (no such file: %s)" % (sw.where("sweep", "base"), sw.base, base))
+                             "found '%s' (no such file: %s)" % (sw.where("sweep", "base"), _esc(sw.base), _esc(base)))
         sw.base = os.path.abspath(base)
     if sw.executable:
         sw.executable = os.path.join(sw.dir, os.path.expanduser(sw.executable))
@@ -376,12 +476,12 @@ def load(path):
                 if name == sw.output_parameter:
                     raise SweepError("%s: %s: expected a kernel parameter the sweep does not set itself, found "
                                      "'%s' (the sweep sets each run's output folder; use data_dir in [sweep])"
-                                     % (where, name, name))
+                                     % (where, _esc(name), _esc(name)))
             if kind == "hint" and not HINT_NAME.match(name):
-                raise SweepError("%s: expected an MPI-IO hint name, found '%s'" % (where, name))
+                raise SweepError("%s: expected an MPI-IO hint name, found '%s'" % (where, _esc(name)))
             if kind == "env" and not ENV_NAME.match(name):
                 raise SweepError("%s: expected an environment variable name (letters, digits, _), found '%s'"
-                                 % (where, name))
+                                 % (where, _esc(name)))
             values, swept = _setting_values(sw, table, name, value)
             if kind == "hint":
                 for v in values:
@@ -401,13 +501,19 @@ def load(path):
     return sw
 
 
-def _flatten(table, prefix=""):
-    """Dotted TOML keys (a.b = 1) come back as nested tables: flatten them."""
-    for k, v in table.items():
-        if isinstance(v, dict):
-            yield from _flatten(v, prefix + k + ".")
-        else:
+def _flatten(table):
+    """Dotted TOML keys (a.b = 1) come back as nested tables: flatten them, in
+    the file's order.  Not recursive: a.a.a...a = 1 nests as deep as it is long."""
+    stack = [("", iter(table.items()))]
+    while stack:
+        prefix, items = stack[-1]
+        for k, v in items:
+            if isinstance(v, dict):
+                stack.append((prefix + k + ".", iter(v.items())))
+                break
             yield prefix + k, v
+        else:
+            stack.pop()
 
 
 def _load_excludes(sw, ex):
@@ -419,21 +525,21 @@ def _load_excludes(sw, ex):
     aliases = {"parameters." + a.name: a.key for a in sw.axes if a.kind == "param"}
     for i, t in enumerate(ex):
         if not isinstance(t, dict) or not t:
-            raise SweepError("%s: expected [[exclude]] with at least one 'axis = value' line, found an empty table"
-                             % sw.where("exclude", None, i))
+            raise SweepError("%s: expected [[exclude]] with at least one 'axis = value' line, found %s"
+                             % (sw.where("exclude", None, i), "an empty table" if t == {} else _kind_of(t)))
         cond = {}
         for k, v in _flatten(t):
             where = sw.where("exclude", k, i)
             k2 = aliases.get(k, k)
             if k2 not in keys:
                 raise SweepError("%s: expected a swept setting (one of %s), found '%s'%s" % (
-                    where, ", ".join(sorted(keys)), k, _did_you_mean(k2, keys)))
+                    where, ", ".join(_esc(n) for n in sorted(keys)), _esc(k), _did_you_mean(k2, keys)))
             vals = v if isinstance(v, list) else [v]
             ax = keys[k2]
             shown = [_show(x) for x in ax.values]
             for x in vals:
                 if _show(x) not in shown:
                     raise SweepError("%s: %s: expected one of the swept values %s, found %s" % (
-                        where, k, ", ".join(shown), _show(x)))
+                        where, _esc(k), ", ".join(shown), _show(x)))
             cond[k2] = vals
         sw.excludes.append((sw.locator.line("exclude", None, i), cond))

@@ -4,4 +4,7 @@ TESTS += tests/scripts/test_sweep.sh tests/scripts/test_sweep_slurm.sh
 EXTRA_DIST += tests/scripts/test_sweep.sh tests/scripts/test_sweep_slurm.sh tests/scripts/pytest_wrapper.sh \
   tests/scripts/conftest.py tests/scripts/local_slurm.py tests/scripts/test_local.py \
   tests/scripts/test_resume.py tests/scripts/test_pbs.py tests/scripts/test_sweepfile_errors.py \
-  tests/scripts/test_slurm.py tests/scripts/test_report.py
+  tests/scripts/test_slurm.py tests/scripts/test_report.py tests/scripts/test_sweepfile_fuzz_corpus.py
+# the sweep-file fuzz target (atheris, run by scripts/fuzz), which the test above
+# replays its corpus (tests/fuzz/corpus, distributed whole) through
+EXTRA_DIST += tests/fuzz/fuzz_sweepfile.py

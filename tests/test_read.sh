@@ -18,6 +18,8 @@ for drv in mpiio pnetcdf netcdf hdf5; do
       w=$(json_get "$j" 'd["write"]["bytes"]["written"]')
       r=$(json_get "$j" 'd["readback"]["bytes"]["read"]')
       [ "$w" = "$r" ] || fail "$drv $mode: read $r bytes, wrote $w"
+      # one file, read by 3 ranks: counted once
+      [ "$(json_get "$j" 'd["verify"]["files"]')" = 1 ] || fail "$drv $mode: read-back files counted per rank"
       [ "$(json_get "$j" 'd["verify"]["verdict"]')" = pass ] || fail "$drv $mode: reads not checked"
       [ "$(json_get "$j" 'd["readback"]["end_to_end"]["read_bandwidth_MiBps"] > 0')" = True ] || fail "$drv $mode: no read bandwidth"
       case $mode in

@@ -1103,13 +1103,17 @@ void cio_engine_readback(cio_engine *e, int shift, int check, cio_stats *rstats,
     for (int i = 0; i < e->nreg; i++) {
         reg_entry *r = &e->reg[i];
         cio_schema *s = r->s;
-        int fn;
+        int fn, frank;
         MPI_Comm_size(r->comm, &fn);
+        MPI_Comm_rank(r->comm, &frank);
+        /* files, variables and records are counted once per file (by its first
+         * rank); elements and mismatches are each rank's share, summed */
+        int counts = frank == 0;
         int64_t *nrec = cio_calloc((size_t)(s->nvars ? s->nvars : 1), sizeof *nrec);
         MPI_Allreduce(r->nrec, nrec, s->nvars, MPI_INT64_T, MPI_MAX, r->comm);
         rstats->files_opened++;
         cio_file *f = open_existing(e, r->path, s, r->comm, 0);
-        out->files++;
+        out->files += counts;
         for (int v = 0; v < s->nvars; v++) {
             cio_var *var = &s->vars[v];
             if (nrec[v] == 0 || (var->flags & CIO_VAR_NOVERIFY)) continue;
@@ -1118,13 +1122,13 @@ void cio_engine_readback(cio_engine *e, int shift, int check, cio_stats *rstats,
             int nd = cio_var_shape(s, var, shape);
             if (shift && fn > 1) use = neighbour_decomp(own, nd, shape, r->comm);
             var->decomp = use;
-            out->variables++;
+            out->variables += counts;
             size_t ts = cio_type_size(var->type);
             int64_t ne = use ? use->nelems : 0;
             void *buf = cio_malloc((size_t)(ne ? ne : 1) * ts);
             for (int64_t rec = 0; rec < nrec[v]; rec++) {
                 plain_read_buf(f, v, rec, buf);
-                out->records++;
+                out->records += counts;
                 if (check) {
                     cio_timer_begin(rstats, CIO_T_CHECK);
                     check_var(f, v, var->is_record ? rec : 0, buf, out);

@@ -1,5 +1,7 @@
 # make check: unit tests, MPI runs at 1-4 ranks, error cases.
 TEST_EXTENSIONS = .sh
+# the tests' environment, remade when tests/env.sh.in changes (nothing else needs it)
+check_DATA = tests/env.sh
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = . $(top_builddir)/tests/env.sh;
 

@@ -7,7 +7,7 @@
 . "$top_srcdir/tests/lib.sh"
 set -e
 command -v valgrind >/dev/null 2>&1 || skip "valgrind is not installed (Debian: apt-get install valgrind)"
-[ -z "$SANITIZER_FLAGS" ] || skip "a sanitizer build ($SANITIZER_FLAGS): valgrind cannot run it"
+[ -z "${SANITIZER_FLAGS:-}" ] || skip "a sanitizer build ($SANITIZER_FLAGS): valgrind cannot run it"
 
 supp="--suppressions=$top_srcdir/tests/valgrind.supp"
 ompi_supp="$(ompi_info --path pkgdatadir --parsable 2>/dev/null | sed -n 's/^path:pkgdatadir://p')/openmpi-valgrind.supp"

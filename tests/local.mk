@@ -40,7 +40,7 @@ tests_fuzz_gcrm_fcfg_replay_SOURCES = tests/fuzz/fuzz_gcrm_fcfg.c tests/fuzz/rep
 tests_fuzz_gcrm_fcfg_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gcrm
 tests_fuzz_gcrm_fcfg_replay_LDADD = src/gcrm/libgcrm.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 TESTS += tests/test_fuzz_corpus.sh
-EXTRA_DIST += tests/test_fuzz_corpus.sh tests/fuzz/corpus tests/lsan.supp
+EXTRA_DIST += tests/test_fuzz_corpus.sh tests/fuzz/corpus tests/fuzz/fuzz_text.h tests/lsan.supp
 
 # each kernel at one rank under valgrind's memcheck (leaks included)
 TESTS += tests/test_valgrind.sh

@@ -4,15 +4,14 @@
 #include "config.h"
 #include "gcrm_desc.h"
 
+#include "fuzz_text.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
-    memcpy(text, data, size);
-    text[size] = '\0';
+    char *text = fuzz_text(data, size);
     gcrm_desc_set ds;
     cio_err e = {0};
     if (gcrm_desc_parse(&ds, text, "fuzz.desc", &e) != 0) {

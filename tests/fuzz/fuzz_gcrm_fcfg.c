@@ -5,6 +5,7 @@
 #include "config.h"
 #include "gcrm_fcfg.h"
 
+#include "fuzz_text.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gcrm_desc_set ds;
     cio_err e = {0};
     if (gcrm_desc_parse(&ds, desc_text, "fixed.desc", &e) != 0) abort();
-    char *text = malloc(size + 1);
-    memcpy(text, data, size);
-    text[size] = '\0';
+    char *text = fuzz_text(data, size);
     gcrm_fcfg fc;
     memset(&e, 0, sizeof e);
     if (gcrm_fcfg_parse(&fc, text, "fuzz.fcfg", &ds, &e) != 0) {

@@ -2,15 +2,14 @@
 #include "config.h"
 #include "hints.h"
 
+#include "fuzz_text.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
-    memcpy(text, data, size);
-    text[size] = '\0';
+    char *text = fuzz_text(data, size);
     cio_hints h;
     cio_err e = {0};
     cio_hints_init(&h);

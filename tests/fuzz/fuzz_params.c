@@ -3,6 +3,7 @@
 #include "config.h"
 #include "params.h"
 
+#include "fuzz_text.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,9 +23,7 @@ static const cio_param_spec kernel[] = {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const cio_param_spec *tables[] = {kernel, NULL};
-    char *text = malloc(size + 1);
-    memcpy(text, data, size);
-    text[size] = '\0';
+    char *text = fuzz_text(data, size);
     cio_params *p = cio_params_new(tables);
     cio_params_allow_unknown(p, size & 1);
     cio_err e = {0};

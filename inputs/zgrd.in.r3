@@ -38,3 +38,5 @@ cdf_sep_grid         grid
 restart_interval     900          ! seconds between restart files (0: none)
 restart_output       restart.nc
 restart_overwrite    false
+
+cf_metadata          true         ! CF-valid metadata (xarray reads the files); GCRM-IO's own inputs lack it

@@ -11,14 +11,17 @@ dist_climiosweep_DATA = \
   scripts/climio_sweep/execute.py scripts/climio_sweep/html.py scripts/climio_sweep/kernel.py \
   scripts/climio_sweep/local.py scripts/climio_sweep/lustre.py scripts/climio_sweep/plan.py \
   scripts/climio_sweep/prepare.py scripts/climio_sweep/report.py scripts/climio_sweep/state.py \
-  scripts/climio_sweep/sweepfile.py
+  scripts/climio_sweep/sweepfile.py scripts/climio_sweep/bench.py
+# bench.py: the runner the scripts/bench-* share; they find the package as the
+# launcher does (beside them, or in $(datadir)/climio/python)
+dist_doc_DATA += doc/bench.md
 # the sample sweeps (gcrm_io; engine_exercise for the tests), installed with the
 # inputs and copied into run/
 climioinputs_DATA += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
 RUN_INPUTS += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
 EXTRA_DIST += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
 dist_doc_DATA += doc/sweep.md
-EXTRA_DIST += doc/images/sweep-heatmap.png
+EXTRA_DIST += doc/images/sweep-heatmap.png doc/images/sweep-heatmap.svg
 
 # bench-drivers: every driver and mode on one file system, one table (doc/drivers.md)
 dist_bin_SCRIPTS += scripts/bench-drivers
@@ -26,3 +29,7 @@ dist_bin_SCRIPTS += scripts/bench-drivers
 dist_bin_SCRIPTS += scripts/bench-aggregation
 # plan-tables: dry-run tables of the shipped inputs (doc/planning.md)
 dist_bin_SCRIPTS += scripts/plan-tables
+# bench-scale: each kernel at 16, 64, 256 oversubscribed ranks (doc/scaling.md)
+dist_bin_SCRIPTS += scripts/bench-scale
+# bench-compress: filter x level x shuffle x quantization on model data (doc/compression.md)
+dist_bin_SCRIPTS += scripts/bench-compress

@@ -5,26 +5,40 @@ check_DATA = tests/env.sh
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = . $(top_builddir)/tests/env.sh;
 
-check_PROGRAMS += tests/test_boxes tests/test_params tests/test_pattern tests/test_stats tests/test_json
-# built by `make`, not only `make check`: scripts/bench-drivers runs it
-# the synthetic plan of the driver and aggregation benchmarks: installed beside them
-bin_PROGRAMS += tests/engine_exercise
+check_PROGRAMS += tests/test_boxes tests/test_params tests/test_pattern tests/test_stats tests/test_json tests/test_hostlist tests/test_repeat
 tests_test_boxes_SOURCES = tests/test_boxes.c tests/check.h
 tests_test_boxes_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_test_params_SOURCES = tests/test_params.c tests/check.h
 tests_test_params_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+# the pattern fill benchmark (doc/internals.md): built by `make`
+noinst_PROGRAMS += tests/bench_fill
+tests_bench_fill_SOURCES = tests/bench_fill.c
+tests_bench_fill_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_test_pattern_SOURCES = tests/test_pattern.c tests/check.h
 tests_test_pattern_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_test_stats_SOURCES = tests/test_stats.c tests/check.h
 tests_test_stats_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_test_json_SOURCES = tests/test_json.c
+tests_test_hostlist_SOURCES = tests/test_hostlist.c tests/check.h
+tests_test_hostlist_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+tests_test_repeat_SOURCES = tests/test_repeat.c tests/check.h
+tests_test_repeat_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_test_json_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
-tests_engine_exercise_SOURCES = tests/engine_exercise.c
-tests_engine_exercise_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 
 TESTS += tests/test_boxes tests/test_params tests/test_pattern tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh \
-	tests/test_dryrun.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh tests/test_large_sizes.sh
-EXTRA_DIST += tests/lib.sh tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh tests/test_large_sizes.sh
+	tests/test_dryrun.sh tests/test_dryrun_classes.sh tests/test_bench_fill.sh tests/test_scale_memory.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh tests/test_large_sizes.sh \
+	tests/test_strict_inputs.sh tests/test_env_shared.sh
+EXTRA_DIST += tests/lib.sh tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_dryrun_classes.sh tests/test_bench_fill.sh tests/test_scale_memory.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh tests/test_large_sizes.sh \
+	tests/test_strict_inputs.sh tests/test_env_shared.sh
+# issue 15's reliability classes: strict inputs, shared environment, claimed outputs
+TESTS += tests/test_outputs_claim.sh tests/test_verify_layout.sh
+EXTRA_DIST += tests/test_outputs_claim.sh tests/test_verify_layout.sh
+# doc/internals.md's add-a-driver recipe, built for real in a copy of the tree
+TESTS += tests/test_driver_template.sh
+EXTRA_DIST += tests/test_driver_template.sh
+# publishable results (issue 21): durable writes, run context, host ranges, repetitions
+TESTS += tests/test_hostlist tests/test_repeat tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh
+EXTRA_DIST += tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh
 
 
 # the fuzz targets, replayed over their corpus without libFuzzer
@@ -39,6 +53,18 @@ tests_fuzz_gcrm_desc_replay_LDADD = src/gcrm/libgcrm.a $(CLIMIO_LIBS) $(CLIMIO_I
 tests_fuzz_gcrm_fcfg_replay_SOURCES = tests/fuzz/fuzz_gcrm_fcfg.c tests/fuzz/replay_main.c
 tests_fuzz_gcrm_fcfg_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gcrm
 tests_fuzz_gcrm_fcfg_replay_LDADD = src/gcrm/libgcrm.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+# mom_io's and pfio_io's parameter handling end to end (the parser, then the kernel's own checks)
+check_PROGRAMS += tests/fuzz_mom_params_replay tests/fuzz_pfio_params_replay
+tests_fuzz_mom_params_replay_SOURCES = tests/fuzz/fuzz_mom_params.c tests/fuzz/replay_main.c src/mom/mom_config.c
+tests_fuzz_mom_params_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/mom
+tests_fuzz_mom_params_replay_LDADD = src/mom/libmom_model.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+tests_fuzz_pfio_params_replay_SOURCES = tests/fuzz/fuzz_pfio_params.c tests/fuzz/replay_main.c
+tests_fuzz_pfio_params_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/pfio
+tests_fuzz_pfio_params_replay_LDADD = src/pfio/libpfio.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+check_PROGRAMS += tests/fuzz_dmap_text_replay
+tests_fuzz_dmap_text_replay_SOURCES = tests/fuzz/fuzz_dmap_text.c tests/fuzz/replay_main.c
+tests_fuzz_dmap_text_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/decomp
+tests_fuzz_dmap_text_replay_LDADD = $(DMAP_LIBS)
 TESTS += tests/test_fuzz_corpus.sh
 EXTRA_DIST += tests/test_fuzz_corpus.sh tests/fuzz/corpus tests/fuzz/fuzz_text.h tests/lsan.supp
 
@@ -57,10 +83,19 @@ EXTRA_DIST += scripts/fuzz
 # which cannot run sanitized programs.
 SANITIZER_TESTS = tests/test_boxes tests/test_params tests/test_pattern tests/test_stats.sh tests/test_json.sh \
 	tests/test_fuzz_corpus.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_aggregate.sh \
-	tests/test_read.sh tests/test_large_sizes.sh \
+	tests/test_read.sh tests/test_large_sizes.sh tests/test_hostlist tests/test_repeat tests/test_fsync.sh tests/test_repetitions.sh \
 	tests/drivers/test_pnetcdf.sh tests/drivers/test_netcdf.sh tests/drivers/test_hdf5.sh tests/drivers/test_mpiio.sh \
 	tests/drivers/test_cross.sh tests/drivers/test_errors.sh tests/drivers/test_split.sh \
 	tests/gcrm/test_gcrm_grid tests/gcrm/test_gcrm_inputs tests/gcrm/test_gcrm_null.sh tests/gcrm/test_gcrm_errors.sh \
 	tests/gcrm/test_gcrm_original.sh \
 	tests/mom/test_mom_domain tests/mom/test_mom_files.sh tests/mom/test_mom_combine_errors.sh \
-	tests/pfio/test_pfio_unit tests/pfio/pfio_servers.sh tests/pfio/pfio_errors.sh tests/pfio/pfio_overlap.sh
+	tests/pfio/test_pfio_unit tests/pfio/test_pfio_servers.sh tests/pfio/test_pfio_errors.sh tests/pfio/test_pfio_overlap.sh \
+	tests/decomp/test_dmap_formats.sh tests/decomp/test_decomp_io.sh
+
+# the project stands alone: no path outside the tree, the reference data inside it
+TESTS += tests/test_standalone.sh
+EXTRA_DIST += tests/test_standalone.sh
+
+# every kernel x driver x format: files netCDF4-python and xarray open
+TESTS += tests/test_clients.sh
+EXTRA_DIST += tests/test_clients.sh tests/clients_open.py

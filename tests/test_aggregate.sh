@@ -5,7 +5,7 @@
 # driver built, and --verify passes.
 . "$top_srcdir/tests/lib.sh"
 set -e
-prog="$top_builddir/tests/engine_exercise"
+prog="$top_builddir/src/exercise/engine_exercise"
 sums() { json_get "$1" '" ".join(k+"="+v for k,v in sorted(d["checksums"].items()))'; }
 run 3 "$prog" --driver null --out "$TESTTMP/o" --json "$TESTTMP/plain.json" --quiet >/dev/null || fail "plain run"
 ref=$(sums "$TESTTMP/plain.json")

@@ -4,7 +4,7 @@
 # ranks), total requests and total data bytes, at several process counts.
 . "$top_srcdir/tests/lib.sh"
 set -e
-prog="$top_builddir/tests/engine_exercise"
+prog="$top_builddir/src/exercise/engine_exercise"
 for np in 1 3 4; do
   for mode in nonblocking_collective blocking_independent; do
     dj="$TESTTMP/dry$np.json"; rj="$TESTTMP/real$np.json"
@@ -30,6 +30,11 @@ for np in 1 3 4; do
     [ "$d" = "$r" ] || fail "np=$np: request size histograms differ: $d vs $r"
     [ "$(json_get "$dj" "d['files']['data_bytes']")" = "$(json_get "$rj" "d['write']['bytes']['written']")" ] \
       || fail "np=$np: planned data bytes differ from bytes written"
+    # io.iotype is the mode asked in both documents, iotype_effective the one run
+    for k in iotype iotype_effective; do
+      [ "$(json_get "$dj" "d['io']['$k']")" = "$(json_get "$rj" "d['io']['$k']")" ] \
+        || fail "np=$np $mode: io.$k differs between the dry run and the run"
+    done
   done
 done
 # a large plan stays fast and small: 40,960 virtual ranks

@@ -4,7 +4,7 @@
 # process count, and the same JSON figures a user would read.
 . "$top_srcdir/tests/lib.sh"
 set -e
-prog="$top_builddir/tests/engine_exercise"
+prog="$top_builddir/src/exercise/engine_exercise"
 nx=16; ny=12; nz=3; nrec=3
 # bytes per record: time 8, temp 4*nz*ny*nx, salt 8*nz*ny*nx; mask 4*ny*nx once
 expect=$(( nrec * (8 + 12 * nz * ny * nx) + 4 * ny * nx ))

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <mpi.h>
+#include <string.h>
 
 #define NZ 5
 #define NY 7
@@ -54,6 +55,36 @@ static uint64_t split_sum(cio_type t, uint64_t seed, unsigned rs)
     return s;
 }
 
+/* The fill as it was first written, element by element: every value is
+ * cio_pattern_value at its global index and the checksum adds
+ * cio_pattern_csum_term for each.  The vectorised fill must give the same
+ * bytes and the same sum. */
+static int fill_matches_reference(cio_type t, uint64_t seed, const cio_box *b)
+{
+    int64_t n = 1;
+    for (int d = 0; d < b->ndims; d++) n *= b->count[d];
+    size_t ts = cio_type_size(t);
+    char *got = cio_calloc((size_t)n, ts), *want = cio_calloc((size_t)n, ts);
+    uint64_t sum = 0, ref = 0;
+    cio_pattern_fill(t, got, seed, b, &sum);
+    for (int64_t k = 0; k < n; k++) {
+        uint64_t g = (uint64_t)cio_box_global_index(b, k), u = cio_pattern_value(t, seed, g);
+        ref += cio_pattern_csum_term(u, g);
+        switch (t) {
+        case CIO_BYTE: ((int8_t *)want)[k] = (int8_t)u; break;
+        case CIO_SHORT: ((int16_t *)want)[k] = (int16_t)u; break;
+        case CIO_INT: ((int32_t *)want)[k] = (int32_t)u; break;
+        case CIO_FLOAT: ((float *)want)[k] = (float)u; break;
+        case CIO_DOUBLE: ((double *)want)[k] = (double)u; break;
+        default: ((int64_t *)want)[k] = (int64_t)u; break;
+        }
+    }
+    int ok = memcmp(got, want, (size_t)n * ts) == 0 && sum == ref;
+    cio_free(got);
+    cio_free(want);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -80,6 +111,24 @@ int main(int argc, char **argv)
         CHECK(w != 0);
         for (unsigned r = 1; r <= 20; r++) CHECK(split_sum(types[k], seed, r) == w);
         CHECK(whole_sum(types[k], seed + 1) != w);
+    }
+
+    /* the fill equals the element-by-element definition: part rows, whole rows
+     * joined into one run, and runs across global indices 2^31, 2^32 and 3 * 2^31
+     * (the 32-bit lanes restart their sums there) */
+    {
+        int64_t wshape[2] = {3, ((int64_t)1 << 31) + 4}, wstart[2] = {0, ((int64_t)1 << 31) - 8}, wcount[2] = {3, 24};
+        int64_t fshape[3] = {NZ, NY, NX}, fstart[3] = {1, 0, 0}, fcount[3] = {3, NY, NX};
+        int64_t pstart[3] = {1, 2, 3}, pcount[3] = {3, 4, 5};
+        int64_t lshape[1] = {(int64_t)1 << 40}, lstart[1] = {((int64_t)1 << 32) - 3000}, lcount[1] = {70000};
+        cio_box boxes[] = {{2, wshape, wstart, wcount}, {3, fshape, fstart, fcount}, {3, fshape, pstart, pcount},
+                           {1, lshape, lstart, lcount}};
+        cio_type all[] = {CIO_BYTE, CIO_SHORT, CIO_INT, CIO_FLOAT, CIO_DOUBLE, CIO_INT64};
+        for (size_t k = 0; k < sizeof all / sizeof *all; k++)
+            for (size_t i = 0; i < sizeof boxes / sizeof *boxes; i++) {
+                CHECK(fill_matches_reference(all[k], seed, &boxes[i]));
+                CHECK(fill_matches_reference(all[k], ~seed, &boxes[i]));
+            }
     }
 
     /* fill then check: no mismatches; flip one value and it is found, by index */

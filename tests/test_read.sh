@@ -5,7 +5,7 @@
 # statistics (timers, bandwidth) are in the JSON.
 . "$top_srcdir/tests/lib.sh"
 set -e
-prog="$top_builddir/tests/engine_exercise"
+prog="$top_builddir/src/exercise/engine_exercise"
 for drv in mpiio pnetcdf netcdf hdf5; do
   have_driver $drv || continue
   case $drv in netcdf|hdf5) modes="blocking_collective blocking_independent" ;;

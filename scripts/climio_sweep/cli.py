@@ -5,12 +5,13 @@
     climio-sweep pbs SWEEP.toml                                 PBS job-array scripts
     climio-sweep status SWEEP.toml|DIR                          what is done, failed, pending
     climio-sweep collect SWEEP.toml|DIR                         results.csv and results.json
-    climio-sweep report SWEEP.toml|DIR                          PNGs and report.html
+    climio-sweep report SWEEP.toml|DIR                          figures and report.html
 """
 
 import argparse
 import os
 import shlex
+import shutil
 import signal
 import sys
 
@@ -24,14 +25,14 @@ from .state import read_json, run_dir, state_of
 def _load(args):
     sw = sweepfile.load(args.sweep)
     exe = kernel.find_executable(sw)
+    base = None
     if not getattr(args, "no_check", False):
-        info = kernel.kernel_info(exe, ex.run_environment({"hints": {}, "env": {}}))
-        if info is None:
-            print("climio-sweep: note: '%s --help' did not run here; parameters not checked before the runs"
-                  % exe, file=sys.stderr)
-        kernel.check_parameters(sw, info)
+        base = kernel.check_parameters(sw, exe, ex.run_environment({"hints": {}, "env": {}}))
+        if base is None:
+            print("climio-sweep: note: '%s --print_params' did not run here: parameters not checked before the "
+                  "runs, and the base file is used as it is" % exe, file=sys.stderr)
     outdir = prepare.output_dir(sw, args.out)
-    records = prepare.run_records(sw, outdir, exe)
+    records = prepare.run_records(sw, outdir, exe, base)
     if not records:
         raise SweepError("%s: expected at least one run, found none: the exclusions remove every point"
                          % sw.where("exclude"))
@@ -149,16 +150,29 @@ def cmd_report(args):
     outdir = resolve_outdir(args.target, args.out)
     if not os.path.isdir(os.path.join(outdir, "runs")):
         raise SweepError("%s: expected a sweep output folder (runs/), found none: run the sweep first" % outdir)
+    dest = os.path.abspath(args.dest or os.path.join(outdir, "report"))
+    if os.path.exists(dest) and not os.path.isdir(dest):
+        raise SweepError("%s: --dest: expected a folder, found a file" % dest)
     collectmod.collect(outdir)
     doc = read_json(os.path.join(outdir, "results.json"))
-    dest = os.path.abspath(args.dest or os.path.join(outdir, "report"))
-    figs, res = report.make_all(doc, dest, args.run)
-    page = html.page(res, figs, outdir)
-    path = os.path.join(dest, "report.html")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(page)
+    made = not os.path.exists(dest)
+    try:
+        os.makedirs(dest, exist_ok=True)
+        figs, res = report.make_all(doc, dest, args.run, [f.strip() for f in args.format.split(",") if f.strip()],
+                                    args.metric)
+        page = html.page(res, figs, outdir)
+        path = os.path.join(dest, "report.html")
+        collectmod.write_file(path, lambda f: f.write(page))
+    except (OSError, SweepError) as e:
+        if made:    # leave nothing behind
+            shutil.rmtree(dest, ignore_errors=True)
+        if isinstance(e, SweepError):
+            raise
+        raise SweepError("%s: cannot write the report: %s" % (getattr(e, "filename", None) or dest,
+                                                               e.strerror or e))
     for _, p, _ in figs:
-        print("wrote %s" % p)
+        for f in args.format.split(","):
+            print("wrote %s" % (os.path.splitext(p)[0] + "." + f.strip()))
     print("wrote %s" % path)
     return 0
 
@@ -192,7 +206,7 @@ def main(argv=None):
         sp.add_argument("sweep", help="the sweep file (TOML)")
         sp.add_argument("--out", help="output folder (default: [sweep] output, or NAME.sweep here)")
         sp.add_argument("--dry-run", action="store_true", help="print what would run; write and run nothing")
-        sp.add_argument("--no-check", action="store_true", help="do not check parameters with the kernel's --help")
+        sp.add_argument("--no-check", action="store_true", help="do not ask the kernel (--print_params) to check the parameters")
 
     sp = sub.add_parser("run", help="run the sweep here, one run after another (mpiexec, or $MPIEXEC)")
     common(sp)
@@ -223,6 +237,12 @@ def main(argv=None):
             sp.add_argument("--dest", help="folder for the PNGs and report.html (default: OUT/report)")
             sp.add_argument("--run", help="the run shown in the imbalance figure (default: median of the largest "
                                           "process count)")
+            sp.add_argument("--format", default="png", help="figure formats, comma-separated: png, pdf, svg (the "
+                                                            "page shows the first; default: png)")
+            sp.add_argument("--metric", default="write",
+                            help="what the figures show: write (bandwidth, default), read (read-back bandwidth), "
+                                 "time (end to end), a timer name (its slowest rank, e.g. wait) or a column of "
+                                 "results.csv")
     sp = sub.add_parser("exec")   # one run inside a batch job: not listed in --help
     sp.add_argument("outdir")
     sp.add_argument("run", nargs="?")

@@ -3,9 +3,11 @@ run, fixed units in the column names: _s seconds, _bytes bytes, _MiBps MiB/s)
 and results.json (the same rows plus each run's full JSON document)."""
 
 import csv
+import json
 import os
 
-from .state import read_json, write_json
+from .errors import SweepError
+from .state import corrupt_result, read_json, state_of
 
 # Groups of engine timers shown as phases (doc/sweep.md explains them).
 PHASES = [
@@ -16,19 +18,18 @@ PHASES = [
     ("close", ("close",)),
     ("rearrange", ("rearrange",)),
 ]
-ENGINE_TIMERS = ("create", "open", "def_dim", "def_var", "put_att", "enddef", "inq", "put", "iput", "wait",
-                 "get", "iget", "get_wait", "close", "pack", "rearrange", "check")
 
 FIRST = ["run", "point", "repetition", "status", "reason", "exit_status", "kernel", "nprocs", "nodes"]
-IO = ["io.driver", "io.iotype", "io.iotype_effective", "io.format"]
+IO = ["io.driver", "io.iotype", "io.iotype_effective", "io.format", "data.kind"]
+# The statistics' columns (bytes_written_bytes, files_created, rss_peak_max_bytes,
+# ...) come from the "statistics" list each result carries (statistic_columns).
 MEASURES = [
-    "bytes_written_bytes", "bytes_read_bytes", "header_bytes", "library_written_bytes",
-    "files_created", "files_opened", "requests",
     "end_to_end_s", "write_bandwidth_MiBps", "read_bandwidth_MiBps",
     "readback_end_to_end_s", "readback_bandwidth_MiBps",
     "wall_s", "run_s",
+    # compression (--deflate, --shuffle, --szip, --quantize; --storage_report): data bytes / bytes on disk
+    "storage_ratio", "storage_data_bytes", "storage_stored_bytes",
 ]
-MEMORY = ["rss_peak_max_bytes", "rss_peak_mean_bytes", "tracked_peak_max_bytes", "buffer_peak_max_bytes"]
 LAST = ["verify_verdict", "verify_mismatches", "striping", "host", "date", "run_dir"]
 
 
@@ -49,6 +50,22 @@ def _flatten(prefix, obj, out):
         out[prefix] = obj
 
 
+def statistic_columns(res):
+    """The statistics a result describes ("statistics": name -> path, reduction,
+    unit) as CSV columns: name (+ _bytes for bytes); min_mean_max ones as
+    name_max / name_mean; histograms are left to results.json.  Yields
+    (column, path in the "write" section, is_per_rank)."""
+    for name, desc in (res.get("statistics") or {}).items():
+        path = tuple(desc.get("path", "").split("."))
+        unit = "_bytes" if desc.get("unit") == "bytes" else ""
+        red = desc.get("reduction")
+        if red == "min_mean_max":
+            for stat in ("max", "mean"):
+                yield "%s_%s%s" % (name, stat, unit), path + (stat,), True
+        elif red in ("sum", "sum_or_null"):
+            yield name + unit, path, False
+
+
 def phase_seconds(timers, phase_timers, stat="mean"):
     """A phase's time: the sum over its timers of the per-rank statistic."""
     vals = [_get(timers, t, stat) for t in phase_timers]
@@ -60,15 +77,18 @@ def row_for(outdir, rid, plan_axes):
     rdir = os.path.join(outdir, "runs", rid)
     run = read_json(os.path.join(rdir, "run.json")) or {}
     st = read_json(os.path.join(rdir, "status.json")) or {}
-    state = st.get("state", "pending")
-    res = read_json(os.path.join(rdir, "result.json"))
-    if res is None or state != "done":
-        res = read_json(os.path.join(rdir, "result.failed.json")) if state == "failed" else None
-        if state == "done":
-            state = "pending"
+    state = state_of(rdir)
+    reason = st.get("reason", "")
+    res = read_json(os.path.join(rdir, "result.json")) if state == "done" else None
+    if state == "failed" and st.get("state") == "done":
+        reason = corrupt_result(rdir)     # reported as failed, never dropped
+    elif state == "failed":
+        res = read_json(os.path.join(rdir, "result.failed.json"))
+    if not isinstance(res, dict):
+        res = None
     row = {
         "run": rid, "point": run.get("point", rid.rsplit("/", 1)[0]), "repetition": run.get("rep"),
-        "status": state, "reason": st.get("reason", ""), "exit_status": st.get("exit_status"),
+        "status": state, "reason": reason, "exit_status": st.get("exit_status"),
         "kernel": run.get("kernel"), "nprocs": run.get("nprocs"), "nodes": run.get("nodes"),
         "run_s": st.get("seconds"), "striping": st.get("striping"), "run_dir": os.path.join("runs", rid),
     }
@@ -87,29 +107,29 @@ def row_for(outdir, rid, plan_axes):
         "kernel": res.get("kernel", row["kernel"]), "nprocs": res.get("nprocs", row["nprocs"]),
         "io.driver": _get(res, "io", "driver"), "io.iotype": _get(res, "io", "iotype"),
         "io.iotype_effective": _get(res, "io", "iotype_effective"), "io.format": _get(res, "io", "format"),
-        "bytes_written_bytes": _get(w, "bytes", "written"), "bytes_read_bytes": _get(w, "bytes", "read"),
-        "header_bytes": _get(w, "bytes", "header"), "library_written_bytes": _get(w, "bytes", "library_written"),
-        "files_created": _get(w, "files", "created"), "files_opened": _get(w, "files", "opened"),
-        "requests": _get(w, "requests", "count"),
         "end_to_end_s": _get(w, "end_to_end", "seconds"),
         "write_bandwidth_MiBps": _get(w, "end_to_end", "write_bandwidth_MiBps"),
         "read_bandwidth_MiBps": _get(w, "end_to_end", "read_bandwidth_MiBps"),
         "readback_end_to_end_s": _get(res, "readback", "end_to_end", "seconds"),
         "readback_bandwidth_MiBps": _get(res, "readback", "end_to_end", "read_bandwidth_MiBps"),
+        "data.kind": _get(res, "data", "kind"),
+        "storage_ratio": _get(res, "storage", "ratio"),
+        "storage_data_bytes": _get(res, "storage", "data_bytes"),
+        "storage_stored_bytes": _get(res, "storage", "stored_bytes"),
         "wall_s": res.get("wall_seconds"),
-        "rss_peak_max_bytes": _get(w, "memory", "rss_peak_bytes", "max"),
-        "rss_peak_mean_bytes": _get(w, "memory", "rss_peak_bytes", "mean"),
-        "tracked_peak_max_bytes": _get(w, "memory", "tracked_peak_bytes", "max"),
-        "buffer_peak_max_bytes": _get(w, "memory", "buffer_peak_bytes", "max"),
         "verify_verdict": _get(res, "verify", "verdict"), "verify_mismatches": _get(res, "verify", "mismatches"),
         "host": res.get("host"), "date": res.get("date"),
     })
+    row["_stats"] = []
+    for column, path, per_rank in statistic_columns(res):
+        row[column] = _get(w, *path)
+        row["_stats"].append((column, per_rank))
     for name, _ in (run.get("hints") or {}).items():
         row["hints_applied." + name] = _get(res, "hints", "applied", name)
     for phase, members in PHASES:
         row["phase.%s_mean_s" % phase] = phase_seconds(timers, members, "mean")
-    for t in list(ENGINE_TIMERS) + sorted(set(timers) - set(ENGINE_TIMERS)):
-        if t in timers:
+    for t in timers:    # the engine's timers in their order, then the kernel's
+        if isinstance(timers[t], dict):
             for stat in ("min", "mean", "max"):
                 row["timer.%s_%s_s" % (t, stat)] = _get(timers, t, stat)
             row["timer.%s_calls" % t] = _get(timers, t, "calls")
@@ -151,9 +171,14 @@ def collect(outdir, csv_path=None, json_path=None, include_pending=False):
     columns += [k for k in axes if k not in columns]
     seen = set(columns)
     extra_hints, applied, phases, timers, kr = [], [], [], [], []
+    stats, memory = [], []
     for r in rows:
+        for column, per_rank in r.get("_stats", []):
+            if column not in seen:
+                seen.add(column)
+                (memory if per_rank else stats).append(column)
         for k in r:
-            if k in seen or k == "_doc":
+            if k in seen or k in ("_doc", "_stats"):
                 continue
             seen.add(k)
             if k.startswith("hints_applied."):
@@ -166,24 +191,63 @@ def collect(outdir, csv_path=None, json_path=None, include_pending=False):
                 timers.append(k)
             elif k.startswith("kernel_report."):
                 kr.append(k)
-    columns += extra_hints + IO + applied + MEASURES + [p for p in phases] + MEMORY + timers + kr + LAST
+    columns += extra_hints + IO + applied + stats + MEASURES + [p for p in phases] + memory + timers + kr + LAST
     columns = list(dict.fromkeys(columns))
-    csv_path = csv_path or os.path.join(outdir, "results.csv")
-    json_path = json_path or os.path.join(outdir, "results.json")
-    tmp = csv_path + ".tmp"
-    with open(tmp, "w", newline="", encoding="utf-8") as f:
+    csv_path = os.path.abspath(csv_path or os.path.join(outdir, "results.csv"))
+    json_path = os.path.abspath(json_path or os.path.join(outdir, "results.json"))
+    for path, what in ((csv_path, "--csv"), (json_path, "--json")):
+        writable_file(path, what)
+
+    def write_csv(f):
         w = csv.writer(f)
         w.writerow(columns)
         for r in rows:
             w.writerow([_cell(r.get(c)) for c in columns])
-    os.replace(tmp, csv_path)
-    write_json(json_path, {
+    doc = {
         "schema": "climio-sweep-results", "schema_version": 1, "sweep": plan.get("sweep"),
         "kernel": plan.get("kernel"), "axes": plan.get("axes", []), "fixed": plan.get("fixed", {}),
         "columns": columns,
         "runs": [{"row": {c: r.get(c) for c in columns}, "result": r["_doc"]} for r in rows],
-    })
+    }
+    tmp_csv = write_file(csv_path, write_csv, newline="", keep_tmp=True)
+    try:
+        write_file(json_path, lambda f: f.write(json.dumps(doc, indent=1) + "\n"))
+    except SweepError:
+        os.remove(tmp_csv)      # both files or neither
+        raise
+    os.replace(tmp_csv, csv_path)
     return rows, columns, csv_path, json_path
+
+
+def writable_file(path, what):
+    """Refuse, before anything is written, a destination that is a folder or in
+    no writable folder: one line, no traceback."""
+    if os.path.isdir(path):
+        raise SweepError("%s: %s: expected a file name, found a folder" % (path, what))
+    d = os.path.dirname(path) or "."
+    if not os.path.isdir(d):
+        raise SweepError("%s: %s: expected a file in an existing folder, found no folder %s" % (path, what, d))
+    if not os.access(d, os.W_OK | os.X_OK):
+        raise SweepError("%s: %s: the folder %s is not writable" % (path, what, d))
+
+
+def write_file(path, fill, newline=None, keep_tmp=False):
+    """Write through a temporary file renamed into place (keep_tmp: left for the
+    caller to rename, its name returned); on any error the temporary file is
+    removed and the error is one SweepError line."""
+    tmp = "%s.tmp.%d" % (path, os.getpid())
+    try:
+        with open(tmp, "w", newline=newline, encoding="utf-8") as f:
+            fill(f)
+        if keep_tmp:
+            return tmp
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise SweepError("%s: cannot write: %s" % (path, e.strerror or e))
 
 
 def _cell(v):

@@ -16,6 +16,7 @@ import sys
 import time
 
 from . import lustre
+from .kernel import kernel_error_line
 from .sweepfile import OUTPUT_ENV
 from .state import read_json, write_atomic, write_json, status, is_done
 
@@ -165,35 +166,9 @@ def _execute_locked(rdir, launcher, stop, on_start):
     write_json(os.path.join(rdir, "status.json"), st)
 
     t0 = time.monotonic()
-    timeout = run.get("timeout") or None
-    reason = ""
     with open(os.path.join(rdir, "stdout.txt"), "wb") as out, open(os.path.join(rdir, "stderr.txt"), "wb") as err:
-        try:
-            proc = subprocess.Popen(argv, cwd=rdir, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                    preexec_fn=_die_with_parent)
-        except OSError as e:
-            proc = None
-            rc = 127
-            reason = "cannot start %s: %s" % (argv[0], e.strerror or e)
-            err.write((reason + "\n").encode())
-        if proc is not None:
-            if on_start:
-                on_start(proc)
-            rc = None
-            while rc is None:
-                try:
-                    rc = proc.wait(timeout=0.2)
-                except subprocess.TimeoutExpired:
-                    if stop and stop():
-                        _kill(proc)
-                        rc = proc.wait()
-                        reason = "interrupted"
-                    elif timeout and time.monotonic() - t0 > timeout:
-                        _kill(proc)
-                        rc = proc.wait()
-                        reason = "timed out after %g s (timeout in [sweep])" % timeout
-            if on_start:
-                on_start(None)
+        rc, reason = run_command(argv, rdir, env, out, err, run.get("timeout") or None, stop, on_start,
+                                 "timeout in [sweep]")
     seconds = time.monotonic() - t0
 
     stripe_text += lustre.after_run(data, stripe_mode)
@@ -213,6 +188,9 @@ def _execute_locked(rdir, launcher, stop, on_start):
         if not reason:
             if rc != 0:
                 reason = "exit status %s" % rc if rc > 0 else "killed by signal %d" % -rc
+                said = kernel_error(rdir)
+                if said:
+                    reason += ": " + said
             elif result is None:
                 reason = "exit status 0 but no JSON result (result.partial.json missing or unreadable)"
             else:
@@ -224,6 +202,39 @@ def _execute_locked(rdir, launcher, stop, on_start):
     if st["state"] == "interrupted":
         raise Interrupted()
     return Outcome(st["state"], rdir, st, st.get("reason", ""))
+
+
+def run_command(argv, cwd, env, out, err, timeout=None, stop=None, on_start=None, timeout_from="the time limit"):
+    """The one way climio's tools run a kernel (sweeps and bench-* scripts):
+    argv in folder cwd, its output into the open files out and err, stopped
+    (TERM, then KILL) when stop() says so or after timeout seconds.  Returns
+    (exit status, reason): reason is "" when it ended by itself."""
+    try:
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                preexec_fn=_die_with_parent)
+    except OSError as e:
+        reason = "cannot start %s: %s" % (argv[0], e.strerror or e)
+        err.write((reason + "\n").encode())
+        return 127, reason
+    if on_start:
+        on_start(proc)
+    t0 = time.monotonic()
+    rc, reason = None, ""
+    while rc is None:
+        try:
+            rc = proc.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            if stop and stop():
+                _kill(proc)
+                rc = proc.wait()
+                reason = "interrupted"
+            elif timeout and time.monotonic() - t0 > timeout:
+                _kill(proc)
+                rc = proc.wait()
+                reason = "timed out after %g s (%s)" % (timeout, timeout_from)
+    if on_start:
+        on_start(None)
+    return rc, reason
 
 
 def _kill(proc):
@@ -238,6 +249,22 @@ def _kill(proc):
         pass
 
 
+def kernel_error(rdir):
+    """The kernel's own 'PROGRAM: error: ...' line from a run's output, or None
+    (the MPI launcher's banners around it say only which rank exited)."""
+    for name in ("stderr.txt", "stdout.txt"):
+        try:
+            with open(os.path.join(rdir, name), errors="replace") as f:
+                line = kernel_error_line(f.read(1 << 22))
+        except OSError:
+            line = None
+        if line:
+            return line
+    return None
+
+
 def failure_summary(rdir, n=6):
-    """The last lines of stderr of a failed run, for the list at the end."""
-    return _tail(os.path.join(rdir, "stderr.txt"), n)
+    """What a failed run said, for the list at the end: the kernel's error line
+    when it printed one, else the last lines of its stderr."""
+    said = kernel_error(rdir)
+    return [said] if said else _tail(os.path.join(rdir, "stderr.txt"), n)

@@ -1,13 +1,13 @@
-"""One self-contained HTML page: the figures embedded as data: URIs, the
-sweep's description, a table per point, the hints asked and applied, and the
-failed runs."""
+"""One self-contained HTML page: the figures embedded as data: URIs (PNG or
+SVG; PDFs linked), the sweep's description, the run context the results carry
+(file system, nodes, MPI, build), a table per point (median [min-max] of the
+repetitions), the hints asked and applied, and the failed runs."""
 
 import base64
 import html
 import os
-import statistics
 
-from .report import BW, fmt, short, _values
+from .report import fmt, short, spread, _values
 
 CSS = """
 body { font-family: sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
@@ -46,8 +46,47 @@ def table(head, rows, numeric=(), classes=None):
 
 
 def img(path):
+    kind = {".png": "image/png", ".svg": "image/svg+xml"}.get(os.path.splitext(path)[1])
     with open(path, "rb") as f:
-        return "data:image/png;base64," + base64.b64encode(f.read()).decode()
+        return "data:%s;base64,%s" % (kind, base64.b64encode(f.read()).decode())
+
+
+def figure(title, path, caption):
+    """A figure: embedded when PNG or SVG, else (PDF) a link beside the page."""
+    if os.path.splitext(path)[1] in (".png", ".svg"):
+        body = "<img src='%s' alt='%s'>" % (img(path), esc(title))
+    else:
+        body = "<p><a href='%s'>%s</a></p>" % (esc(os.path.basename(path)), esc(os.path.basename(path)))
+    return "<h2>%s</h2><figure>%s<figcaption>%s</figcaption></figure>" % (esc(title), body, esc(caption))
+
+
+def _flat(prefix, obj, out):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            _flat("%s.%s" % (prefix, k) if prefix else k, v, out)
+    elif isinstance(obj, list):
+        out[prefix] = ", ".join(fmt(v) for v in obj)
+    else:
+        out[prefix] = obj
+
+
+def context_rows(res):
+    """The run context the kernels wrote into their results (the 'context'
+    section: file system, striping applied, nodes, ranks per node, MPI and its
+    I/O component, build), one row per item; an item that differs between
+    runs lists its values.  [] when the results carry none."""
+    values = {}
+    for r in res.ok:
+        ctx = (r.get("_doc") or {}).get("context")
+        if isinstance(ctx, dict):
+            flat = {}
+            _flat("", ctx, flat)
+            for k, v in flat.items():
+                values.setdefault(k, [])
+                if fmt(v) not in values[k]:
+                    values[k].append(fmt(v))
+    return [[k, v[0] if len(v) == 1 else "varies: " + "; ".join(v[:6]) + (" ..." if len(v) > 6 else "")]
+            for k, v in values.items()]
 
 
 def page(res, figs, outdir_sweep):
@@ -67,22 +106,32 @@ def page(res, figs, outdir_sweep):
     parts.append("<h2>Settings</h2>" + table(["setting", "kind", "values"], rows))
     parts.append("<p class='note'>Units: seconds, bytes, MiB/s (2<sup>20</sup> bytes per second). Write bandwidth "
                  "= bytes written (summed over ranks) / (latest close - earliest create/open over ranks).</p>")
+    # where and how it ran
+    ctx = context_rows(res)
+    if ctx:
+        parts.append("<h2>Run context</h2><p class='note'>As the kernels recorded it in their results (the file "
+                     "system is the output folder's; striping is what the file system applied).</p>" +
+                     table(["item", "value"], ctx))
+    else:
+        parts.append("<h2>Run context</h2><p class='note'>The results carry no run context (a kernel from before "
+                     "climio recorded it): file system, nodes and MPI are not known here.</p>")
+    for note in res.notes:
+        parts.append("<p class='note'>%s</p>" % esc(note))
     # figures
     for title, path, caption in figs:
-        parts.append("<h2>%s</h2><figure><img src='%s' alt='%s'><figcaption>%s</figcaption></figure>" % (
-            esc(title), img(path), esc(title), esc(caption)))
+        parts.append(figure(title, path, caption))
     if not figs:
         parts.append("<p>No successful runs: nothing to plot.</p>")
     # per point
-    head = [short(k) for k in res.varying] + ["runs", "bandwidth mean (MiB/s)", "min", "max", "end to end mean (s)",
-                                              "bytes written", "verify"]
+    head = [short(k) for k in res.varying] + ["runs", "%s: median" % res.mlabel, "min", "max",
+                                              "end to end (s): median [min-max]", "bytes written", "verify"]
     body = []
     for point, prs in res.points().items():
-        bw = _values(prs, BW)
+        m, lo, hi = spread(_values(prs, res.metric))
         e2e = _values(prs, "end_to_end_s")
         body.append([prs[0].get(k) for k in res.varying] + [
-            len(prs), num(statistics.mean(bw)), num(min(bw)), num(max(bw)),
-            num(statistics.mean(e2e)) if e2e else "", prs[0].get("bytes_written_bytes"),
+            len(prs), num(m), num(lo), num(hi),
+            "%s [%s-%s]" % tuple(num(x) for x in spread(e2e)) if e2e else "", prs[0].get("bytes_written_bytes"),
             ", ".join(sorted({fmt(r.get("verify_verdict")) for r in prs}))])
     nv = len(res.varying)
     parts.append("<h2>Results per point</h2>" + table(head, body, numeric=set(range(nv, nv + 6))))

@@ -1,11 +1,14 @@
-"""Finding the kernel program and checking a sweep's parameters against the
-kernel's own --help (every climio kernel prints its parameter table there)."""
+"""Finding the kernel program and asking it about a sweep's parameters: every
+climio kernel prints, with --print_params, the parameter set a run would use,
+normalised and validated by its own rules, and the drivers it can run."""
 
 import glob
+import json
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 
 from .errors import SweepError
 from .sweepfile import _did_you_mean, _esc, _show
@@ -45,78 +48,182 @@ def find_executable(sweep):
                          sweep.where("sweep", "kernel"), _esc(sweep.kernel), ", ".join(dict.fromkeys(looked))))
 
 
-class KernelInfo:
-    """What `kernel --help` says: parameter names, their kind, choices, drivers."""
-    OPT = re.compile(r"^\s+--([A-Za-z0-9_]+)(?:\s+(\S+))?")
-
-    def __init__(self, text):
-        self.params = {}
-        self.drivers = None
-        for line in text.splitlines():
-            m = self.OPT.match(line)
-            if m:
-                tok = m.group(2) or ""
-                if tok == "[true|false]":
-                    kind, choices = "bool", None
-                elif tok == "N":
-                    kind, choices = "int", None
-                elif tok == "BYTES":
-                    kind, choices = "size", None
-                elif "|" in tok and not tok.startswith("["):
-                    kind, choices = "choice", tok.split("|")
-                else:
-                    kind, choices = "str", None
-                self.params[m.group(1)] = (kind, choices)
-            elif line.startswith("Drivers built:"):
-                self.drivers = line.split(":", 1)[1].split()
+NONBLOCKING_TO_BLOCKING = {"nonblocking_collective": "blocking_collective",
+                           "nonblocking_independent": "blocking_independent"}
 
 
-def kernel_info(exe, env):
-    """Run `exe --help`; None when it cannot run here (e.g. a login node)."""
-    try:
-        p = subprocess.run([exe, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           stdin=subprocess.DEVNULL, env=env, timeout=60, text=True, errors="replace")
-    except (OSError, subprocess.TimeoutExpired):
+class KernelParams:
+    """What `kernel [FILE] --print_params [--key=value ...]` says: the parameter
+    set a run would use, normalised and validated by the kernel itself, the
+    command-line options under the names the kernel knows them by, and the
+    drivers built with the iotypes and formats each can run."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        self.params = doc.get("parameters") or {}
+        self.command_line = doc.get("command_line") or []
+        self.drivers = doc.get("drivers") or {}
+
+    def canonical(self, key):
+        """The kernel's own name for key (a historical alias names another)."""
+        return (self.params.get(key) or {}).get("alias_of") or key
+
+    def value(self, key):
+        return (self.params.get(key) or {}).get("value")
+
+    def is_set(self, key):
+        return bool((self.params.get(key) or {}).get("set"))
+
+    def from_file(self):
+        """(key, value, origin) of every key the parameter file (or built-in
+        input) set, in the kernel's order."""
+        return [(k, p["value"], p["origin"]) for k, p in self.params.items()
+                if p.get("set") and p.get("origin") not in ("command line", "default")
+                and not p.get("command_line_only")]
+
+    def io_problem(self):
+        """Why the driver cannot run the iotype or format asked, or None."""
+        driver = self.value("driver") or (next(iter(self.drivers)) if self.drivers else None)
+        if driver not in self.drivers:
+            return "driver: expected one of the drivers built into %s (%s), found '%s'" % (
+                self.doc.get("kernel"), " ".join(self.drivers), driver)
+        d = self.drivers[driver]
+        iotype = self.value("iotype")
+        if iotype and d.get("iotypes") is not None and iotype not in d["iotypes"]:
+            blocking = NONBLOCKING_TO_BLOCKING.get(iotype)
+            if not (blocking in d["iotypes"] and self.value("nc4_nonblocking_fallback") == "true"):
+                return "the %s driver has no %s mode; it runs: %s%s" % (
+                    driver, iotype, ", ".join(d["iotypes"]),
+                    " (or set nc4_nonblocking_fallback = true to run %s)" % blocking
+                    if blocking in d["iotypes"] else "")
+        fmt = self.value("format")
+        if fmt and fmt != "default" and d.get("formats") is not None and fmt not in d["formats"]:
+            return "the %s driver cannot write format %s; it writes: %s" % (driver, fmt, ", ".join(d["formats"]))
         return None
-    info = KernelInfo(p.stdout)
-    return info if info.params else None
 
 
-BOOL_WORDS = {"true", "false", "yes", "no", "on", "off", "enable", "enabled", "disable", "disabled", "1", "0"}
-SIZE_RE = re.compile(r"^\d+(\.\d+)?\s*([kmgt](i?b)?)?$", re.I)
+class KernelRefused(Exception):
+    """The kernel refused the parameters: its own error line."""
 
 
-def check_parameters(sweep, info):
-    """Every [parameters] key must be one of the kernel's, with a value of its kind."""
-    if info is None:
-        return
-    entries = [(a.name, a.values) for a in sweep.axes if a.kind == "param"]
-    entries += [(k, [v]) for k, v in sweep.fixed["param"].items()]
-    for name, values in entries:
-        where = sweep.where("parameters", name)
-        if name not in info.params:
-            raise SweepError("%s: expected a parameter of %s, found '%s'%s" % (
-                where, sweep.kernel, _esc(name), _did_you_mean(name, info.params)))
-        kind, choices = info.params[name]
-        for v in values:
-            ok = True
-            if kind == "bool":
-                ok = isinstance(v, bool) or (isinstance(v, (str, int)) and str(v).lower() in BOOL_WORDS)
-            elif kind == "int":
-                ok = not isinstance(v, bool) and (isinstance(v, int) or (isinstance(v, str) and re.match(r"^-?\d+$", v)))
-            elif kind == "size":
-                ok = not isinstance(v, bool) and (isinstance(v, int) or (isinstance(v, str) and SIZE_RE.match(v)))
-            elif kind == "choice":
-                ok = isinstance(v, str) and v.lower() in [c.lower() for c in choices]
-            if not ok:
-                want = {"bool": "true or false", "int": "a whole number", "size": "a size in bytes (k/m/g suffix)",
-                        "choice": "one of " + "|".join(choices or [])}.get(kind, "a value")
-                raise SweepError("%s: %s: expected %s, found %s" % (where, name, want, _show(v)))
-        if name == "driver" and info.drivers:
-            for v in values:
-                if v not in info.drivers:
-                    raise SweepError("%s: driver: expected one of the drivers built into %s (%s), found %s" % (
-                        where, sweep.kernel, " ".join(info.drivers), _show(v)))
+def kernel_error_line(text):
+    """The kernel's own 'PROGRAM: error: ...' line in its output (every rank may
+    print it; MPI launchers add banners around it), or None."""
+    for line in text.splitlines():
+        if re.match(r"^\S+: error: ", line):
+            return line.strip()
+    return None
+
+
+def print_params(exe, base, options, env):
+    """Ask the kernel for the parameter set of `exe [base] --print_params
+    options...`; returns a KernelParams, None when the kernel cannot run here
+    (a login node) or has no --print_params, and raises KernelRefused with the
+    kernel's error line when it refuses the parameters.  Runs in an empty folder,
+    so a default parameter file in the current folder is not read."""
+    argv = [exe] + ([base] if base else []) + ["--print_params"] + list(options)
+    with tempfile.TemporaryDirectory(prefix="climio-sweep-") as tmp:
+        try:
+            p = subprocess.run(argv, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                               env=env, timeout=120, text=True, errors="replace")
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+    if p.returncode == 0:
+        try:
+            doc = json.loads(p.stdout)
+        except ValueError:
+            return None
+        return KernelParams(doc) if isinstance(doc, dict) and doc.get("schema") == "climio-params" else None
+    line = kernel_error_line(p.stderr) or kernel_error_line(p.stdout)
+    if line is None:
+        return None
+    if "print_params" in line and "unknown option" in line:
+        return None     # a kernel from before --print_params
+    raise KernelRefused(line)
+
+
+def option_text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _settings_of(sweep):
+    """[parameters] entries: (name, values, line) in the sweep file's order."""
+    out = [(k, [v], sweep.locator.line("parameters", k)) for k, v in sweep.fixed["param"].items()]
+    out += [(a.name, a.values, a.line) for a in sweep.axes if a.kind == "param"]
+    return out
+
+
+def check_parameters(sweep, exe, env):
+    """Ask the kernel about the base file and every distinct parameter set of
+    the sweep, before any run: unknown keys, values of the wrong type or range,
+    and driver x iotype (or format) points the driver cannot run are refused
+    with the kernel's own words and the sweep file's line.  Returns the
+    KernelParams of the base file (None when the kernel cannot be asked here) and
+    sets sweep.param_names: sweep key -> the kernel's name for it."""
+    base_where = sweep.where("sweep", "base") if sweep.base else sweep.where("sweep", "kernel")
+    try:
+        base = print_params(exe, sweep.base, [], env)
+    except KernelRefused as e:
+        raise SweepError("%s: %s refuses the %s: %s" % (
+            base_where, sweep.kernel, "base parameter file" if sweep.base else "built-in input", e))
+    if base is None:
+        return None
+    for key, value, origin in base.from_file():
+        if "\ufffd" in (value or ""):   # not UTF-8: the sweep could not write it back as it is
+            raise SweepError("%s: base: expected UTF-8 text, found a byte that is not UTF-8 in %s (%s)" % (
+                base_where, key, origin))
+    settings = _settings_of(sweep)
+    names = {}
+    seen = set()
+    from .plan import points   # the points after exclusions
+    for pt in points(sweep):
+        chosen = []
+        for name, values, line in settings:
+            axis = sweep.axis(name)
+            v = pt[axis.key] if axis is not None and axis.kind == "param" else values[0]
+            chosen.append((name, v, line))
+        key = tuple((n, option_text(v), type(v).__name__) for n, v, _ in chosen)
+        if key in seen:
+            continue
+        seen.add(key)
+        opts = ["--%s=%s" % (n, option_text(v)) for n, v, _ in chosen]
+        point = ", ".join("%s = %s" % (n, _show(v)) for n, v, _ in chosen) or "the base settings"
+        try:
+            kp = print_params(exe, sweep.base, opts, env)
+        except KernelRefused as e:
+            raise SweepError("%s: %s refuses %s: %s" % (
+                _culprit(sweep, chosen, str(e)), sweep.kernel, point, e))
+        if kp is None:
+            return base
+        for (name, v, line), entry in zip(chosen, kp.command_line[-len(chosen):] if chosen else []):
+            names[name] = entry["key"]
+        problem = kp.io_problem()
+        if problem:
+            line = next((ln for n, _, ln in chosen if names.get(n) in ("driver", "iotype", "format")), None)
+            raise SweepError("%s:%d: %s cannot run %s: %s; leave the point out with [[exclude]]" % (
+                sweep.path, line or sweep.locator.line("parameters"), sweep.kernel, point, problem))
+    for name, kname in names.items():
+        if kname == base.canonical(sweep.output_parameter or ""):
+            raise SweepError("%s: %s: expected a kernel parameter the sweep does not set itself, found '%s' (the "
+                             "kernel's '%s': the sweep sets each run's output folder; use data_dir in [sweep])" % (
+                                 sweep.where("parameters", name), _esc(name), _esc(name), kname))
+        p = base.params.get(kname) or {}
+        if p.get("command_line_only"):
+            raise SweepError("%s: %s: expected a parameter of a run, found the command-line option '%s'" % (
+                sweep.where("parameters", name), _esc(name), kname))
+    sweep.param_names = names
+    return base
+
+
+def _culprit(sweep, chosen, message):
+    """The sweep-file line of the setting a kernel error names (by its option or
+    its value), else the [parameters] table."""
+    for name, v, line in chosen:
+        if "--%s=" % name in message or "'%s'" % option_text(v) in message:
+            return "%s:%d" % (sweep.path, line)
+    return sweep.where("parameters")
 
 
 def have(cmd):

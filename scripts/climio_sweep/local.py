@@ -8,7 +8,7 @@ import sys
 
 from . import execute as ex
 from .errors import SweepError
-from .state import read_json, run_dir, state_of
+from .state import corrupt_result, read_json, run_dir, state_of
 
 
 class SweepLock:
@@ -115,7 +115,9 @@ def summary(outdir, records, out=sys.stdout):
         for rid in failed:
             rdir = run_dir(outdir, rid)
             st = read_json(os.path.join(rdir, "status.json")) or {}
-            print("  %s: %s" % (rdir, st.get("reason", "")), file=out)
+            reason = corrupt_result(rdir) or st.get("reason", "")
+            print("  %s: %s" % (rdir, reason), file=out)
             for line in ex.failure_summary(rdir, 3):
-                print("      | %s" % line, file=out)
+                if line not in reason:
+                    print("      | %s" % line, file=out)
     return 1 if failed else 0

@@ -46,12 +46,14 @@ def hint_text(name, value):
 
 
 def param_text(value):
-    """A parameter value as a parameter-file token."""
+    """A parameter value as a parameter-file token: quoted when it holds blanks,
+    comment characters or quotes (the kernels' files have no escapes: a value
+    with a double quote is put in single quotes)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     s = str(value)
     if not s or re.search(r"[\s!#\"']", s):
-        return '"%s"' % s.replace('"', '\\"')
+        return "'%s'" % s if '"' in s else '"%s"' % s
     return s
 
 
@@ -158,9 +160,64 @@ def base_hints(base_text):
     return out
 
 
-def parameter_file(sweep, run, base_text, output_dir):
-    """The run's parameter file: the base file with the keys the sweep sets
-    commented out, then the sweep's settings.  Relative names in the base file
+def parameter_file(sweep, run, base, output_dir, base_text=None):
+    """The run's parameter file and the input files it names ({key: absolute
+    path}).  base: what the kernel said (--print_params) about the base file or,
+    without one, its built-in input: every key it set, under the kernel's own
+    name, then the sweep's settings (keys the sweep sets are left out above, by
+    the kernel's names for them).  Relative names of files beside the base file
+    are made absolute, since runs start in their own folder.  base None (the
+    kernel cannot run here): the base file's text as it is, see _text_file."""
+    if base is None:
+        return _text_file(sweep, run, base_text, output_dir), {}
+    names = getattr(sweep, "param_names", {}) or {}
+    set_here = {names.get(k, k): v for k, v in run.params.items()}
+    hints = {}
+    if base.is_set("hints"):
+        for pair in (base.value("hints") or "").split(";"):
+            if "=" in pair:
+                k, v = pair.split("=", 1)
+                hints[k.strip()] = v.strip()
+    hints.update({k: hint_text(k, v) for k, v in run.hints.items()})
+    if hints:
+        set_here["hints"] = ";".join("%s=%s" % kv for kv in hints.items())
+    if sweep.output_parameter and output_dir:
+        set_here[base.canonical(sweep.output_parameter)] = output_dir
+    lines = ["! climio sweep '%s': point %s, repetition %d" % (sweep.name, run.point, run.rep),
+             "! base: %s, as %s read it (--print_params)" % (sweep.base or base.doc.get("parameter_file"),
+                                                           sweep.kernel)]
+    basedir = os.path.dirname(sweep.base) if sweep.base else None
+    files = {}
+    for key, value, origin in base.from_file():
+        if key in set_here:
+            lines.append("! %s %s   ! %s: set by the sweep below" % (key, param_text(value), origin))
+            continue
+        cand = os.path.join(basedir, value) if basedir and value and not os.path.isabs(value) else value
+        if basedir and value and os.path.isfile(cand):
+            files[key] = os.path.abspath(cand)
+            if cand != value:
+                lines.append("%s %s   ! %s: '%s', relative to the base file" % (
+                    key, param_text(files[key]), origin, value))
+                continue
+        lines.append("%s %s   ! %s" % (key, param_text(value), origin))
+    lines.append("! ---- set by the sweep ----")
+    for k, v in set_here.items():
+        path = _beside(v, [sweep.dir] + ([os.path.dirname(sweep.base)] if sweep.base else [])) \
+            if k in set(names.get(n, n) for n in run.params) else None
+        if path:
+            files[k] = path
+            lines.append("%s %s   ! was '%s', relative to the sweep or base file" % (k, param_text(path), v))
+        else:
+            if isinstance(v, str) and os.path.isabs(v) and os.path.isfile(v):
+                files[k] = v
+            lines.append("%s %s" % (k, param_text(v)))
+    return "\n".join(lines) + "\n", files
+
+
+def _text_file(sweep, run, base_text, output_dir):
+    """Without the kernel's answer (it cannot run here): the base file with the
+    keys the sweep sets (spelled as in the sweep) commented out, then the sweep's
+    settings.  Relative names in the base file
     that name files beside it are made absolute, since runs start in their own
     folder."""
     set_here = dict(run.params)

@@ -17,12 +17,28 @@ def output_dir(sweep, override=None):
 
 
 def _identity(run):
-    keys = ("kernel", "nprocs", "nodes", "params", "hints", "env", "base_sha1", "output_parameter")
+    keys = ("kernel", "nprocs", "nodes", "params", "hints", "env", "base_sha1", "base_settings", "input_files",
+            "output_parameter")
     return {k: run.get(k) for k in keys}
 
 
-def run_records(sweep, outdir, exe):
-    """One dict per run: what run.json holds."""
+def _sha1_of(path):
+    h = hashlib.sha1()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    except OSError as e:
+        raise SweepError("%s: cannot read this input file of the runs: %s" % (path, e.strerror or e))
+    return h.hexdigest()
+
+
+def run_records(sweep, outdir, exe, base=None):
+    """One dict per run: what run.json holds.  base: the kernel's answer about
+    the base file or built-in input (kernel.check_parameters), or None.  A run's
+    identity holds the base's settings as the kernel read them and the content
+    (SHA-1) of every input file its parameters name, so editing a descriptor,
+    fcfg or hints file makes the runs already done stand for another workload."""
     base_text = None
     base_sha1 = None
     if sweep.base:
@@ -31,6 +47,7 @@ def run_records(sweep, outdir, exe):
         base_sha1 = hashlib.sha1(base_text.encode()).hexdigest()
     data_root = os.path.abspath(sweep.data_dir) if sweep.data_dir else None
     records = []
+    sha1s = {}
     for r in planmod.runs(sweep):
         rdir = run_dir(outdir, r.id)
         data = os.path.join(data_root, sweep.name, r.id) if data_root else os.path.join(rdir, "out")
@@ -41,8 +58,10 @@ def run_records(sweep, outdir, exe):
             "base": sweep.base, "base_sha1": base_sha1, "output_parameter": sweep.output_parameter,
             "data_dir": data, "keep_data": sweep.keep_data, "timeout": sweep.timeout,
         }
-        rec["parameter_file"] = planmod.parameter_file(sweep, r, base_text,
-                                                       data if sweep.output_parameter else None)
+        text, files = planmod.parameter_file(sweep, r, base, data if sweep.output_parameter else None, base_text)
+        rec["parameter_file"] = text
+        rec["base_settings"] = {k: v for k, v, _ in base.from_file()} if base is not None else None
+        rec["input_files"] = {k: {"path": p, "sha1": sha1s.setdefault(p, _sha1_of(p))} for k, p in files.items()}
         records.append(rec)
     return records
 

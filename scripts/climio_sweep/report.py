@@ -1,7 +1,10 @@
 """Figures from collected results (results.json): scaling, time per phase,
 hint heatmaps, per-rank imbalance of one run and, for PFIO-like kernels,
-model-visible output time against synchronous output time.  Each figure is a
-PNG; html.py puts them with the tables in one page."""
+model-visible output time against synchronous output time.  Every figure shows
+the median of a point's repetitions with its spread (min to max), for one
+metric (--metric: write or read bandwidth, end-to-end time, any timer); each is
+written in the formats asked (--format png,pdf,svg); html.py puts them with the
+tables in one page."""
 
 import math
 import os
@@ -19,6 +22,13 @@ except ImportError:   # report only; the sweep itself needs no matplotlib
     plt = None
 
 BW = "write_bandwidth_MiBps"
+# --metric NAME: (results column, axis label, higher is better)
+METRICS = {
+    "write": (BW, "write bandwidth (MiB/s)", True),
+    "read": ("readback_bandwidth_MiBps", "read-back bandwidth (MiB/s)", True),
+    "time": ("end_to_end_s", "end-to-end write time (s)", False),
+}
+FORMATS = ("png", "pdf", "svg")
 PHASE_LABELS = {
     "create": "create/open", "define": "define (dims, vars, atts, enddef)", "write": "write/post (put, iput)",
     "wait": "wait", "close": "close", "rearrange": "rearrange",
@@ -44,13 +54,15 @@ def fmt(v):
 class Results:
     """The collected rows (successful runs only) and what varies among them."""
 
-    def __init__(self, doc):
+    def __init__(self, doc, metric="write"):
         self.doc = doc
         self.kernel = doc.get("kernel") or "?"
         self.sweep = doc.get("sweep") or "?"
         self.axes = [a["key"] for a in doc.get("axes", [])]
         self.all = [dict(r["row"], _doc=r["result"]) for r in doc.get("runs", [])]
-        self.ok = [r for r in self.all if r.get("status") == "done" and isinstance(r.get(BW), (int, float))]
+        self.metric, self.mlabel, self.higher = resolve_metric(metric, doc.get("columns") or [])
+        self.ok = [r for r in self.all if r.get("status") == "done" and isinstance(r.get(self.metric), (int, float))]
+        self.notes = []     # what the figures concluded, for the page (heatmap winners)
         self.failed = [r for r in self.all if r.get("status") == "failed"]
         self.varying = [k for k in self.axes if len({fmt(r.get(k)) for r in self.ok}) > 1]
 
@@ -80,6 +92,43 @@ class Results:
         return out
 
 
+def resolve_metric(name, columns):
+    """--metric: write, read, time, a timer name (its slowest rank: timer.NAME_max_s),
+    or any numeric column of results.csv.  Returns (column, label, higher is better)."""
+    if name in METRICS:
+        return METRICS[name]
+    for col in (name, "timer.%s_max_s" % name):
+        if col in columns:
+            higher = col.endswith("_MiBps")
+            unit = "MiB/s" if higher else "s" if col.endswith("_s") else ""
+            return col, "%s%s" % (col, " (%s)" % unit if unit else ""), higher
+    timers = sorted(c[len("timer."):-len("_max_s")] for c in columns if c.startswith("timer.") and c.endswith("_max_s"))
+    raise SweepError("report --metric: expected write, read, time, a timer (%s) or a column of results.csv, found "
+                     "'%s'" % (", ".join(timers) or "none in these results", name))
+
+
+def spread(values):
+    """(median, min, max) of a point's repetitions."""
+    return statistics.median(values), min(values), max(values)
+
+
+def clear_winner(cells, higher=True):
+    """cells: {key: [values of its repetitions]}.  The best cell (by median)
+    when its whole range beats the runner-up's (best min > runner-up max, or
+    the reverse when lower is better) and both were measured at least twice;
+    else None.  Returns (winner or None, best key, runner-up key)."""
+    ranked = sorted((k for k in cells if cells[k]), key=lambda k: statistics.median(cells[k]), reverse=higher)
+    if not ranked:
+        return None, None, None
+    if len(ranked) == 1:
+        return (ranked[0] if len(cells[ranked[0]]) >= 2 else None), ranked[0], None
+    a, b = cells[ranked[0]], cells[ranked[1]]
+    if len(a) < 2 or len(b) < 2:
+        return None, ranked[0], ranked[1]
+    beats = min(a) > max(b) if higher else max(a) < min(b)
+    return (ranked[0] if beats else None), ranked[0], ranked[1]
+
+
 def short(key):
     return key.split(".", 1)[1] if key.startswith(("hints.", "env.")) else key
 
@@ -101,18 +150,56 @@ def time_unit(vmax):
     return "\u00b5s", 1e6
 
 
+SAVE_FORMATS = ["png"]    # set by make_all from --format
+
+
 def _save(fig, path):
-    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    """Write the figure in every format asked (path's extension replaced);
+    returns the path of the first (the page shows it)."""
+    base = os.path.splitext(path)[0]
+    out = []
+    for f in SAVE_FORMATS:
+        out.append("%s.%s" % (base, f))
+        fig.savefig(out[-1], dpi=DPI, bbox_inches="tight", format=f)
     plt.close(fig)
-    return path
+    return out[0]
 
 
 # ---------------------------------------------------------------- bandwidth
 
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+STYLES = ["-", "--", ":", "-."]
+
+
+def _styles(others, keys):
+    """Colour for the first varying setting, marker for the second, line
+    style for the third (the rest share them): {series key: style} and the
+    legend's entries, one per setting value, with short labels."""
+    from matplotlib.lines import Line2D
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    values = [sorted({k[i] for k in keys}, key=_sortkey) for i in range(len(others))]
+    style, handles = {}, []
+    for k in keys:
+        st = {"color": colours[values[0].index(k[0]) % len(colours)] if others else colours[0],
+              "marker": MARKERS[values[1].index(k[1]) % len(MARKERS)] if len(others) > 1 else "o",
+              "linestyle": STYLES[values[2].index(k[2]) % len(STYLES)] if len(others) > 2 else "-"}
+        style[k] = st
+    for i, name in enumerate(others[:3]):
+        for v in values[i]:
+            kw = {"color": "black", "marker": None, "linestyle": "-"}
+            kw.update([("color", colours[values[0].index(v) % len(colours)])] if i == 0 else
+                      [("marker", MARKERS[values[1].index(v) % len(MARKERS)]), ("linestyle", "none")] if i == 1 else
+                      [("linestyle", STYLES[values[2].index(v) % len(STYLES)])])
+            label = "%s=%s" % (short(name), v)
+            handles.append(Line2D([], [], label=label if len(label) <= 28 else label[:27] + "\u2026", **kw))
+    return style, handles
+
+
 def scaling(res, path):
-    """Bandwidth against process count, one line per combination of the other
-    swept settings; points are the mean of the repetitions, bars min to max."""
+    """The metric against process count, one line per combination of the other
+    swept settings; points are the median of the repetitions, bars min to max."""
     others = [k for k in res.varying if k != "nprocs"]
+    pick = max if res.higher else min
     series = {}
     for r in res.ok:
         series.setdefault(tuple(fmt(r.get(k)) for k in others), []).append(r)
@@ -128,63 +215,81 @@ def scaling(res, path):
             best = []
             for n in sorted({r["nprocs"] for r in rows}):
                 by_point = res.points([r for r in rows if r["nprocs"] == n])
-                best.append(max(by_point.values(), key=lambda rs: statistics.mean(_values(rs, BW))))
+                best.append(pick(by_point.values(), key=lambda rs: statistics.median(_values(rs, res.metric))))
             series[key] = [r for rs in best for r in rs]
         note = " (best of the other swept settings)"
     fig, ax = plt.subplots(figsize=(8, 5))
     ns = sorted({r["nprocs"] for r in res.ok})
     log = ns[-1] / ns[0] >= 4
     nser = len(series)
+    style, handles = _styles(others, list(series))
     for i, (key, rows) in enumerate(sorted(series.items())):
         xs = sorted({r["nprocs"] for r in rows})
-        mean, lo, hi = [], [], []
+        med, lo, hi = [], [], []
         for n in xs:
-            v = _values([r for r in rows if r["nprocs"] == n], BW)
-            m = statistics.mean(v)
-            mean.append(m)
-            lo.append(m - min(v))
-            hi.append(max(v) - m)
-        label = ", ".join("%s=%s" % (short(k), v) for k, v in zip(others, key)) or "all runs"
+            m, a, b = spread(_values([r for r in rows if r["nprocs"] == n], res.metric))
+            med.append(m)
+            lo.append(m - a)
+            hi.append(b - m)
         # dodge the series sideways a little so error bars at one count stay apart
         d = (i - (nser - 1) / 2.0) * 0.012
         xd = [x * 2 ** (d * math.log2(ns[-1] / ns[0])) for x in xs] if log else \
             [x + d * (ns[-1] - ns[0] or 1) for x in xs]
-        ax.errorbar(xd, mean, yerr=[lo, hi], marker="o", capsize=4, label=label)
+        ax.errorbar(xd, med, yerr=[lo, hi], capsize=4, **style[key])
     if log:
         ax.set_xscale("log", base=2)
     ax.set_xticks(ns)
     ax.set_xticklabels([str(n) for n in ns])
     ax.set_xlabel("MPI processes")
-    ax.set_ylabel("write bandwidth (MiB/s)")
+    ax.set_ylabel(res.mlabel)
     ax.set_ylim(bottom=0)
-    ax.set_title("Write bandwidth vs process count%s\n%s" % (note, res.context()), fontsize=11)
+    ax.set_title("%s vs process count%s\n%s" % (res.mlabel[0].upper() + res.mlabel[1:], note, res.context()),
+                 fontsize=11)
     ax.grid(True, alpha=0.3)
-    if len(series) > 3:
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    elif len(series) > 1 or others:
-        ax.legend(fontsize=8, loc="best")
-    fig.text(0.01, -0.02, "points: mean of the repetitions (shifted sideways a little to keep them apart); "
-             "bars: min to max. Bandwidth = bytes written / (last close - first create).", fontsize=7.5, color="#555")
+    if handles:
+        ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    fig.text(0.01, -0.02, "points: median of the repetitions (shifted sideways a little to keep them apart); "
+             "bars: min to max.%s" % (" Bandwidth = bytes written / (last close - first create)."
+                                      if res.metric == BW else ""), fontsize=7.5, color="#555")
     return _save(fig, path)
 
 
 def bandwidth_bars(res, path):
-    """With a single process count: one bar per point, min to max as error bars."""
+    """With a single process count: one bar per point (median), min to max as error bars."""
     pts = res.points()
     labels = [res.label(rows[0], res.varying) for rows in pts.values()]
-    means = [statistics.mean(_values(rows, BW)) for rows in pts.values()]
-    lo = [m - min(_values(rows, BW)) for m, rows in zip(means, pts.values())]
-    hi = [max(_values(rows, BW)) - m for m, rows in zip(means, pts.values())]
+    st = [spread(_values(rows, res.metric)) for rows in pts.values()]
     fig, ax = plt.subplots(figsize=(8, 1.2 + 0.35 * len(labels)))
     y = list(range(len(labels)))
-    ax.barh(y, means, xerr=[lo, hi], capsize=3, color="#4c72b0")
+    ax.barh(y, [m for m, _, _ in st], xerr=[[m - a for m, a, _ in st], [b - m for m, _, b in st]], capsize=3,
+            color="#4c72b0")
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("write bandwidth (MiB/s)")
-    ax.set_title("Write bandwidth per setting (%s processes)\n%s" % (res.constant("nprocs"), res.context()),
-                 fontsize=11)
+    ax.set_xlabel("%s: median, bars min to max of the repetitions" % res.mlabel)
+    ax.set_title("%s per setting (%s processes)\n%s" % (res.mlabel[0].upper() + res.mlabel[1:],
+                                                       res.constant("nprocs"), res.context()), fontsize=11)
     ax.grid(True, axis="x", alpha=0.3)
+    return _save(fig, path)
+
+
+def ratio_bandwidth(res, path):
+    """Compression ratio (data / bytes on disk) against write bandwidth, one point
+    per run, labelled by setting; None when no run measured its storage."""
+    pts = [(rows, [r for r in rows if isinstance(r.get("storage_ratio"), (int, float))]) for rows in res.points().values()]
+    pts = [(rows, rs) for rows, rs in pts if rs]
+    if not pts:
+        return None
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for rows, rs in pts:
+        ax.scatter(_values(rs, BW), _values(rs, "storage_ratio"), s=18)
+        ax.annotate(res.label(rows[0], res.varying), (statistics.mean(_values(rs, BW)),
+                    statistics.mean(_values(rs, "storage_ratio"))), fontsize=7, xytext=(3, 3),
+                    textcoords="offset points")
+    ax.set_xlabel("write bandwidth of the data (MiB/s)")
+    ax.set_ylabel("compression ratio (data bytes / bytes on disk)")
+    ax.set_title("Compression ratio against bandwidth\n%s" % res.context(), fontsize=11)
+    ax.grid(True, alpha=0.3)
     return _save(fig, path)
 
 
@@ -201,8 +306,9 @@ def phases(res, path, max_bars=60):
     if not used:
         return None
     labels = [res.label(rows[0], res.varying) for _, rows in pts]
-    widths = [[statistics.mean([r.get(c) or 0 for r in rows]) for _, rows in pts] for c, _, _ in used]
-    e2e = [statistics.mean(_values(rows, "end_to_end_s") or [0]) for _, rows in pts]
+    widths = [[statistics.median([r.get(c) or 0 for r in rows]) for _, rows in pts] for c, _, _ in used]
+    e2e_st = [spread(_values(rows, "end_to_end_s") or [0]) for _, rows in pts]
+    e2e = [m for m, _, _ in e2e_st]
     unit, f = time_unit(max(e2e + [sum(w) for w in zip(*widths)]))
     fig, ax = plt.subplots(figsize=(9, 1.6 + 0.32 * len(pts)))
     y = list(range(len(pts)))
@@ -211,13 +317,14 @@ def phases(res, path, max_bars=60):
         w = [v * f for v in w]
         ax.barh(y, w, left=left, color=color, label=label, height=0.7)
         left = [a + b for a, b in zip(left, w)]
-    ax.scatter([v * f for v in e2e], y, marker="|", s=220, color="black", zorder=3,
-               label="end to end (first create to last close)")
+    ax.errorbar([v * f for v in e2e], y, xerr=[[(m - a) * f for m, a, _ in e2e_st], [(b - m) * f for m, _, b in e2e_st]],
+                fmt="|", ms=16, color="black", capsize=3, zorder=3,
+                label="end to end (first create to last close), min to max")
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(left=0)
-    ax.set_xlabel("time (%s), mean over ranks and repetitions" % unit)
+    ax.set_xlabel("time (%s): mean over ranks, median over repetitions" % unit)
     ax.set_title("Time per phase\n%s" % res.context(), fontsize=11)
     ax.grid(True, axis="x", alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
@@ -235,7 +342,12 @@ def heatmap_pairs(res):
 
 
 def heatmap(res, a, b, path, max_panels=6):
+    """The metric over two swept settings: each cell the median of its best
+    point's repetitions with [min-max]; a cell is boxed as the best only when
+    its whole range beats the runner-up's, else the panel says there is no
+    clear winner."""
     others = [k for k in res.varying if k not in (a, b)]
+    pick = max if res.higher else min
     panels = {}
     for r in res.ok:
         panels.setdefault(tuple(fmt(r.get(k)) for k in others), []).append(r)
@@ -248,54 +360,72 @@ def heatmap(res, a, b, path, max_panels=6):
     n = len(panels)
     cols = min(n, 3)
     rows_ = math.ceil(n / cols)
-    fig, axes = plt.subplots(rows_, cols, figsize=(1.8 + cols * max(3.2, 0.9 * len(xa) + 1.5),
-                                                   1.2 + rows_ * max(2.8, 0.6 * len(yb) + 1.6)),
+    fig, axes = plt.subplots(rows_, cols, figsize=(1.8 + cols * max(3.6, 1.2 * len(xa) + 1.5),
+                                                   1.2 + rows_ * max(2.8, 0.7 * len(yb) + 1.6)),
                              squeeze=False, layout="constrained")
     vmax = 0
     grids = []
     for key, rows in sorted(panels.items()):
-        grid = [[None] * len(xa) for _ in yb]
+        cells = {}
         for i, vb in enumerate(yb):
             for j, va in enumerate(xa):
                 cell = [r for r in rows if fmt(r.get(a)) == fmt(va) and fmt(r.get(b)) == fmt(vb)]
                 if cell:
-                    # mean over repetitions of each point, then the best point in the cell
+                    # the best point in the cell (by median), with all its repetitions
                     by_point = res.points(cell)
-                    grid[i][j] = max(statistics.mean(_values(rs, BW)) for rs in by_point.values())
-                    vmax = max(vmax, grid[i][j])
-        grids.append((key, grid))
-    for idx, (key, grid) in enumerate(grids):
+                    cells[(i, j)] = _values(pick(by_point.values(),
+                                                 key=lambda rs: statistics.median(_values(rs, res.metric))),
+                                            res.metric)
+                    vmax = max(vmax, statistics.median(cells[(i, j)]))
+        grids.append((key, cells))
+    cmap = "viridis" if res.higher else "viridis_r"
+    for idx, (key, cells) in enumerate(grids):
         ax = axes[idx // cols][idx % cols]
-        data = [[float("nan") if v is None else v for v in row] for row in grid]
-        im = ax.imshow(data, cmap="viridis", vmin=0, vmax=vmax or 1, aspect="auto", origin="lower")
-        best = max(((i, j) for i in range(len(yb)) for j in range(len(xa)) if grid[i][j] is not None),
-                   key=lambda ij: grid[ij[0]][ij[1]], default=None)
+        data = [[statistics.median(cells[(i, j)]) if (i, j) in cells else float("nan") for j in range(len(xa))]
+                for i in range(len(yb))]
+        im = ax.imshow(data, cmap=cmap, vmin=0, vmax=vmax or 1, aspect="auto", origin="lower")
+        winner, best, second = clear_winner(cells, res.higher)
         for i in range(len(yb)):
             for j in range(len(xa)):
-                v = grid[i][j]
-                if v is None:
+                if (i, j) not in cells:
                     ax.text(j, i, "-", ha="center", va="center", color="#888")
                     continue
-                dark = v < 0.6 * (vmax or 1)
-                ax.text(j, i, "%.4g" % v, ha="center", va="center", fontsize=8,
-                        color="white" if dark else "black", fontweight="bold" if (i, j) == best else None)
-        if best:
-            ax.add_patch(Rectangle((best[1] - 0.5, best[0] - 0.5), 1, 1, fill=False, edgecolor="red", lw=2.5))
+                m, lo, hi = spread(cells[(i, j)])
+                light = (m < 0.6 * (vmax or 1)) == res.higher
+                text = "%.4g" % m if len(cells[(i, j)]) == 1 else "%.4g\n[%.3g-%.3g]" % (m, lo, hi)
+                ax.text(j, i, text, ha="center", va="center", fontsize=7.5, color="white" if light else "black",
+                        fontweight="bold" if (i, j) == winner else None)
+        sub = ", ".join("%s=%s" % (short(k), v) for k, v in zip(others, key)) if key else note
+        where = lambda ij: "%s=%s, %s=%s" % (short(a), fmt(xa[ij[1]]), short(b), fmt(yb[ij[0]]))
+        if winner:
+            ax.add_patch(Rectangle((winner[1] - 0.5, winner[0] - 0.5), 1, 1, fill=False, edgecolor="red", lw=2.5))
+            verdict = "best: %s" % where(winner)
+        elif second is None and best is not None:
+            verdict = "one cell: no comparison"
+        else:
+            verdict = "no clear winner"
+            if best is not None:
+                res.notes.append("%s x %s%s: no clear winner: %s and %s overlap within their min-max" % (
+                    short(a), short(b), " (%s)" % sub if sub else "", where(best), where(second))
+                    if min(len(cells[best]), len(cells[second])) >= 2 else
+                    "%s x %s%s: no clear winner: one run per cell, no spread to judge" % (
+                        short(a), short(b), " (%s)" % sub if sub else ""))
+        if winner:
+            res.notes.append("%s x %s%s: %s beats the runner-up (%s) beyond both spreads" % (
+                short(a), short(b), " (%s)" % sub if sub else "", where(winner), where(second)))
         ax.set_xticks(range(len(xa)))
         ax.set_xticklabels([fmt(v) for v in xa])
         ax.set_yticks(range(len(yb)))
         ax.set_yticklabels([fmt(v) for v in yb])
         ax.set_xlabel(short(a))
         ax.set_ylabel(short(b))
-        sub = ", ".join("%s=%s" % (short(k), v) for k, v in zip(others, key)) if key else note
-        if sub:
-            ax.set_title(sub, fontsize=9)
+        ax.set_title("%s%s" % (sub + "\n" if sub else "", verdict), fontsize=8.5)
     for idx in range(len(grids), rows_ * cols):
         axes[idx // cols][idx % cols].axis("off")
     cb = fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.9)
-    cb.set_label("write bandwidth (MiB/s), mean of repetitions")
-    fig.suptitle("Write bandwidth over %s x %s (red box: best)\n%s" % (short(a), short(b), res.context()),
-                 fontsize=11)
+    cb.set_label("%s, median of repetitions" % res.mlabel)
+    fig.suptitle("%s over %s x %s (cells: median [min-max]; red box: best beyond the spreads)\n%s" % (
+        res.mlabel[0].upper() + res.mlabel[1:], short(a), short(b), res.context()), fontsize=10)
     return _save(fig, path)
 
 
@@ -309,7 +439,7 @@ def pick_run(res, run_id=None):
         raise SweepError("report --run: expected a successful run of this sweep, found '%s' (runs: %s)" % (
             run_id, ", ".join(r["run"] for r in res.ok[:5]) + (" ..." if len(res.ok) > 5 else "")))
     top = max(r["nprocs"] for r in res.ok)
-    cand = sorted((r for r in res.ok if r["nprocs"] == top), key=lambda r: r[BW])
+    cand = sorted((r for r in res.ok if r["nprocs"] == top), key=lambda r: r[res.metric])
     return cand[len(cand) // 2]
 
 
@@ -356,8 +486,8 @@ def imbalance(res, path, run_id=None):
     ax.set_yticklabels(["%s (%d calls)" % (k, t.get("calls", 0)) for k, t in rows], fontsize=8)
     ax.set_xlabel("time per rank (%s%s): bar from the fastest to the slowest rank, diamond = mean" % (
         unit, ", log scale" if log else ""))
-    ax.set_title("Per-rank imbalance of one run: %s\n%s, %d processes, %.4g MiB/s" % (
-        r["run"], res.kernel, r["nprocs"], r[BW]), fontsize=11)
+    ax.set_title("Per-rank imbalance of one run: %s\n%s, %d processes, %s %.4g" % (
+        r["run"], res.kernel, r["nprocs"], res.mlabel, r[res.metric]), fontsize=11)
     if mems:
         log2 = _range_panel(ax2, mems, "MiB", 1.0 / 1048576, "#55a868",
                             lambda m: "largest on rank %s" % m.get("max_rank"))
@@ -399,8 +529,8 @@ def overlap(res, path):
     if not pts:
         return None
     labels = [res.label(rows[0], res.varying) for _, rows in pts]
-    v = [statistics.mean(_values(rows, vis)) for _, rows in pts]
-    s = [statistics.mean(_values(rows, syn)) for _, rows in pts]
+    v = [statistics.median(_values(rows, vis)) for _, rows in pts]
+    s = [statistics.median(_values(rows, syn)) for _, rows in pts]
     fig, ax = plt.subplots(figsize=(9, 1.6 + 0.45 * len(pts)))
     y = list(range(len(pts)))
     h = 0.38
@@ -415,7 +545,7 @@ def overlap(res, path):
     ax.set_yticklabels(labels, fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, max(s + v) * 1.25)
-    ax.set_xlabel("time (s), mean of repetitions; overlap = 1 - visible / synchronous")
+    ax.set_xlabel("time (s), median of repetitions; overlap = 1 - visible / synchronous")
     ax.set_title("Output time seen by the model vs synchronous output\n%s" % res.context(), fontsize=11)
     ax.grid(True, axis="x", alpha=0.3)
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.25 if len(pts) < 4 else -0.15), ncol=2)
@@ -428,27 +558,45 @@ def short_kr(col):
 
 # ---------------------------------------------------------------- all
 
-def make_all(doc, outdir, run_id=None):
-    """Writes the PNGs; returns [(title, path, caption)] and the Results."""
+def make_all(doc, outdir, run_id=None, formats=("png",), metric="write"):
+    """Writes the figures in every format asked; returns [(title, path of the
+    first format, caption)] and the Results."""
     need_matplotlib()
-    res = Results(doc)
+    bad = [f for f in formats if f not in FORMATS]
+    if bad or not formats:
+        raise SweepError("report --format: expected a comma-separated list of %s, found '%s'" % (
+            ", ".join(FORMATS), ",".join(formats)))
+    SAVE_FORMATS[:] = list(formats)
+    res = Results(doc, metric)
     os.makedirs(outdir, exist_ok=True)
     figs = []
     if not res.ok:
         return figs, res
+    m = res.mlabel
     if len({r["nprocs"] for r in res.ok}) > 1:
         figs.append(("Scaling", scaling(res, os.path.join(outdir, "scaling.png")),
-                     "Write bandwidth against the number of MPI processes."))
+                     "%s against the number of MPI processes: median of the repetitions, bars min to max." % (
+                         m[0].upper() + m[1:])))
     else:
-        figs.append(("Bandwidth", bandwidth_bars(res, os.path.join(outdir, "bandwidth.png")),
-                     "Write bandwidth of each setting."))
+        figs.append(("Bandwidth" if res.metric == BW else "Per setting",
+                     bandwidth_bars(res, os.path.join(outdir, "bandwidth.png")),
+                     "%s of each setting: median of the repetitions, bars min to max." % (m[0].upper() + m[1:])))
+    p = ratio_bandwidth(res, os.path.join(outdir, "ratio_bandwidth.png"))
+    if p:
+        figs.append(("Compression ratio vs bandwidth", p,
+                     "Each run's compression ratio (data bytes / bytes HDF5 allocated on disk) against its write "
+                     "bandwidth of the data."))
     p = phases(res, os.path.join(outdir, "phases.png"))
     if p:
-        figs.append(("Time per phase", p, "Mean time per rank in each phase; the black tick is the end-to-end time."))
+        figs.append(("Time per phase", p, "Mean time per rank in each phase (median of the repetitions); the black "
+                                          "tick is the end-to-end time, its bar min to max."))
     for a, b in heatmap_pairs(res):
         name = "heatmap_%s_%s.png" % (short(a), short(b))
-        figs.append(("Heatmap %s x %s" % (short(a), short(b)), heatmap(res, a, b, os.path.join(outdir, name)),
-                     "Mean write bandwidth for each pair of values; the red box marks the best."))
+        before = len(res.notes)
+        path = heatmap(res, a, b, os.path.join(outdir, name))
+        figs.append(("Heatmap %s x %s" % (short(a), short(b)), path,
+                     "Median %s for each pair of values, [min-max] below it; a red box marks the best only where it "
+                     "beats the runner-up beyond both spreads. %s" % (m, " ".join(res.notes[before:]))))
     p, r = imbalance(res, os.path.join(outdir, "imbalance.png"), run_id)
     if p:
         figs.append(("Per-rank imbalance", p, "Run %s: fastest, mean and slowest rank of every timer." % r["run"]))

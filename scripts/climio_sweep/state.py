@@ -52,13 +52,34 @@ def status(rdir):
 
 
 def is_done(rdir):
-    return status(rdir).get("state") == "done" and os.path.isfile(os.path.join(rdir, "result.json"))
+    """Done, with a result that can be read (a corrupt result.json runs again)."""
+    return status(rdir).get("state") == "done" and read_json(os.path.join(rdir, "result.json")) is not None
+
+
+def corrupt_result(rdir):
+    """Why a run whose status says done has no readable result, or None."""
+    path = os.path.join(rdir, "result.json")
+    if not os.path.isfile(path):
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        return "result.json cannot be read (%s): running the sweep again re-runs it" % (
+            getattr(e, "strerror", None) or str(e).splitlines()[0])
+    if not isinstance(doc, dict):
+        return "result.json is not a JSON object: running the sweep again re-runs it"
+    return None
 
 
 def state_of(rdir):
-    """done, failed, interrupted, running (or killed without a trace), or pending."""
+    """done, failed (a done run whose result.json is corrupt, too), interrupted,
+    running (or killed without a trace), or pending."""
     st = status(rdir)
     s = st.get("state")
-    if s == "done" and not os.path.isfile(os.path.join(rdir, "result.json")):
-        return "pending"
+    if s == "done":
+        if not os.path.isfile(os.path.join(rdir, "result.json")):
+            return "pending"
+        if corrupt_result(rdir):
+            return "failed"
     return s or "pending"

@@ -84,6 +84,7 @@ OUTPUT_PARAMETERS = {
     "engine_exercise": "out",
     "gcrm_io": "cdf_output_path",
     "mom_io": "out",
+    "decomp_io": "out",
     "pfio_io": "output_dir",
 }
 # Environment variables with which a kernel overrides its output folder: the
@@ -131,6 +132,7 @@ class Sweep:
     pbs: dict = field(default_factory=dict)
     text: str = ""
     locator: object = None
+    param_names: dict = field(default_factory=dict)   # [parameters] name -> the kernel's name (kernel.py)
 
     @property
     def dir(self):
@@ -441,6 +443,9 @@ def from_text(text, path):
     sw.name = s.get("name") or os.path.splitext(os.path.basename(path))[0]
     if not SWEEP_NAME.match(sw.name):
         raise SweepError("%s: name: expected letters, digits and . _ + - only, found %s" % (
+            sw.where("sweep", "name"), _show(sw.name)))
+    if sw.name in (".", ".."):   # data_dir/NAME would be data_dir itself or its parent
+        raise SweepError("%s: name: expected a name, not a path component, found %s" % (
             sw.where("sweep", "name"), _show(sw.name)))
     for k in ("executable", "base", "data_dir", "output_parameter"):
         setattr(sw, k, s.get(k))

@@ -360,13 +360,13 @@ static void convert(conv *c, const char *in, const char *out)
 }
 
 /* What the writing run recorded for the netCDF drivers: the kernel's default
- * format (CDF-5 for outputs without one) and its MPI-IO hints, which become
- * the converter's own unless --hints overrides them key by key.  Rank 0 looks,
- * every rank gets them. */
+ * format (CDF-5 for outputs without one), its header padding (unless
+ * --header_pad is given) and its MPI-IO hints, which become the converter's own
+ * unless --hints overrides them key by key.  Rank 0 looks, every rank gets them. */
 static cio_format recorded_settings(cio_app *a, const char *bp)
 {
     int fmt = CIO_FMT_CDF5;
-    char *hints = NULL;
+    char *hints = NULL, pad[32] = "";
     long long hl = 0;
     if (a->rank == 0) {
         adios2_adios *ad = adios2_init_mpi(MPI_COMM_SELF);
@@ -377,12 +377,21 @@ static cio_format recorded_settings(cio_app *a, const char *bp)
             cio_format f;
             if (cio_bp_read_format(io, &f) == 0) fmt = (int)f;
             hints = cio_bp_read_hints(io);
+            char *hp = cio_bp_read_header_pad(io);
+            if (hp) snprintf(pad, sizeof pad, "%s", hp);
+            cio_free(hp);
             adios2_close(eng);
         }
         if (ad) adios2_finalize(ad);
         hl = hints ? (long long)strlen(hints) : 0;
     }
     MPI_Bcast(&fmt, 1, MPI_INT, 0, a->comm);
+    MPI_Bcast(pad, (int)sizeof pad, MPI_CHAR, 0, a->comm);
+    if (pad[0] && !cio_param_isset(a->params, "header_pad")) {
+        cio_err e = {0};
+        if (cio_params_set(a->params, "header_pad", pad, "the header padding recorded in the BP output", &e))
+            cio_die_all(a->comm, "%s", e.msg);
+    }
     MPI_Bcast(&hl, 1, MPI_LONG_LONG, 0, a->comm);
     if (hl > 0) {
         if (a->rank != 0) hints = cio_malloc((size_t)hl + 1);
@@ -427,8 +436,9 @@ int main(int argc, char **argv)
     conv c = {.app = &app};
     plan_jobs(&c);
     cio_app_setup_engine(&app, recorded_settings(&app, c.jobs.in[0]));
-    if (strcmp(app.ecfg.drv->name, "adios2") == 0)
-        cio_die_all(app.comm, "%s: --driver adios2 would write BP again; convert with pnetcdf or netcdf", app.kernel);
+    if (app.ecfg.drv->formats & CIO_FMT_BIT(CIO_FMT_BP))   /* a driver that writes BP */
+        cio_die_all(app.comm, "%s: --driver %s would write BP again; convert with pnetcdf or netcdf", app.kernel,
+                    app.ecfg.drv->name);
     c.t_read = cio_stats_timer(&app.stats, "bp_read");
     MPI_Barrier(app.comm);
     double t0 = MPI_Wtime();

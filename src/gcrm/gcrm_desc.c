@@ -124,6 +124,17 @@ static int lex_value(lexer *lx, const char *key, char *s, char **out)
         *out = cio_strndup(s + 1, (size_t)(end - s - 1));
         return 0;
     }
+    /* '#' after a blank starts a comment, as in every climio input (the blanks
+     * before it are not part of the value) */
+    char *hash = s;
+    while ((hash = strchr(hash, '#')) && hash > s && hash[-1] != ' ' && hash[-1] != '\t') hash++;
+    if (hash) {
+        while (hash > s && (hash[-1] == ' ' || hash[-1] == '\t')) hash--;
+        *out = cio_strndup(s, (size_t)(hash - s));
+        return 0;
+    }
+    if (strchr(s, '"') || strchr(s, '\''))
+        return fail(lx, "value of '%s' has a quote that is not closed: %s", key, s);
     *out = cio_strdup(s);
     return 0;
 }
@@ -251,26 +262,19 @@ int gcrm_desc_parse(gcrm_desc_set *ds, const char *text, const char *fname, cio_
     memset(ds, 0, sizeof *ds);
     ds->fname = cio_strdup(fname);
     lexer lx = {fname, 0, e};
-    const char *cur = text;
     gcrm_desc *d = NULL;
-    char *line = NULL;
+    cio_lines L;
+    cio_lines_init(&L, text);
+    char *line;
     int rc = 0;
-    while (*cur && rc == 0) {
-        lx.line++;
-        const char *eol = strchr(cur, '\n');
-        size_t n = eol ? (size_t)(eol - cur) : strlen(cur);
-        cio_free(line);
-        line = cio_strndup(cur, n);
-        cur = eol ? eol + 1 : cur + n;
-        if (n && line[n - 1] == '\r') line[--n] = '\0';
-        for (size_t i = 0; i < n; i++)
-            if ((unsigned char)line[i] < 32 && line[i] != '\t') {
-                char hex[8];
-                snprintf(hex, sizeof hex, "0x%02x", (unsigned char)line[i]);
-                rc = fail(&lx, "expected text, found the control character %s (a binary file?)%s", hex, "");
-                break;
-            }
-        if (rc) break;
+    while (rc == 0 && (line = cio_lines_next(&L))) {
+        lx.line = L.lineno;
+        if (L.bad) {
+            char hex[8];
+            snprintf(hex, sizeof hex, "0x%02x", L.bad);
+            rc = fail(&lx, "expected text, found the control character %s (a binary file?)%s", hex, "");
+            break;
+        }
         char *s = line;
         char *key = next_token(&s);
         if (!key || key[0] == '#' || key[0] == '!') continue;
@@ -391,7 +395,7 @@ int gcrm_desc_parse(gcrm_desc_set *ds, const char *text, const char *fname, cio_
             add_att(&d->atts, &d->natts, key, val);     /* any other key: a text attribute */
         }
     }
-    cio_free(line);
+    cio_lines_free(&L);
     if (rc == 0 && ds->n > 0) rc = complete(&lx, &ds->d[ds->n - 1]);
     if (rc == 0 && ds->n == 0) rc = cio_seterr(e, "%s: expected descriptors ('name' lines), found none", fname);
     if (rc != 0) {

@@ -15,6 +15,17 @@ void gcrm_fcfg_free(gcrm_fcfg *fc)
     memset(fc, 0, sizeof *fc);
 }
 
+/* An odd number of " or ' before the comment: a value whose quote is not closed. */
+static int unbalanced_quote(const char *s)
+{
+    int dq = 0, sq = 0;
+    for (; *s && *s != '!' && !(*s == '#' && (dq + sq) % 2 == 0); s++) {
+        if (*s == '"' && sq % 2 == 0) dq++;
+        else if (*s == '\'' && dq % 2 == 0) sq++;
+    }
+    return dq % 2 || sq % 2;
+}
+
 /* GIO's tokens: blanks, tabs, quotes and '!' end a token. */
 static char *token(char **s)
 {
@@ -56,27 +67,23 @@ int gcrm_fcfg_parse(gcrm_fcfg *fc, const char *text, const char *fname, gcrm_des
 {
     memset(fc, 0, sizeof *fc);
     fc->fname = cio_strdup(fname);
-    const char *cur = text;
     int lineno = 0, rc = 0;
-    char *line = NULL;
-    while (*cur && rc == 0) {
-        lineno++;
-        const char *eol = strchr(cur, '\n');
-        size_t n = eol ? (size_t)(eol - cur) : strlen(cur);
-        cio_free(line);
-        line = cio_strndup(cur, n);
-        cur = eol ? eol + 1 : cur + n;
-        if (n && line[n - 1] == '\r') line[--n] = '\0';
-        for (size_t i = 0; i < n; i++)
-            if ((unsigned char)line[i] < 32 && line[i] != '\t') {
-                FAIL("%s:%d: expected text, found the control character 0x%02x (a binary file?)", fname, lineno,
-                     (unsigned char)line[i]);
-                break;
-            }
-        if (rc) break;
+    cio_lines L;
+    cio_lines_init(&L, text);
+    char *line;
+    while (rc == 0 && (line = cio_lines_next(&L))) {
+        lineno = L.lineno;
+        if (L.bad) {
+            FAIL("%s:%d: expected text, found the control character 0x%02x (a binary file?)", fname, lineno, L.bad);
+            break;
+        }
         char *s = line;
         while (*s == ' ' || *s == '\t') s++;
         if (!*s || *s == '#' || *s == '!') continue;
+        if (unbalanced_quote(s)) {
+            FAIL("%s:%d: a quote is not closed; expected \"NAME\"", fname, lineno);
+            break;
+        }
         char *w = token(&s);
         if (!w) continue;
         int k = match_key(w);
@@ -100,6 +107,7 @@ int gcrm_fcfg_parse(gcrm_fcfg *fc, const char *text, const char *fname, gcrm_des
             memset(fk, 0, sizeof *fk);
             fk->prefix = cio_strdup(v);
             fk->line = lineno;
+            fk->frequency_line = lineno;
             continue;
         }
         if (fc->n == 0) {
@@ -122,6 +130,13 @@ int gcrm_fcfg_parse(gcrm_fcfg *fc, const char *text, const char *fname, gcrm_des
                 break;
             }
             if (opt) d = gcrm_desc_avg(ds, d);
+            for (int i = 0; i < fk->nfields; i++)
+                if (fk->fields[i].desc == d) {
+                    FAIL("%s:%d: field '%s%s' is already in this file (line %d); expected each field once", fname,
+                         lineno, v, opt ? " avg" : "", fk->fields[i].line);
+                    break;
+                }
+            if (rc) break;
             if (fk->nfields == fk->cap) {
                 fk->cap = fk->cap ? 2 * fk->cap : 8;
                 fk->fields = cio_realloc(fk->fields, (size_t)fk->cap * sizeof *fk->fields);
@@ -132,14 +147,15 @@ int gcrm_fcfg_parse(gcrm_fcfg *fc, const char *text, const char *fname, gcrm_des
             break;
         }
         case K_FREQUENCY:
-            if (cio_parse_double(v, &fk->frequency) != 0 || fk->frequency < 0)
-                FAIL("%s:%d: expected a frequency in seconds (0 or more), found '%s'", fname, lineno, v);
+            if (cio_parse_double(v, &fk->frequency) != 0 || !(fk->frequency > 0) || fk->frequency > 1e12)
+                FAIL("%s:%d: expected a frequency in seconds above 0 (a file that is never written: leave it out), "
+                     "found '%s'", fname, lineno, v);
             fk->has_frequency = 1;
+            fk->frequency_line = lineno;
             break;
         case K_NSAMPLES:
-            if (cio_parse_int(v, &fk->nsamples) != 0)
-                FAIL("%s:%d: expected a number of records per file, found '%s'", fname, lineno, v);
-            if (fk->nsamples <= 0) fk->nsamples = 1;     /* as GIO */
+            if (cio_parse_int(v, &fk->nsamples) != 0 || fk->nsamples <= 0)
+                FAIL("%s:%d: expected a number of records per file (1 or more), found '%s'", fname, lineno, v);
             fk->has_nsamples = 1;
             break;
         case K_BASEDIR:
@@ -151,7 +167,7 @@ int gcrm_fcfg_parse(gcrm_fcfg *fc, const char *text, const char *fname, gcrm_des
             break;
         }
     }
-    cio_free(line);
+    cio_lines_free(&L);
     if (rc == 0 && fc->n == 0) FAIL("%s: expected at least one 'file_prefix' line, found none", fname);
     if (rc != 0) gcrm_fcfg_free(fc);
     return rc;

@@ -18,6 +18,7 @@ typedef struct gcrm_fkind {
     int nfields, cap;
     gcrm_ffield *fields;
     int has_frequency, has_nsamples;
+    int frequency_line;         /* where frequency was set (the file_prefix line without one) */
     double frequency;           /* seconds; 0 = never written */
     int64_t nsamples;           /* records per file */
     char *base_dir;             /* NULL: cdf_output_path */

@@ -4,7 +4,8 @@
  * the history, grid and restart files of the simulated time through the climio
  * engine, then reports as GCRM-IO does (and as JSON). */
 #include "config.h"
-#include "app.h"
+#include "kernel.h"
+#include "env.h"
 #include "gcrm_builtin.h"
 #include "gcrm_report.h"
 
@@ -22,7 +23,7 @@ static void set_gio_hints(cio_app *a, const gcrm_settings *s)
 {
     cio_params *p = a->params;
     if (!cio_param_bool(p, "gio_hints")) return;
-    const char *hal = getenv("nc_header_align_size"), *val = getenv("nc_var_align_size");
+    const char *hal = cio_getenv("nc_header_align_size"), *val = cio_getenv("nc_var_align_size");
     char buf[4096];
     int n = snprintf(buf, sizeof buf,
                      "nc_header_align_size=%s;nc_var_align_size=%s;romio_no_indep_rw=true;romio_ds_write=disable;"
@@ -39,22 +40,34 @@ static void set_gio_hints(cio_app *a, const gcrm_settings *s)
     if (cio_params_set(p, "hints", buf, org, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
 }
 
+/* The kernel's state across the descriptor's steps.  The run comes first: the
+ * dry run's plan and rank classes (gcrm_output.h) take this ctx as a gcrm_run. */
+typedef struct gcrm_kernel {
+    gcrm_run run;
+    int iota;
+    double t_start, init;
+    gcrm_figures fig;
+    gcrm_report_ctx rctx;
+} gcrm_kernel;
+
 /* GCRM-IO's blocking_collective posts iputs and waits after each field: the
  * engine's nonblocking_collective with a flush per field.  call_pattern
- * textbook keeps the engine's blocking_collective (put_vara_all). */
-static void map_call_pattern(cio_app *a, gcrm_run *run)
+ * textbook keeps the engine's blocking_collective (put_vara_all).  Runs before
+ * the engine starts (the descriptor's configure step). */
+static void map_call_pattern(cio_app *a, void *ctx)
 {
+    gcrm_run *run = &((gcrm_kernel *)ctx)->run;
+    /* the iotype adjusted for a driver without the default mode (the note said so) */
+    if (a->mode_adjusted) cio_mode_from_name(cio_param_str(a->params, "iotype"), &run->set.gio_mode);
     if (run->set.gio_mode != CIO_MODE_BLOCKING_COLLECTIVE || run->set.textbook) return;
     if (!(a->ecfg.drv->modes & CIO_MODE_BIT(CIO_MODE_NONBLOCKING_COLLECTIVE))) {
-        if (a->rank == 0)
+        if (a->rank == 0 && !a->mode_adjusted)
             cio_warn("the %s driver has no nonblocking calls: blocking_collective is written with blocking "
                      "collective calls (call_pattern textbook) instead of GCRM-IO's iput + wait_all per field",
                      a->ecfg.drv->name);
         return;
     }
-    cio_engine_free(a->engine);
     a->ecfg.opts.mode = CIO_MODE_NONBLOCKING_COLLECTIVE;
-    a->engine = cio_engine_new(&a->ecfg, a->comm, &a->stats);
     run->per_field_wait = 1;
 }
 
@@ -77,8 +90,8 @@ static int ensure_dir(const char *dir, const char *origin, cio_err *e)
     else snprintf(parent, sizeof parent, ".");
     if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
         return cio_seterr(e,
-                          "%s: output path '%s' does not exist, nor does its parent '%s' (set cdf_output_path, "
-                          "GCRM_OUTPUT_PATH or --cdf_output_path to an existing directory)",
+                          "%s: output path '%s' does not exist, nor does its parent '%s' (set output_dir "
+                          "(cdf_output_path), GCRM_OUTPUT_PATH or --output_dir to an existing directory)",
                           origin, dir, parent);
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return cio_seterr(e, "%s: cannot create the output directory '%s': %s", origin, dir, strerror(errno));
@@ -126,68 +139,125 @@ static void load_inputs(cio_app *a, gcrm_run *run)
     if (a->rank == 0 && run->plan.left_out) cio_warn("%s", run->plan.left_out);
 }
 
-static void cleanup(cio_app *a, gcrm_run *run)
+/* ---------------------------------------------------------------- the descriptor's steps */
+static cio_format gcrm_setup(cio_app *a, void *ctx)
 {
+    gcrm_kernel *k = ctx;
+    gcrm_run *run = &k->run;
+    MPI_Barrier(a->comm);
+    k->t_start = MPI_Wtime();
+    run->app = a;
+    cio_err e = {0};
+    if (gcrm_settings_load(&run->set, a->params, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+    static const char *const sizes[] = {"level_max", NULL};
+    cio_params_alloc_hint(a->params, sizes);
+    int np = cio_param_bool(a->params, "dry_run") ? cio_kernel_dry_nprocs(a) : a->nprocs;
+    if (gcrm_choose_iota(run->set.level, np, &k->iota, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+    load_inputs(a, run);
+    set_gio_hints(a, &run->set);
+    return run->plan.format;
+}
+
+static void gcrm_prepare(cio_app *a, void *ctx)
+{
+    gcrm_kernel *k = ctx;
+    gcrm_run *run = &k->run;
+    if (a->ecfg.drv->stores_data) check_dirs(a, run);
+    if (run->set.memory_original) {
+        gcrm_grid g;
+        gcrm_grid_init(&g, run->set.level, k->iota, a->rank, a->nprocs);
+        gcrm_model_alloc(&run->model, &g, run->set.physics, count_avg_fields(run));
+        gcrm_grid_free(&g);
+    }
+    MPI_Barrier(a->comm);
+    k->init = MPI_Wtime() - k->t_start;
+}
+
+/* One output phase (cio_app_repeat): every file of the simulated time, on this
+ * rank.  A repetition after the first starts from an empty list of files and
+ * fresh timing figures. */
+static void output_once(void *ctx, int repetition)
+{
+    gcrm_run *run = ctx;
+    cio_app *a = run->app;
+    if (repetition > 0) {
+        if (run->live) {
+            gcrm_rankplan_free(run->live);
+            cio_free(run->live);
+            run->live = NULL;
+        }
+        for (int i = 0; i < run->nwritten; i++) cio_free(run->written[i].path);
+        run->nwritten = 0;
+        run->dumps = 0;
+        run->t_io = run->t_comp = 0;
+    }
+    gcrm_plan_rank(run, a->engine, a->rank, a->nprocs);
+}
+
+/* The output phase, --repetitions times. */
+static void gcrm_output(cio_app *a, void *ctx)
+{
+    cio_app_repeat(a, output_once, &((gcrm_kernel *)ctx)->run);
+}
+
+static void gcrm_report(cio_app *a, void *ctx)
+{
+    gcrm_kernel *k = ctx;
+    double f0 = MPI_Wtime();
+    if (k->run.set.memory_original) gcrm_model_free(&k->run.model);
+    gcrm_figures_reduce(&k->run, k->init, MPI_Wtime() - f0, &k->fig);
+    if (a->rank == 0) {
+        gcrm_report_print(stdout, &k->run, &k->fig);
+        fflush(stdout);
+    }
+    k->rctx = (gcrm_report_ctx){&k->run, &k->fig};
+}
+
+static void gcrm_json(cio_json *j, void *ctx) { gcrm_report_json(j, &((gcrm_kernel *)ctx)->rctx); }
+
+static void gcrm_outputs(cio_app *a, void *ctx, cio_outputs *out)
+{
+    (void)a;
+    gcrm_list_outputs(&((gcrm_kernel *)ctx)->run, out);
+}
+
+static void gcrm_cleanup(cio_app *a, void *ctx)
+{
+    (void)a;
+    gcrm_run *run = &((gcrm_kernel *)ctx)->run;
     if (run->live) {
         gcrm_rankplan_free(run->live);
         cio_free(run->live);
     }
     for (int i = 0; i < run->nwritten; i++) cio_free(run->written[i].path);
     cio_free(run->written);
-    cio_engine_free(a->engine);
-    a->engine = NULL;
     gcrm_plan_free(&run->plan);
     gcrm_fcfg_free(&run->fc);
     gcrm_desc_free(&run->ds);
 }
 
+static const cio_kernel gcrm_kernel_desc = {
+    .name = "gcrm_io",
+    .usage = usage,
+    .params = gcrm_params,
+    .default_file = "zgrd.in",
+    .builtin_name = GCRM_BUILTIN_PARAM_NAME,
+    .setup = gcrm_setup,
+    .configure = map_call_pattern,
+    .plan_rank = gcrm_plan_rank,
+    .rank_classes = &gcrm_rank_classes,
+    .prepare = gcrm_prepare,
+    .list_outputs = gcrm_outputs,
+    .output = gcrm_output,
+    .report = gcrm_report,
+    .json = gcrm_json,
+    .cleanup = gcrm_cleanup,
+};
+
 int main(int argc, char **argv)
 {
-    static cio_app app;
-    static gcrm_run run;
-    cio_app_init(&app, &argc, &argv, "gcrm_io", usage, gcrm_params, "zgrd.in", GCRM_BUILTIN_PARAM_NAME,
-                 gcrm_builtin_zgrd_in);
-    MPI_Barrier(app.comm);
-    double t_start = MPI_Wtime();
-    run.app = &app;
-    cio_err e = {0};
-    if (gcrm_settings_load(&run.set, app.params, &e) != 0) cio_die_all(app.comm, "%s", e.msg);
-    int dry = cio_param_bool(app.params, "dry_run");
-    int np = dry && cio_param_int(app.params, "nprocs") > 0 ? (int)cio_param_int(app.params, "nprocs") : app.nprocs;
-    int iota;
-    if (gcrm_choose_iota(run.set.level, np, &iota, &e) != 0) cio_die_all(app.comm, "%s", e.msg);
-    load_inputs(&app, &run);
-    set_gio_hints(&app, &run.set);
-    cio_app_setup_engine(&app, run.plan.format);
-    map_call_pattern(&app, &run);
-
-    if (dry) {
-        int rc = cio_app_dry_run(&app, np, gcrm_plan_rank, &run);
-        cleanup(&app, &run);
-        cio_app_exit(&app, rc);
-    }
-    if (app.ecfg.drv->formats != CIO_FMT_BIT(CIO_FMT_NONE)) check_dirs(&app, &run);
-    if (run.set.memory_original) {
-        gcrm_grid g;
-        gcrm_grid_init(&g, run.set.level, iota, app.rank, app.nprocs);
-        gcrm_model_alloc(&run.model, &g, run.set.physics, count_avg_fields(&run));
-        gcrm_grid_free(&g);
-    }
-    MPI_Barrier(app.comm);
-    double init = MPI_Wtime() - t_start;
-
-    gcrm_plan_rank(&run, app.engine, app.rank, app.nprocs);
-
-    double f0 = MPI_Wtime();
-    if (run.set.memory_original) gcrm_model_free(&run.model);
-    gcrm_figures fig;
-    gcrm_figures_reduce(&run, init, MPI_Wtime() - f0, &fig);
-    if (app.rank == 0) {
-        gcrm_report_print(stdout, &run, &fig);
-        fflush(stdout);
-    }
-    gcrm_report_ctx rctx = {&run, &fig};
-    int rc = cio_app_finish(&app, gcrm_report_json, &rctx);
-    cleanup(&app, &run);
-    cio_app_exit(&app, rc);
+    static gcrm_kernel k;
+    cio_kernel desc = gcrm_kernel_desc;
+    desc.builtin_text = gcrm_builtin_zgrd_in;   /* generated (embed.sh): not a constant */
+    return cio_kernel_main(&desc, &k, argc, argv);
 }

@@ -44,6 +44,9 @@ typedef struct loop {
     int virt, t_grid, t_time;
 } loop;
 
+/* ".nc", or ".raw" for the mpiio driver's raw files */
+static const char *suffix(const loop *L) { return cio_format_suffix(cio_engine_config(L->e)->opts.format); }
+
 static void note_file(loop *L, kind_state *ks, int fresh)
 {
     gcrm_run *run = L->run;
@@ -128,14 +131,36 @@ static void add_time(gcrm_timeline *tl, double t)
     tl->days[tl->n++] = t / 86400.0;    /* the units say days since 1901-01-01 */
 }
 
+/* The file names, GCRM-IO's: <dir><prefix><stamp>.nc for history and restart
+ * files, <dir><cdf_sep_grid>.nc for the grid, <dir><restart_output> rewritten;
+ * .raw instead of .nc for the mpiio driver's raw files (sfx). */
+static void history_path(const gcrm_kind *k, double t, const char *sfx, char *buf, size_t len)
+{
+    char stamp[32];
+    gcrm_time_stamp(t, stamp, sizeof stamp);
+    snprintf(buf, len, "%s%s%s%s", k->dir, k->prefix, stamp, sfx);
+}
+
+static void grid_path(const gcrm_kind *k, const char *sfx, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s", k->dir, k->prefix, sfx);
+}
+
+static void restart_path(const gcrm_kind *k, int overwrite, double t, const char *sfx, char *buf, size_t len)
+{
+    if (overwrite) snprintf(buf, len, "%s%s", k->dir, k->prefix);
+    else history_path(k, t, sfx, buf, len);
+}
+
+/* A history file starts at the first record and after every nsamples records. */
+static int history_fresh(const gcrm_kind *k, int64_t recs) { return recs == 0 || recs >= k->nsamples; }
+
 static void write_history(loop *L, const gcrm_kind *k, kind_state *ks, double t)
 {
     cio_file *f;
-    int fresh = ks->recs == 0 || ks->recs >= k->nsamples;
+    int fresh = history_fresh(k, ks->recs);
     if (fresh) {
-        char stamp[32];
-        gcrm_time_stamp(t, stamp, sizeof stamp);
-        snprintf(ks->path, sizeof ks->path, "%s%s%s.nc", k->dir, k->prefix, stamp);
+        history_path(k, t, suffix(L), ks->path, sizeof ks->path);
         ks->recs = 0;
         f = cio_create(L->e, ks->path, new_schema(L, k, ks), L->comm);
         note_file(L, ks, 1);
@@ -152,7 +177,7 @@ static void write_history(loop *L, const gcrm_kind *k, kind_state *ks, double t)
 
 static void write_grid_file(loop *L, const gcrm_kind *k, kind_state *ks)
 {
-    snprintf(ks->path, sizeof ks->path, "%s%s.nc", k->dir, k->prefix);
+    grid_path(k, suffix(L), ks->path, sizeof ks->path);
     cio_file *f = cio_create(L->e, ks->path, new_schema(L, k, ks), L->comm);
     note_file(L, ks, 1);
     write_grid_vars(L, f, k);
@@ -162,10 +187,7 @@ static void write_grid_file(loop *L, const gcrm_kind *k, kind_state *ks)
 
 static void write_restart(loop *L, const gcrm_kind *k, kind_state *ks, double t)
 {
-    char stamp[32];
-    gcrm_time_stamp(t, stamp, sizeof stamp);
-    if (L->run->set.restart_overwrite) snprintf(ks->path, sizeof ks->path, "%s%s", k->dir, k->prefix);
-    else snprintf(ks->path, sizeof ks->path, "%s%s%s.nc", k->dir, k->prefix, stamp);
+    restart_path(k, L->run->set.restart_overwrite, t, suffix(L), ks->path, sizeof ks->path);
     cio_file *f = cio_create(L->e, ks->path, new_schema(L, k, ks), L->comm);
     note_file(L, ks, 1);
     add_time(ks->tl, t);
@@ -282,3 +304,70 @@ void gcrm_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs)
         run->live = L.rp;
     }
 }
+
+void gcrm_list_outputs(const gcrm_run *run, cio_outputs *o)
+{
+    const gcrm_settings *s = &run->set;
+    const gcrm_plan *pl = &run->plan;
+    int64_t *recs = cio_calloc((size_t)(pl->nkinds ? pl->nkinds : 1), sizeof *recs);
+    int64_t nsteps = gcrm_nsteps(s);
+    char path[8192], when[64];
+    const char *sfx = cio_format_suffix(run->app->ecfg.opts.format);
+    for (int64_t step = 0; step < nsteps; step = next_step(run, step, nsteps)) {
+        double t = (double)step * s->dt;
+        snprintf(when, sizeof when, "model time %.10g s", t);
+        for (int k = 0; k < pl->nkinds; k++) {
+            const gcrm_kind *kd = &pl->kinds[k];
+            if (kd->role == GCRM_KIND_GRID) {
+                if (step != 0) continue;
+                grid_path(kd, sfx, path, sizeof path);
+                cio_outputs_add(o, path, kd->source, NULL, 0);
+            } else if (gcrm_is_multiple(t, kd->frequency)) {
+                if (kd->role == GCRM_KIND_RESTART) {
+                    restart_path(kd, s->restart_overwrite, t, sfx, path, sizeof path);
+                    cio_outputs_add(o, path, kd->source, when, s->restart_overwrite);
+                } else {
+                    if (history_fresh(kd, recs[k])) {
+                        recs[k] = 0;
+                        history_path(kd, t, sfx, path, sizeof path);
+                        cio_outputs_add(o, path, kd->source, when, 0);
+                    }
+                    recs[k]++;
+                }
+            }
+        }
+    }
+    cio_free(recs);
+}
+
+/* Classes for the dry run: a rank's plan depends on its rank only through
+ * whether it is rank 0 (it writes the variables without a horizontal dimension)
+ * and which pole cells it owns; every rank holds nsdm blocks of bs x bs cells,
+ * each block one request whatever its place in the file. */
+typedef struct pole_owners {
+    int north, south;
+} pole_owners;
+
+static void *classes_open(void *ctx, int nprocs)
+{
+    gcrm_run *run = ctx;
+    int iota;
+    cio_err err = {0};
+    if (gcrm_choose_iota(run->set.level, nprocs, &iota, &err) != 0) cio_die("%s", err.msg);
+    int64_t nsdm = 10 * ((int64_t)1 << (2 * iota)) / nprocs;
+    pole_owners *p = cio_malloc(sizeof *p);
+    p->north = (int)(gcrm_north_pole_block(iota) / nsdm);
+    p->south = (int)(gcrm_south_pole_block(iota) / nsdm);
+    return p;
+}
+
+static int classes_key(void *state, int rank, int64_t *key)
+{
+    const pole_owners *p = state;
+    key[0] = rank == 0;
+    key[1] = rank == p->north;
+    key[2] = rank == p->south;
+    return 3;
+}
+
+const cio_rank_classes gcrm_rank_classes = {classes_open, classes_key, cio_free};

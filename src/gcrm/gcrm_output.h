@@ -33,10 +33,15 @@ typedef struct gcrm_run {
 } gcrm_run;
 
 void gcrm_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs);
+/* For the dry run: ranks that plan alike (ctx: the gcrm_run). */
+extern const cio_rank_classes gcrm_rank_classes;
 /* "YYYYMMDD_hhmmss" of model time t (seconds from 1901-01-01, no leap years). */
 void gcrm_time_stamp(double t, char *buf, size_t len);
 /* Steps of the run: t = 0, dt, ... up to the first t >= the simulated length. */
 int64_t gcrm_nsteps(const gcrm_settings *s);
 int gcrm_is_multiple(double t, double f);
+/* Every file the run will write, with the setting that names it (for
+ * cio_app_claim_outputs): the same names and steps as gcrm_plan_rank(). */
+void gcrm_list_outputs(const gcrm_run *run, cio_outputs *o);
 
 #endif

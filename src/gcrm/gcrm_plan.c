@@ -1,8 +1,10 @@
 #include "config.h"
 #include "gcrm_plan.h"
+#include "gcrm_cf.h"
 #include "gcrm_fields.h"
 #include "gcrm_gridvars.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -70,10 +72,51 @@ static cio_format gio_format(const gcrm_desc_set *ds, int level)
     return biggest > 2147483648.0 ? CIO_FMT_CDF5 : CIO_FMT_CDF2;
 }
 
+/* Output times must fall on model time steps, or the snapshots between steps are
+ * silently skipped: a period that is a multiple of the time step, or one that
+ * divides it (every step is written, as GCRM-IO does when its inputs run at a
+ * coarser level).  Half-seconds are the finest unit of any level's step. */
+static int on_steps(double f, double dt)
+{
+    double f2 = 2 * f, d2 = 2 * dt;
+    if (f2 != floor(f2) || f2 > 4e18) return 0;
+    int64_t fi = (int64_t)f2, di = (int64_t)d2;
+    return fi % di == 0 || di % fi == 0;
+}
+
+static int check_on_steps(double f, const gcrm_settings *s, const char *what, const char *origin, cio_err *e)
+{
+    if (f <= 0 || on_steps(f, s->dt)) return 0;
+    double dt = s->dt, below, above;
+    if (f > dt) {
+        below = floor(f / dt) * dt;
+        above = below + dt;
+    } else {
+        /* the divisors of the step on either side of f */
+        int64_t d2 = (int64_t)(2 * dt), k = (int64_t)ceil(dt / f);
+        while (d2 % k) k++;
+        below = (double)d2 / (double)k / 2;
+        k = (int64_t)floor(dt / f);
+        while (k > 1 && d2 % k) k--;
+        above = (double)d2 / (double)k / 2;
+    }
+    return cio_seterr(e, "%s: %s %.10g s does not fall on the model time steps: level %d steps by %.10g s, so its output "
+                         "times between steps would be skipped; nearest valid values: %.10g or %.10g",
+                      origin, what, f, s->level, dt, below, above);
+}
+
 int gcrm_plan_build(gcrm_plan *pl, const gcrm_settings *s, const gcrm_desc_set *ds, const gcrm_fcfg *fc, cio_err *e)
 {
-    (void)e;
     memset(pl, 0, sizeof *pl);
+    if (check_on_steps(s->restart_interval, s, "restart_interval", s->interval_origin, e)) return -1;
+    int default_used = 0;
+    for (int f = 0; f < fc->n; f++) {
+        char origin[600];
+        snprintf(origin, sizeof origin, "%s:%d", fc->fname, fc->k[f].frequency_line);
+        if (!fc->k[f].has_frequency) default_used = 1;
+        else if (check_on_steps(fc->k[f].frequency, s, "frequency", origin, e)) return -1;
+    }
+    if (default_used && check_on_steps(s->frequency, s, "cdf_output_frequency", s->frequency_origin, e)) return -1;
     char *note = NULL, *only_time = NULL;
     size_t nlen = 0, tlen = 0;
     int nleft = 0, nonly = 0;
@@ -83,6 +126,7 @@ int gcrm_plan_build(gcrm_plan *pl, const gcrm_settings *s, const gcrm_desc_set *
         snprintf(origin, sizeof origin, "%s:%d", fc->fname, fk->line);
         gcrm_kind *k = new_kind(pl, GCRM_KIND_HISTORY, fk->prefix, fk->base_dir ? fk->base_dir : s->out_path,
                                 fk->base_dir ? origin : s->out_origin);
+        snprintf(k->source, sizeof k->source, "file_prefix '%s' (%s)", fk->prefix, origin);
         k->frequency = fk->has_frequency ? fk->frequency : s->frequency;
         k->nsamples = fk->has_nsamples ? fk->nsamples : s->nsamples;
         for (int i = 0; i < fk->nfields; i++) {
@@ -113,6 +157,7 @@ int gcrm_plan_build(gcrm_plan *pl, const gcrm_settings *s, const gcrm_desc_set *
     }
     if (s->grid_option == GCRM_GRID_SEPARATE) {
         gcrm_kind *k = new_kind(pl, GCRM_KIND_GRID, s->sep_grid, s->out_path, s->out_origin);
+        snprintf(k->source, sizeof k->source, "cdf_sep_grid '%s' (%s)", s->sep_grid, s->sep_grid_origin);
         for (int d = 0; d < ds->n; d++)
             if (ds->d[d].isgridvar && ds->d[d].avg_of < 0 && gcrm_field_produced(ds, d, s->physics) &&
                 gcrm_desc_find(ds, ds->d[d].name) == d)
@@ -120,6 +165,7 @@ int gcrm_plan_build(gcrm_plan *pl, const gcrm_settings *s, const gcrm_desc_set *
     }
     gcrm_kind *rk = new_kind(pl, GCRM_KIND_RESTART, s->restart_output, s->out_path, s->out_origin);
     rk->frequency = s->restart_interval;
+    snprintf(rk->source, sizeof rk->source, "restart_output '%s' (%s)", s->restart_output, s->restart_origin);
     for (int d = 0; d < ds->n; d++)
         if (ds->d[d].restart && ds->d[d].avg_of < 0 && gcrm_field_produced(ds, d, s->physics) &&
             gcrm_desc_find(ds, ds->d[d].name) == d)
@@ -342,6 +388,13 @@ cio_schema *gcrm_kind_schema(gcrm_rankplan *r, const gcrm_plan *pl, const gcrm_k
         cio_schema_att(sc, -1, "prs_top", CIO_DOUBLE, 1, &prs_top);
         cio_schema_att(sc, -1, "km", CIO_INT, 1, &km);
         cio_schema_att(sc, -1, "level_max", CIO_INT, 1, &level);
+    }
+    if (s->cf_metadata) {
+        char history[160];
+        snprintf(history, sizeof history,
+                 "gcrm_io (climio %s): synthetic output of the GCRM icosahedral-grid I/O kernel, level %d", VERSION,
+                 s->level);
+        gcrm_cf_schema(sc, history);
     }
     return sc;
 }

@@ -16,6 +16,7 @@ typedef struct gcrm_kind {
     char *prefix;               /* file_prefix, cdf_sep_grid or restart_output */
     char dir[4096];             /* ends with '/' */
     char dir_origin[600];       /* where dir was set, for messages */
+    char source[800];           /* the setting that names these files: "file_prefix 'a_' (ZGrd.fcfg:3)" */
     double frequency;           /* seconds between writes; 0 never (the grid file: once, at the start) */
     int64_t nsamples;           /* records per file */
     int nvars;

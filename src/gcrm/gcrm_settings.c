@@ -1,6 +1,7 @@
 #include "config.h"
 #include "gcrm_settings.h"
 #include "gcrm_builtin.h"
+#include "env.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -16,18 +17,22 @@ const cio_param_spec gcrm_params[] = {
     {"end_hours", CIO_P_INT, "0", "simulated length: hours", 0, 0, 1e8, 0},
     {"end_minutes", CIO_P_INT, "0", "simulated length: minutes", 0, 0, 1e9, 0},
     {"end_seconds", CIO_P_INT, "0", "simulated length: seconds", 0, 0, 1e12, 0},
-    {"physics_mode", CIO_P_STRING, "enabled",
-     "physics fields on; a value starting with 'disable' turns them off", 0, 0, 0, 0},
-    {"io_desc_file", CIO_P_STRING, "./ZGrd.desc", "variable descriptor file", 0, 0, 0, 0},
+    /* GCRM-IO turns physics off for any value starting with "disable"; its inputs spell
+     * it enabled / disabled, its default is "FULL PHYSICS": those spellings, nothing else */
+    {"physics_mode", CIO_P_CHOICE, "enabled", "physics fields on (enabled) or off (disabled)",
+     "enabled|disabled|enable=enabled|disable=disabled|full physics=enabled", 0, 0, 0},
+    {"io_desc_file", CIO_P_STRING, "./ZGrd.desc", "variable descriptor file", 0, 0, 0, CIO_PF_NONEMPTY},
     {"io_config_file", CIO_P_STRING, "./ZGrd.fcfg", "file configuration: which fields go in which history files",
-     0, 0, 0, 0},
-    {"cdf_output_path", CIO_P_STRING, "./",
+     0, 0, 0, CIO_PF_NONEMPTY},
+    {"output_dir", CIO_P_STRING, "./",
      "directory for every netCDF file (GCRM_OUTPUT_PATH in the environment overrides the file)", 0, 0, 0, 0},
+    {"cdf_output_path", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
     {"cdf_output_frequency", CIO_P_INT, "600", "seconds of model time between history records", 0, 1, 1e12, 0},
-    {"cdf_output_nsamples", CIO_P_INT, "8", "records per history file before a new file starts", 0, 0, 0, 0},
-    {"cdf_grid_option", CIO_P_STRING, "all_files",
-     "sep_grid (one grid file), all_files (grid in every history file) or nogrid", 0, 0, 0, 0},
-    {"cdf_sep_grid", CIO_P_STRING, "grid_", "name of the separate grid file ('.nc' is appended)", 0, 0, 0, 0},
+    {"cdf_output_nsamples", CIO_P_INT, "8", "records per history file before a new file starts", 0, 1, 1e12, 0},
+    {"cdf_grid_option", CIO_P_CHOICE, "all_files",
+     "sep_grid (one grid file), all_files (grid in every history file) or nogrid", "sep_grid|all_files|nogrid", 0, 0,
+     0},
+    {"cdf_sep_grid", CIO_P_STRING, "grid_", "name of the separate grid file ('.nc' is appended)", 0, 0, 0, CIO_PF_NONEMPTY},
     {"restart_interval", CIO_P_DOUBLE, "0", "seconds of model time between restart files (0: none)", 0, 0, 1e12, 0},
     {"restart_output", CIO_P_STRING, "", "restart file name prefix (the time stamp and '.nc' follow)", 0, 0, 0, 0},
     {"restart_overwrite", CIO_P_BOOL, "false", "one restart file named restart_output, rewritten each time", 0, 0,
@@ -52,6 +57,10 @@ const cio_param_spec gcrm_params[] = {
      "original|textbook", 0, 0, 0},
     {"gio_hints", CIO_P_BOOL, "true",
      "set the hints GIO sets on every file (nc_header_align_size, nc_var_align_size, romio_*)", 0, 0, 0, 0},
+    {"cf_metadata", CIO_P_BOOL, "false",
+     "CF-valid metadata (a CF calendar, Conventions, UDUNITS units, standard names that fit their units, "
+     "coordinates of this file only, climio's history): climio's inputs set it; GCRM-IO's leave it off and get "
+     "GCRM-IO's headers", 0, 0, 0, 0},
     {"headers_only", CIO_P_BOOL, "false", "create and define every file but write no data (metadata cost)", 0, 0,
      0, 0},
     CIO_PARAM_END,
@@ -62,11 +71,6 @@ double gcrm_time_step(int level)
     /* GCRM's model time step per level; none is defined past 13 */
     static const double dt[] = {0, 0, 0, 900, 120, 60, 30, 15, 8, 4, 2, 1, 0.5, 3};
     return level >= 3 && level <= 13 ? dt[level] : 0;
-}
-
-static int starts_with_ci(const char *s, const char *prefix)
-{
-    return strncasecmp(s, prefix, strlen(prefix)) == 0;
 }
 
 int gcrm_settings_load(gcrm_settings *s, const cio_params *p, cio_err *e)
@@ -88,18 +92,18 @@ int gcrm_settings_load(gcrm_settings *s, const cio_params *p, cio_err *e)
     s->end_time = (double)cio_param_int(p, "end_seconds") +
                   60.0 * ((double)cio_param_int(p, "end_minutes") +
                           60.0 * ((double)cio_param_int(p, "end_hours") + 24.0 * (double)cio_param_int(p, "end_days")));
-    s->physics = !starts_with_ci(cio_param_str(p, "physics_mode"), "disable");
+    s->physics = strcmp(cio_param_str(p, "physics_mode"), "enabled") == 0;
     s->frequency = (double)cio_param_int(p, "cdf_output_frequency");
     s->nsamples = cio_param_int(p, "cdf_output_nsamples");
-    if (s->nsamples <= 0) s->nsamples = 1;
     const char *go = cio_param_str(p, "cdf_grid_option");
-    if (starts_with_ci(go, "nogrid")) s->grid_option = GCRM_GRID_NONE;
-    else if (starts_with_ci(go, "all_files")) s->grid_option = GCRM_GRID_ALL_FILES;
-    else if (starts_with_ci(go, "sep_grid")) s->grid_option = GCRM_GRID_SEPARATE;
-    else
-        return cio_seterr(e, "%s: cdf_grid_option expects sep_grid, all_files or nogrid, found '%s'",
-                          cio_param_origin(p, "cdf_grid_option"), go);
+    s->grid_option = strcmp(go, "nogrid") == 0      ? GCRM_GRID_NONE
+                     : strcmp(go, "all_files") == 0 ? GCRM_GRID_ALL_FILES
+                                                    : GCRM_GRID_SEPARATE;
     s->sep_grid = cio_param_str(p, "cdf_sep_grid");
+    snprintf(s->sep_grid_origin, sizeof s->sep_grid_origin, "%s", cio_param_origin(p, "cdf_sep_grid"));
+    snprintf(s->restart_origin, sizeof s->restart_origin, "%s", cio_param_origin(p, "restart_output"));
+    snprintf(s->frequency_origin, sizeof s->frequency_origin, "%s", cio_param_origin(p, "cdf_output_frequency"));
+    snprintf(s->interval_origin, sizeof s->interval_origin, "%s", cio_param_origin(p, "restart_interval"));
     s->restart_interval = cio_param_double(p, "restart_interval");
     s->restart_output = cio_param_str(p, "restart_output");
     s->restart_overwrite = cio_param_bool(p, "restart_overwrite");
@@ -110,17 +114,18 @@ int gcrm_settings_load(gcrm_settings *s, const cio_params *p, cio_err *e)
     s->textbook = strcmp(cio_param_str(p, "call_pattern"), "textbook") == 0;
     s->memory_original = strcmp(cio_param_str(p, "memory_mode"), "original") == 0;
     s->headers_only = cio_param_bool(p, "headers_only");
+    s->cf_metadata = cio_param_bool(p, "cf_metadata");
 
     /* GCRM-IO lets GCRM_OUTPUT_PATH override the file; the command line wins over both */
-    const char *path = cio_param_str(p, "cdf_output_path"), *origin = cio_param_origin(p, "cdf_output_path");
-    const char *env = getenv("GCRM_OUTPUT_PATH");
+    const char *path = cio_param_str(p, "output_dir"), *origin = cio_param_origin(p, "output_dir");
+    const char *env = cio_getenv("GCRM_OUTPUT_PATH");
     if (env && *env && strcmp(origin, "command line") != 0) {
         path = env;
         origin = "environment GCRM_OUTPUT_PATH";
     }
     if (!*path) path = "./";
     size_t n = strlen(path);
-    if (n + 2 > sizeof s->out_path) return cio_seterr(e, "%s: cdf_output_path is too long", origin);
+    if (n + 2 > sizeof s->out_path) return cio_seterr(e, "%s: output_dir (cdf_output_path) is too long", origin);
     snprintf(s->out_path, sizeof s->out_path, "%s%s", path, path[n - 1] == '/' ? "" : "/");
     snprintf(s->out_origin, sizeof s->out_origin, "%s", origin);
     return 0;
@@ -140,15 +145,23 @@ char *gcrm_read_input(const cio_app *a, const char *key, char *name, size_t name
     }
     /* the current directory (as GCRM-IO), then beside the parameter file */
     char alt[4096] = "";
-    int where = 0;      /* 0 as given, 1 beside the parameter file */
-    if (a->rank == 0 && access(path, R_OK) != 0 && path[0] != '/' && !is_builtin_origin(a->param_file)) {
-        const char *slash = strrchr(a->param_file, '/');
-        if (slash) {
-            snprintf(alt, sizeof alt, "%.*s/%s", (int)(slash - a->param_file), a->param_file, path);
-            if (access(alt, R_OK) == 0) where = 1;
-        }
+    int where = 0;      /* 0 as given, 1 beside the parameter file, 2 on disk nowhere */
+    if (a->rank == 0 && access(path, R_OK) != 0 && path[0] != '/') {
+        const char *slash = is_builtin_origin(a->param_file) ? NULL : strrchr(a->param_file, '/');
+        if (slash) snprintf(alt, sizeof alt, "%.*s/%s", (int)(slash - a->param_file), a->param_file, path);
+        where = slash && access(alt, R_OK) == 0 ? 1 : 2;
     }
     MPI_Bcast(&where, 1, MPI_INT, 0, a->comm);
+    /* a built-in input's name found nowhere on disk (a parameter file that sets
+     * only level_max, from a folder without the inputs) is the built-in copy */
+    const char *builtin = where == 2 ? gcrm_builtin_lookup(path) : NULL;
+    if (builtin) {
+        if (a->rank == 0)
+            fprintf(stderr, "%s: note: %s '%s' (%s) is not on disk here: using the built-in copy\n", a->kernel, key, path,
+                   origin);
+        snprintf(name, namelen, "<built-in %s>", path);
+        return cio_strdup(builtin);
+    }
     if (where) MPI_Bcast(alt, sizeof alt, MPI_CHAR, 0, a->comm);
     const char *use = where ? alt : path;
     cio_err re = {0};

@@ -25,10 +25,13 @@ typedef struct gcrm_settings {
     int restart_overwrite;
     char out_path[4096];        /* ends with '/' */
     char out_origin[600];       /* where the path came from: "file:line", environment, command line */
+    char sep_grid_origin[600], restart_origin[600];     /* where cdf_sep_grid and restart_output were set */
+    char frequency_origin[600], interval_origin[600];   /* cdf_output_frequency, restart_interval */
     cio_mode gio_mode;          /* the iotype as GCRM-IO names it */
     int textbook;               /* call_pattern textbook */
     int memory_original;        /* memory_mode original */
     int headers_only;
+    int cf_metadata;            /* CF-valid metadata instead of GCRM-IO's (gcrm_cf.h) */
 } gcrm_settings;
 
 /* Resolve and check the parameters (same result on every rank). */

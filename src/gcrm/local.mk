@@ -9,7 +9,7 @@ src_gcrm_libgcrm_a_SOURCES = \
 	src/gcrm/gcrm_fcfg.c src/gcrm/gcrm_fcfg.h \
 	src/gcrm/gcrm_fields.c src/gcrm/gcrm_fields.h \
 	src/gcrm/gcrm_settings.c src/gcrm/gcrm_settings.h \
-	src/gcrm/gcrm_plan.c src/gcrm/gcrm_plan.h \
+	src/gcrm/gcrm_plan.c src/gcrm/gcrm_plan.h src/gcrm/gcrm_cf.c src/gcrm/gcrm_cf.h \
 	src/gcrm/gcrm_model.c src/gcrm/gcrm_model.h \
 	src/gcrm/gcrm_output.c src/gcrm/gcrm_output.h \
 	src/gcrm/gcrm_report.c src/gcrm/gcrm_report.h \

@@ -6,10 +6,14 @@
 
 #include <mpi.h>
 #include <stdio.h>
+#include "context.h"
 #include "engine.h"
 #include "json.h"
+#include "outputs.h"
 #include "params.h"
+#include "repeat.h"
 #include "stats.h"
+#include "storage.h"
 
 /* The options every kernel has (driver, iotype, format, hints, verify, json, ...). */
 extern const cio_param_spec cio_common_params[];
@@ -33,7 +37,22 @@ struct cio_app {
                                  * environment variables): lowest precedence, the hints_file, the hints
                                  * parameter and PNETCDF_HINTS override them */
     cio_mode mode_asked;        /* iotype as asked (before a fallback) */
-    int mode_fallback;          /* netCDF-4 nonblocking run as blocking */
+    int mode_fallback;          /* a nonblocking iotype run as the blocking one (nc4_nonblocking_fallback) */
+    int storage_report;         /* measure each netCDF-4/HDF5 file's storage after the run */
+    int did_storage;
+    cio_storage storage;        /* rank 0: every file's figures */
+    char mode_note[256];        /* why the iotype was adjusted (filters need collective writes), or "" */
+    void *driver_conf;          /* what the driver's configure hook made of its parameters */
+    int mode_adjusted;          /* the kernel's default iotype replaced by the driver's blocking mode */
+    int param_file_given;       /* the parameter file was named on the command line */
+    int durable;                /* --fsync made the files durable before the last close */
+    cio_context context;        /* file system, nodes, MPI, build (valid on rank 0 after finish) */
+    int finished;               /* cio_app_finish ran: cio_app_exit prints the closing lines */
+    char closing_note[1024];    /* the page-cache note, or empty */
+    char headline[512];         /* "climio: <kernel> <driver>/<format> ..." */
+    int nreps;                  /* repetitions of the output phase that ran (0: cio_app_repeat not used) */
+    cio_rep *reps;              /* their end-to-end figures (every rank) */
+    cio_rep_summary rep_summary;
     double t_start;
     cio_summary summary;        /* reduced write statistics */
     cio_summary rsummary;       /* reduced read-back statistics */
@@ -41,6 +60,8 @@ struct cio_app {
     int did_readback;
     int rb_checked;             /* the read-back compared values (--verify, or --read with read_check) */
     int exit_code;
+    int nunused;
+    struct { char *key, *note; } *unused;       /* settings given that have no effect (inapplicable.c) */
     char date[64];
 };
 
@@ -55,6 +76,34 @@ void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const
  * CIO_FMT_NONE: the driver's own default) and hints; create the engine.  Refuses
  * combinations a driver cannot do, with a message saying why. */
 void cio_app_setup_engine(cio_app *a, cio_format kernel_default);
+/* The same in two steps, so a kernel may adjust a->ecfg in between (kernel.h). */
+void cio_app_resolve_engine(cio_app *a, cio_format kernel_default);
+void cio_app_start_engine(cio_app *a);
+
+/* The output phase, run --repetitions times (--repetition_delay seconds apart;
+ * the files of one repetition are removed before the next unless --keep_files,
+ * which lets the next overwrite them).  output(ctx, r) writes every file once;
+ * before repetition r > 0 the statistics restart from zero, so after the loop
+ * a->stats holds the last repetition.  Collective. */
+typedef void (*cio_output_fn)(void *ctx, int repetition);
+void cio_app_repeat(cio_app *a, cio_output_fn output, void *ctx);
+/* A kernel that cannot repeat its output in one job stops here, every rank, with
+ * the reason, when --repetitions asks for more than one. */
+void cio_app_refuse_repetitions(cio_app *a, const char *why);
+
+/* Before the first file is created (after the output folders exist): refuse a
+ * plan in which two outputs are one file (the JSON report included), naming both
+ * sources, then lock the output folders against a concurrent run (--force takes a
+ * lock over).  Nothing is locked for --verify_only or a driver that stores
+ * nothing.  Takes o (frees it).  Collective; a refusal ends every rank. */
+void cio_app_claim_outputs(cio_app *a, cio_outputs *o);
+
+/* Say once, one line each, which given settings have no effect in this run
+ * (nprocs: the process count the run has or plans for); they are recorded in
+ * the JSON ("not_applied", and "applies": false in "config").  Called by
+ * cio_app_setup_engine. */
+void cio_app_note_inapplicable(cio_app *a, int nprocs);
+const char *cio_app_unused_note(const cio_app *a, const char *key);   /* NULL: it applies */
 
 /* Read back (when --verify or --read asked), reduce statistics, print the climio
  * summary on rank 0 (unless quiet) and write the JSON document (--json FILE).
@@ -67,16 +116,23 @@ int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx);
  * output loop for that rank on a virtual engine (no MPI calls allowed on that
  * path).  Prints files, bytes, and per-rank min/mean/max of bytes, requests and
  * their sizes, buffer memory and predicted peak memory; writes them as JSON with
- * --json.  Runs on rank 0 only.  Returns the exit status. */
+ * --json.  Runs on rank 0 only.  Returns the exit status.
+ *
+ * classes (may be NULL: every rank is planned): ranks whose keys are equal must
+ * plan identically (same figures, same files), and then only the first rank of
+ * each class is planned.  open(ctx, nprocs) makes whatever the keys need once
+ * (a domain, the pole owners) and returns it; key(state, rank, key) writes at
+ * most CIO_CLASS_KEY_WORDS words and returns how many; close frees the state.
+ * The planner adds the rank's I/O task under aggregation itself. */
 typedef void (*cio_plan_rank_fn)(void *ctx, cio_engine *e, int rank, int nprocs);
-int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, void *ctx);
+#define CIO_CLASS_KEY_WORDS 16
+typedef struct cio_rank_classes {
+    void *(*open)(void *ctx, int nprocs);
+    int (*key)(void *state, int rank, int64_t *key);
+    void (*close)(void *state);
+} cio_rank_classes;
+int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, const cio_rank_classes *classes, void *ctx);
 
-/* Summary of the write run, valid after cio_app_finish (on every rank). */
-const cio_summary *cio_app_summary(const cio_app *a);
-
-/* The GIO statistics block of the original GCRM-IO (field names and order), from
- * the reduced write statistics: times summed across ranks. */
-void cio_report_gio(FILE *out, const cio_summary *s);
 /* The MPI-IO hints block: "MPI File Info: [ i] key = ..., value = ..." */
 void cio_report_hints(FILE *out, const cio_hints *h);
 /* The climio summary: per-phase min/mean/max with ranks, bytes, end-to-end

@@ -1,42 +1,48 @@
-/* The driver table: adding a backend is one file and one line here. */
+/* The driver table: adding a backend is one file, one line in DRIVER_TABLE and
+ * its build line in local.mk (doc/internals.md). */
 #include "config.h"
 #include "driver.h"
 
 #include <stdio.h>
 #include <string.h>
 
-extern const cio_driver cio_driver_null;
-extern const cio_driver cio_driver_mpiio;
+/* A driver that needs a library is listed inside that library's guard. */
 #ifdef HAVE_PNETCDF
-extern const cio_driver cio_driver_pnetcdf;
+#define WITH_PNETCDF(x) x
+#else
+#define WITH_PNETCDF(x)
 #endif
 #ifdef HAVE_NETCDF
-extern const cio_driver cio_driver_netcdf;
+#define WITH_NETCDF(x) x
+#else
+#define WITH_NETCDF(x)
 #endif
 #ifdef HAVE_HDF5
-extern const cio_driver cio_driver_hdf5;
+#define WITH_HDF5(x) x
+#else
+#define WITH_HDF5(x)
 #endif
 #ifdef HAVE_ADIOS2
-extern const cio_driver cio_driver_adios2;
+#define WITH_ADIOS2(x) x
+#else
+#define WITH_ADIOS2(x)
 #endif
 
-const cio_driver *const cio_drivers[] = {
-#ifdef HAVE_PNETCDF
-    &cio_driver_pnetcdf,
-#endif
-#ifdef HAVE_NETCDF
-    &cio_driver_netcdf,
-#endif
-#ifdef HAVE_HDF5
-    &cio_driver_hdf5,
-#endif
-#ifdef HAVE_ADIOS2
-    &cio_driver_adios2,
-#endif
-    &cio_driver_mpiio,
-    &cio_driver_null,
-    NULL,
-};
+/* Every driver built, one line each, in order of preference (the first is the
+ * default): X(name) stands for `const cio_driver cio_driver_<name>` in io_<name>.c. */
+#define DRIVER_TABLE(X)          \
+    WITH_PNETCDF(X(pnetcdf))     \
+    WITH_NETCDF(X(netcdf))       \
+    WITH_HDF5(X(hdf5))           \
+    WITH_ADIOS2(X(adios2))       \
+    X(mpiio)                     \
+    X(null)
+
+#define DRIVER_DECL_(n) extern const cio_driver cio_driver_##n;
+DRIVER_TABLE(DRIVER_DECL_)
+
+#define DRIVER_ENTRY_(n) &cio_driver_##n,
+const cio_driver *const cio_drivers[] = {DRIVER_TABLE(DRIVER_ENTRY_) NULL};
 
 const cio_driver *cio_driver_find(const char *name)
 {
@@ -68,7 +74,8 @@ int cio_driver_err(cio_dfile *f, const char *call, const char *fmt, ...)
 }
 
 static const char *mode_names[CIO_NMODES] = {
-    "blocking_collective", "blocking_independent", "nonblocking_collective", "nonblocking_independent",
+#define MODE_NAME_(id, value, name) [CIO_MODE_##id] = name,
+    CIO_MODE_LIST(MODE_NAME_)
 };
 
 const char *cio_mode_name(cio_mode m) { return (unsigned)m < CIO_NMODES ? mode_names[m] : "?"; }
@@ -84,10 +91,12 @@ int cio_mode_from_name(const char *s, cio_mode *m)
 }
 
 static const char *format_names[CIO_NFORMATS] = {
-    "cdf1", "cdf2", "cdf5", "nc4", "nc4c", "hdf5", "raw", "bp", "none",
+#define FORMAT_NAME_(id, name) [CIO_FMT_##id] = name,
+    CIO_FORMAT_LIST(FORMAT_NAME_)
 };
 
 const char *cio_format_name(cio_format f) { return (unsigned)f < CIO_NFORMATS ? format_names[f] : "?"; }
+const char *cio_format_suffix(cio_format f) { return f == CIO_FMT_RAW ? ".raw" : ".nc"; }
 
 int cio_format_from_name(const char *s, cio_format *f)
 {

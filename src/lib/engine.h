@@ -19,12 +19,15 @@
 #include <mpi.h>
 #include <stdint.h>
 #include "aggregate.h"
+#include "data.h"
 #include "driver.h"
 #include "hints.h"
 #include "schema.h"
 #include "stats.h"
 
-#define CIO_MAX_REQUEST_DEFAULT ((int64_t)2147483647 - (1 << 20))  /* under INT_MAX per MPI call */
+/* bytes per rank per MPI call: INT_MAX - 1 MiB, under the int count limit */
+#define CIO_MAX_REQUEST_DEFAULT_NUM 2146435071
+#define CIO_MAX_REQUEST_DEFAULT ((int64_t)CIO_MAX_REQUEST_DEFAULT_NUM)
 
 typedef struct cio_engine_cfg {
     const cio_driver *drv;
@@ -32,8 +35,11 @@ typedef struct cio_engine_cfg {
     cio_hints hints;            /* requested MPI-IO hints (the engine copies them) */
     int64_t max_request;        /* bytes per rank per driver call or per wait round */
     int remember;               /* keep written files for read-back (verify / read benchmark) */
+    int fsync;                  /* sync every written file before closing it (the sync timer) */
     int verify_only;            /* write nothing: plan the files only, so read-back checks existing output */
     cio_agg_cfg agg;            /* I/O-task aggregation (io_tasks 0: off) */
+    cio_data_kind data;         /* the values written: the pattern or model-like fields */
+    double verify_tol;          /* read-back accepts this relative error (quantized model data); 0: exact */
 } cio_engine_cfg;
 
 typedef struct cio_engine cio_engine;
@@ -48,7 +54,6 @@ void cio_engine_free(cio_engine *e);
 int cio_engine_is_virtual(const cio_engine *e);
 const cio_engine_cfg *cio_engine_config(const cio_engine *e);
 cio_stats *cio_engine_stats(cio_engine *e);
-void cio_engine_set_stats(cio_engine *e, cio_stats *s);
 
 /* Create (clobbering) and define a file from the schema; collective over comm. */
 cio_file *cio_create(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm);
@@ -56,8 +61,6 @@ cio_file *cio_create(cio_engine *e, const char *path, cio_schema *s, MPI_Comm co
 cio_file *cio_open(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm);
 /* Records currently in the file (its unlimited dimension). */
 int64_t cio_file_nrecs(cio_file *f);
-const char *cio_file_path(const cio_file *f);
-cio_schema *cio_file_schema(cio_file *f);
 
 /* Write one record of a variable (record ignored for fixed variables) with values
  * from the variable's fill function or the pattern.  Blocking modes write now;
@@ -75,6 +78,12 @@ void cio_close(cio_file *f);
  * length in *len, or 1 if it does not exist; fatal on a library error. */
 int cio_file_get_att(cio_file *f, int varid, const char *name, cio_type t, int64_t maxlen, void *vals, int64_t *len);
 
+/* Checks of an opened input file (see the driver verbs): the length of a
+ * dimension (1 when it does not exist, or when the driver cannot say: *len = -1)
+ * and the bytes the file's header says it holds (-1 when the driver cannot say). */
+int cio_file_dimlen(cio_file *f, const char *name, int64_t *len);
+int64_t cio_file_data_end(cio_file *f);
+
 /* Read one record of a variable into buf (packed as for writes, nelems of the
  * decomposition), blocking, in the engine's mode; for kernels that read. */
 void cio_read_buf(cio_file *f, int varid, int64_t record, void *buf);
@@ -82,6 +91,16 @@ void cio_read_buf(cio_file *f, int varid, int64_t record, void *buf);
 /* The MPI-IO hints in effect on the first file created (empty before). */
 const cio_hints *cio_engine_applied_hints(const cio_engine *e);
 const cio_hints *cio_engine_requested_hints(const cio_engine *e);
+/* The first file this rank created through the driver (NULL: none). */
+const char *cio_engine_first_path(const cio_engine *e);
+/* The files created where this rank is rank 0 of the file's communicator (each
+ * file once, over the whole run), and forgetting them (--repetitions removes
+ * them between repetitions). */
+const char *const *cio_engine_created(const cio_engine *e, int *n);
+void cio_engine_forget_created(cio_engine *e);
+/* A new repetition writes the same data again: checksums and output events
+ * start from zero, so they describe one repetition. */
+void cio_engine_new_repetition(cio_engine *e);
 
 /* Read back every file written (in the order written), compare with the pattern
  * and count mismatches.  shift: rank r reads what rank r+1 of the file's
@@ -110,6 +129,9 @@ int64_t cio_engine_nevents(const cio_engine *e);
 int cio_engine_nfiles(const cio_engine *e);
 void cio_engine_file_at(const cio_engine *e, int i, const char **path, const cio_schema **s, int64_t *nrecs,
                         int64_t *event);
+
+/* Whether this rank is the first of file i's communicator (the one that reports on it). */
+int cio_engine_file_leader(const cio_engine *e, int i);
 
 /* Bytes of one variable's share on this rank. */
 int64_t cio_var_rank_bytes(const cio_var *v);

@@ -20,13 +20,6 @@ void cio_hints_free(cio_hints *h)
     memset(h, 0, sizeof *h);
 }
 
-const char *cio_hints_get(const cio_hints *h, const char *key)
-{
-    for (int i = 0; i < h->n; i++)
-        if (strcmp(h->key[i], key) == 0) return h->val[i];
-    return NULL;
-}
-
 void cio_hints_set(cio_hints *h, const char *key, const char *val, const char *origin)
 {
     for (int i = 0; i < h->n; i++)
@@ -72,6 +65,18 @@ static int add_pair(cio_hints *h, char *pair, const char *origin, int sep_space,
     char *k = cio_trim(pair), *v = cio_trim(eq + 1);
     if (!valid_key(k)) return cio_seterr(e, "%s: hint key '%s' is not a valid MPI-IO hint name", origin, k);
     if (!*v) return cio_seterr(e, "%s: hint '%s' has no value", origin, k);
+    size_t vl = strlen(v);
+    if ((v[0] == '"' || v[0] == '\'') && vl >= 2 && v[vl - 1] == v[0]) {   /* a quoted value */
+        v[vl - 1] = '\0';
+        v++;
+    } else if (strchr(v, '"') || strchr(v, '\'')) {
+        return cio_seterr(e, "%s: the value of hint '%s' has a quote that is not closed: %s", origin, k, v);
+    } else if (sep_space) {
+        for (const char *c = v; *c; c++)
+            if (isspace((unsigned char)*c))
+                return cio_seterr(e, "%s: expected 'key value' (one value; quote it if it has blanks), found '%s %s'",
+                                  origin, k, v);
+    }
     if (strlen(k) >= MPI_MAX_INFO_KEY || strlen(v) >= MPI_MAX_INFO_VAL)
         return cio_seterr(e, "%s: hint '%s' key or value too long for MPI_Info", origin, k);
     cio_hints_set(h, k, v, origin);

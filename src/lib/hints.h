@@ -17,7 +17,6 @@ void cio_hints_init(cio_hints *h);
 void cio_hints_free(cio_hints *h);
 /* Set (replace) one hint. */
 void cio_hints_set(cio_hints *h, const char *key, const char *val, const char *origin);
-const char *cio_hints_get(const cio_hints *h, const char *key);
 /* "k=v;k=v" (newlines also separate); an ill-formed pair is an error naming it. */
 int cio_hints_parse(cio_hints *h, const char *str, const char *origin, cio_err *e);
 /* A hints file: one "key value" or "key=value" per line, '#' and '!' comments. */

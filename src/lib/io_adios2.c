@@ -45,6 +45,7 @@
 #include "driver.h"
 #include "io_adios2.h"
 #include "io_util.h"
+#include "params.h"
 #include "schema.h"
 #include "util.h"
 
@@ -338,6 +339,12 @@ char *cio_bp_read_hints(adios2_io *io)
     return meta_string(io, CIO_BP_META "/hints", &text) == 0 ? text : NULL;
 }
 
+char *cio_bp_read_header_pad(adios2_io *io)
+{
+    char *text = NULL;
+    return meta_string(io, CIO_BP_META "/header_pad", &text) == 0 ? text : NULL;
+}
+
 int cio_bp_read_format(adios2_io *io, cio_format *fmt)
 {
     char *name = NULL;
@@ -395,24 +402,65 @@ static void free_file(bp_file *p)
     cio_free(p);
 }
 
+/* ---------------------------------------------------------------- parameters */
+static const cio_param_spec bp_params[] = {
+    {"adios2_engine", CIO_P_CHOICE, "BP5", "adios2: ADIOS2 engine writing the BP output", "BP5|BP4", 0, 0, 0},
+    {"adios2_aggregators", CIO_P_INT, "0", "adios2: BP5 NumAggregators, ranks writing data files (0: ADIOS2's default)",
+     0, 0, 1e9, 0},
+    {"adios2_params", CIO_P_STRING, NULL, "adios2: more engine parameters, 'Key=Value,Key=Value' (e.g. AsyncWrite=Guided)",
+     0, 0, 0, 0},
+    CIO_PARAM_END,
+};
+
+typedef struct bp_conf {
+    const char *engine;     /* "BP5" */
+    int aggregators;        /* NumAggregators, 0: the engine's default */
+    const char *params;     /* more engine parameters, "Key=Value,Key=Value" */
+} bp_conf;
+
+static int bp_configure(const cio_params *prm, const cio_driver_opts *o, void **conf, cio_err *e)
+{
+    (void)o;
+    (void)e;
+    bp_conf *c = cio_calloc(1, sizeof *c);
+    c->engine = "BP5";
+    if (prm) {
+        c->engine = cio_param_str(prm, "adios2_engine");
+        c->aggregators = (int)cio_param_int(prm, "adios2_aggregators");
+        c->params = cio_param_str(prm, "adios2_params");
+    }
+    *conf = c;
+    return 0;
+}
+
+static const char *bp_refusal(cio_mode m)
+{
+    return m == CIO_MODE_NONBLOCKING_INDEPENDENT
+               ? "use nonblocking_collective: ADIOS2 ends a step on all ranks at once, and in this mode a rank may "
+                 "make no call"
+               : NULL;
+}
+
 /* A new ADIOS2 io with the engine and its parameters from the options; readers
  * use the "File" engine, which reads BP3, BP4 and BP5 alike. */
 static int new_io(cio_dfile *f, bp_file *p, const char *name, int reading)
 {
-    const char *engine = f->opts->adios2_engine && *f->opts->adios2_engine ? f->opts->adios2_engine : "BP5";
+    static const bp_conf defaults = {"BP5", 0, NULL};
+    const bp_conf *c = f->opts->conf ? f->opts->conf : &defaults;
+    const char *engine = c->engine && *c->engine ? c->engine : "BP5";
     if (reading) engine = "File";
     p->io = adios2_declare_io(p->adios, name);
     if (!p->io) return cio_driver_err(f, "adios2_declare_io", "%s", cio_bp_strerror(adios2_error_runtime_error));
     BP(f, "adios2_set_engine", adios2_set_engine(p->io, engine));
     if (!reading) snprintf(bp_info.engine, sizeof bp_info.engine, "%s", engine);
-    bp_info.aggregators = f->opts->adios2_aggregators;
+    bp_info.aggregators = c->aggregators;
     bp_info.nonblocking = cio_mode_nonblocking(f->opts->mode);
-    if (f->opts->adios2_aggregators > 0) {
+    if (c->aggregators > 0) {
         char n[32];
-        snprintf(n, sizeof n, "%d", f->opts->adios2_aggregators);
+        snprintf(n, sizeof n, "%d", c->aggregators);
         BP(f, "adios2_set_parameter NumAggregators", adios2_set_parameter(p->io, "NumAggregators", n));
     }
-    const char *extra = f->opts->adios2_params;
+    const char *extra = c->params;
     snprintf(bp_info.params, sizeof bp_info.params, "%s", extra ? extra : "");
     if (extra && *extra) BP(f, "adios2_set_parameters", adios2_set_parameters(p->io, extra));
     return 0;
@@ -650,7 +698,11 @@ static int bp_enddef(cio_dfile *f)
                               cio_bp_strerror(adios2_error_invalid_argument));
     /* what the kernel writes through the netCDF drivers, for climio_bp2nc */
     const char *fmt = f->opts->kernel_format == CIO_FMT_NONE ? "default" : cio_format_name(f->opts->kernel_format);
-    if (meta_att(f, p, CIO_BP_META "/format", fmt) || meta_att(f, p, CIO_BP_META "/hints", p->hints)) return -1;
+    char pad[32];
+    snprintf(pad, sizeof pad, "%lld", (long long)f->opts->header_pad);
+    if (meta_att(f, p, CIO_BP_META "/format", fmt) || meta_att(f, p, CIO_BP_META "/hints", p->hints) ||
+        meta_att(f, p, CIO_BP_META "/header_pad", pad))
+        return -1;
     for (int i = 0; i < p->ndims; i++) list_add(&dims, p->dimname[i]);
     for (int i = 0; i < p->nvars; i++) {
         list_add(&vars, p->vars[i].name);
@@ -713,6 +765,21 @@ static int advance(cio_dfile *f, bp_file *p, int64_t rec)
 }
 
 /* Put the blocks of one request into the open step. */
+/* Select one block (the variable's dimensions from `off`) on v for the next put
+ * or get; *elems gets its elements (0: nothing to select). */
+static int select_block(cio_dfile *f, bp_var *v, const int64_t *st, const int64_t *ct, int off, int64_t *elems)
+{
+    size_t s[CIO_MAX_DIMS], c[CIO_MAX_DIMS];
+    *elems = 1;
+    for (int k = 0; k < v->adims; k++) {
+        s[k] = (size_t)st[off + k];
+        c[k] = (size_t)ct[off + k];
+        *elems *= ct[off + k];
+    }
+    if (*elems > 0 && v->adims) BP(f, "adios2_set_selection", adios2_set_selection(v->v, (size_t)v->adims, s, c));
+    return 0;
+}
+
 static int put_blocks(cio_dfile *f, bp_file *p, int varid, int nblocks, const int64_t *start, const int64_t *count,
                       const char *buf, adios2_mode mode)
 {
@@ -734,15 +801,9 @@ static int put_blocks(cio_dfile *f, bp_file *p, int varid, int nblocks, const in
                                       v->name, (long long)rec, (long long)v->last_rec);
             v->last_rec = rec;
         }
-        int64_t elems = 1;
-        size_t s[CIO_MAX_DIMS], c[CIO_MAX_DIMS];
-        for (int k = 0; k < v->adims; k++) {
-            s[k] = (size_t)st[off + k];
-            c[k] = (size_t)ct[off + k];
-            elems *= ct[off + k];
-        }
+        int64_t elems = 0;
+        if (select_block(f, v, st, ct, off, &elems) != 0) return -1;
         if (elems == 0) continue;
-        if (v->adims) BP(f, "adios2_set_selection", adios2_set_selection(v->v, (size_t)v->adims, s, c));
         BP(f, "adios2_put", adios2_put(p->eng, v->v, buf, mode));
         buf += (size_t)elems * ts;
     }
@@ -843,15 +904,9 @@ static int bp_get(cio_dfile *f, const cio_req *r)
             return cio_driver_err(f, "adios2_set_step_selection", "%s: variable %s has %lld record(s), not record %lld",
                                   p->path, v->name, (long long)v->nsteps, (long long)step);
         BP(f, "adios2_set_step_selection", adios2_set_step_selection(v->v, (size_t)step, 1));
-        int64_t elems = 1;
-        size_t s[CIO_MAX_DIMS], c[CIO_MAX_DIMS];
-        for (int k = 0; k < v->adims; k++) {
-            s[k] = (size_t)st[off + k];
-            c[k] = (size_t)ct[off + k];
-            elems *= ct[off + k];
-        }
+        int64_t elems = 0;
+        if (select_block(f, v, st, ct, off, &elems) != 0) return -1;
         if (elems == 0) continue;
-        if (v->adims) BP(f, "adios2_set_selection", adios2_set_selection(v->v, (size_t)v->adims, s, c));
         BP(f, "adios2_get", adios2_get(p->eng, v->v, buf, mode));
         if (mode == adios2_mode_deferred) p->ngets++;
         buf += (size_t)elems * ts;
@@ -946,6 +1001,10 @@ const cio_driver cio_driver_adios2 = {
              CIO_MODE_BIT(CIO_MODE_NONBLOCKING_COLLECTIVE),
     .formats = CIO_FMT_BIT(CIO_FMT_BP),
     .default_format = CIO_FMT_BP,
+    .stores_data = 1,
+    .params = bp_params,
+    .configure = bp_configure,
+    .refusal = bp_refusal,
     .version = bp_version,
     .create = bp_create,
     .open = bp_open,

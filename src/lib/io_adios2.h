@@ -51,6 +51,10 @@ int cio_bp_read_format(adios2_io *io, cio_format *fmt);
 /* The recorded hints, allocated (cio_free), or NULL. */
 char *cio_bp_read_hints(adios2_io *io);
 
+/* The header padding the kernel asked for its classic files (header_pad, e.g.
+ * mom_io's FMS 16 KiB), as text, allocated (cio_free), or NULL. */
+char *cio_bp_read_header_pad(adios2_io *io);
+
 /* "ADIOS2 error 3 (runtime error)": the library prints its own message on stderr. */
 const char *cio_bp_strerror(adios2_error rc);
 

@@ -24,11 +24,14 @@
  * used (H5Pget_mpio_actual_io_mode) and, when it fell back to independent I/O,
  * why (H5Pget_mpio_no_collective_cause); the report gives the counts. */
 #include "config.h"
+#include "compress.h"
 #include "driver.h"
+#include "env.h"
 #include "io_util.h"
 #include "schema.h"
 
 #include <hdf5.h>
+#include <hdf5_hl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +44,7 @@ typedef struct h5var {
     int is_record;
     int chunked;
     hsize_t dims[CIO_MAX_DIMS];     /* current extent */
+    int dimids[CIO_MAX_DIMS];       /* the file's dimensions (created files) */
 } h5var;
 
 typedef struct h5file {
@@ -128,7 +132,7 @@ static h5file *h5_new(cio_dfile *f, MPI_Info info)
     f->priv = h;
     h->fid = h->fapl = h->dxpl = H5I_INVALID_HID;
     h->indep = !cio_mode_collective(f->opts->mode);
-    const char *u = getenv("CLIMIO_HDF5_UNION");
+    const char *u = cio_getenv("CLIMIO_HDF5_UNION");
     h->union_always = u && *u && strcmp(u, "0") != 0;
     h->fapl = H5Pcreate(H5P_FILE_ACCESS);
     H5Pset_fapl_mpio(h->fapl, f->comm, info);
@@ -148,6 +152,19 @@ static int h5_create(cio_dfile *f, MPI_Info info)
     char msg[256];
     if (cio_chunking_parse(f->opts->chunking, &h->chunking, msg, sizeof msg) != 0)
         return cio_driver_err(f, "H5Fcreate", "%s", msg);
+    /* the filters asked for must be in this HDF5, able to encode */
+    static const struct {
+        H5Z_filter_t id;
+        const char *name;
+    } want[] = {{H5Z_FILTER_DEFLATE, "deflate"}, {H5Z_FILTER_SHUFFLE, "shuffle"}, {H5Z_FILTER_SZIP, "szip"}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        int asked = i == 0 ? f->opts->deflate > 0 : i == 1 ? f->opts->shuffle : f->opts->szip;
+        unsigned cfg = 0;
+        if (asked && (H5Zfilter_avail(want[i].id) <= 0 || H5Zget_filter_info(want[i].id, &cfg) < 0 ||
+                      !(cfg & H5Z_FILTER_CONFIG_ENCODE_ENABLED)))
+            return cio_driver_err(f, "H5Zfilter_avail", "%s (HDF5 filter %d) cannot encode in this HDF5", want[i].name,
+                                  (int)want[i].id);
+    }
     h->fid = H5Fcreate(f->path, H5F_ACC_TRUNC, H5P_DEFAULT, h->fapl);
     if (h->fid < 0) {
         h5_err(f, "H5Fcreate");
@@ -195,6 +212,7 @@ static int h5_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, con
     h5var *v = add_var(h, name);
     *varid = h->nvars - 1;
     v->ndims = ndims;
+    for (int i = 0; i < ndims; i++) v->dimids[i] = dimids[i];
     hsize_t maxdims[CIO_MAX_DIMS];
     int64_t dims[CIO_MAX_DIMS], chunk[CIO_MAX_DIMS];
     for (int i = 0; i < ndims; i++) {
@@ -213,14 +231,18 @@ static int h5_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, con
     hid_t space = ndims == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(ndims, v->dims, maxdims);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (f->opts->nofill) H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
-    int deflate = f->opts->deflate > 0 && ndims > 0;
-    if (cio_chunk_shape(&h->chunking, ndims, dims, v->is_record, (int64_t)cio_type_size(t), f->opts->chunk_bytes,
-                        deflate, chunk)) {
+    const cio_driver_opts *o = f->opts;
+    int filtered = (o->deflate > 0 || o->shuffle || o->szip) && ndims > 0;
+    if (cio_chunk_shape(&h->chunking, ndims, dims, v->is_record, (int64_t)cio_type_size(t), filtered, chunk)) {
         hsize_t cs[CIO_MAX_DIMS];
         for (int i = 0; i < ndims; i++) cs[i] = (hsize_t)chunk[i];
         H5Pset_chunk(dcpl, ndims, cs);
         v->chunked = 1;
-        if (deflate) H5Pset_deflate(dcpl, (unsigned)f->opts->deflate);
+        /* netCDF-4's order: shuffle, then deflate, then szip */
+        if (o->shuffle) H5Pset_shuffle(dcpl);
+        if (o->deflate > 0) H5Pset_deflate(dcpl, (unsigned)o->deflate);
+        int ppb = cio_szip_pixels(chunk[ndims - 1]);
+        if (o->szip && ppb) H5Pset_szip(dcpl, H5_SZIP_NN_OPTION_MASK, (unsigned)ppb);
     }
     v->dset = H5Dcreate2(h->fid, name, h5type(t), space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (v->dset < 0) h5_err(f, "H5Dcreate2");     /* before other calls clear the error stack */
@@ -260,10 +282,72 @@ static int h5_put_att(cio_dfile *f, int varid, const char *name, cio_type t, int
     return a < 0 || rc < 0 ? -1 : 0;
 }
 
+/* Dimensions as netCDF-4 stores them, so netCDF readers (ncdump, xarray) see named
+ * dimensions and coordinate variables instead of phony_dim_N: each dimension is an
+ * HDF5 dimension scale (H5DSset_scale) named after it, either its coordinate
+ * variable (one dimension of the same name) or an empty dataset whose NAME says
+ * "This is a netCDF dimension but not a netCDF variable", and every variable's
+ * dimensions are attached (H5DSattach_scale).  Collective: every rank makes the
+ * same metadata calls. */
+static int find_coordinate(const h5file *h, int dim)
+{
+    for (int i = 0; i < h->nvars; i++)
+        if (h->vars[i].ndims == 1 && h->vars[i].dimids[0] == dim && strcmp(h->vars[i].name, h->dimname[dim]) == 0)
+            return i;
+    return -1;
+}
+
+static int dimension_scales(cio_dfile *f, h5file *h)
+{
+    hid_t scale[64];
+    int owned[64];
+    for (int d = 0; d < h->ndims; d++) {
+        owned[d] = 0;
+        int c = find_coordinate(h, d);
+        if (c >= 0) {
+            scale[d] = h->vars[c].dset;
+            H5C(f, "H5DSset_scale", H5DSset_scale(scale[d], h->dimname[d]));
+            continue;
+        }
+        int taken = 0;      /* a variable of another shape with the dimension's name: no scale */
+        for (int i = 0; i < h->nvars; i++) taken |= strcmp(h->vars[i].name, h->dimname[d]) == 0;
+        if (taken) {
+            scale[d] = H5I_INVALID_HID;
+            continue;
+        }
+        int rec = h->dimlen[d] == CIO_UNLIMITED;
+        hsize_t len = rec ? 0 : (hsize_t)h->dimlen[d], maxlen = rec ? H5S_UNLIMITED : len, chunk = 1024;
+        hid_t space = H5Screate_simple(1, &len, &maxlen);
+        hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+        if (rec) H5Pset_chunk(dcpl, 1, &chunk);
+        H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
+        scale[d] = H5Dcreate2(h->fid, h->dimname[d], H5T_IEEE_F32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        H5Pclose(dcpl);
+        H5Sclose(space);
+        if (scale[d] < 0) return h5_err(f, "H5Dcreate2");
+        owned[d] = 1;
+        char name[80];
+        snprintf(name, sizeof name, "This is a netCDF dimension but not a netCDF variable.%10lld",
+                 (long long)(rec ? 0 : h->dimlen[d]));
+        H5C(f, "H5DSset_scale", H5DSset_scale(scale[d], name));
+    }
+    int rc = 0;
+    for (int i = 0; i < h->nvars && rc == 0; i++) {
+        h5var *v = &h->vars[i];
+        if (v->ndims == 1 && find_coordinate(h, v->dimids[0]) == i) continue;   /* not attached to itself */
+        for (int k = 0; k < v->ndims && rc == 0; k++)
+            if (scale[v->dimids[k]] >= 0 && H5DSattach_scale(v->dset, scale[v->dimids[k]], (unsigned)k) < 0)
+                rc = h5_err(f, "H5DSattach_scale");
+    }
+    for (int d = 0; d < h->ndims; d++)
+        if (owned[d]) H5Dclose(scale[d]);
+    return rc;
+}
+
 static int h5_enddef(cio_dfile *f)
 {
-    (void)f;
-    return 0;
+    h5file *h = f->priv;
+    return h->created ? dimension_scales(f, h) : 0;
 }
 
 static int h5_inq_varid(cio_dfile *f, const char *name, int *varid)
@@ -458,6 +542,25 @@ static int h5_wait(cio_dfile *f)
     return 0;
 }
 
+/* H5Fflush writes HDF5's cached metadata and raw data; MPI_File_sync on the
+ * MPI-IO handle under it then makes them durable (HDF5 1.10's mpio driver syncs
+ * in its flush too; the second sync finds nothing dirty). */
+static int h5_sync(cio_dfile *f)
+{
+    h5file *h = f->priv;
+    if (H5Fflush(h->fid, H5F_SCOPE_GLOBAL) < 0) return h5_err(f, "H5Fflush");
+    MPI_File *fh = NULL;
+    if (H5Fget_vfd_handle(h->fid, h->fapl, (void **)&fh) < 0 || !fh) return h5_err(f, "H5Fget_vfd_handle");
+    int rc = MPI_File_sync(*fh);
+    if (rc != MPI_SUCCESS) {
+        char msg[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        MPI_Error_string(rc, msg, &len);
+        return cio_driver_err(f, "MPI_File_sync", "%s", msg);
+    }
+    return 0;
+}
+
 static int h5_file_info(cio_dfile *f, MPI_Info *info)
 {
     h5file *h = f->priv;
@@ -542,7 +645,7 @@ static int h5_close(cio_dfile *f)
     f->priv = NULL;
     if (bad) return h5_err(f, bad == 1 ? "H5Dclose" : "H5Fclose");
     /* compressed data may take less room than it holds: no size check then */
-    return f->writable ? cio_check_file_size(f, -1, f->opts->deflate > 0 ? 0 : bytes) : 0;
+    return f->writable ? cio_check_file_size(f, -1, cio_compress_any(f->opts) ? 0 : bytes) : 0;
 }
 
 static void h5_describe(char *buf, size_t len)
@@ -575,12 +678,21 @@ static void h5_describe(char *buf, size_t len)
                  "storage)", used ? "; " : "", (long long)report.meta_bytes, (long long)report.meta_files);
 }
 
+static const char *h5_refusal(cio_mode m)
+{
+    return cio_mode_nonblocking(m) ? "HDF5 1.10 has no nonblocking API; use a blocking iotype, or "
+                                     "--nc4_nonblocking_fallback true to run the blocking equivalent"
+                                   : NULL;
+}
+
 const cio_driver cio_driver_hdf5 = {
     .name = "hdf5",
     .description = "plain parallel HDF5: one dataset per variable, collective or independent transfers",
     .modes = CIO_MODES_BLOCKING,
     .formats = CIO_FMT_BIT(CIO_FMT_HDF5),
     .default_format = CIO_FMT_HDF5,
+    .stores_data = 1,
+    .refusal = h5_refusal,
     .version = h5_version,
     .create = h5_create,
     .open = h5_open,
@@ -594,6 +706,7 @@ const cio_driver cio_driver_hdf5 = {
     .get = h5_get,
     .wait = h5_wait,
     .close = h5_close,
+    .sync = h5_sync,
     .file_info = h5_file_info,
     .get_att = h5_get_att,
     .describe = h5_describe,

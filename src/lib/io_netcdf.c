@@ -25,15 +25,29 @@
  *     is shared between records; fixed variables contiguous (no chunk index, and
  *     parallel HDF5 writes contiguous datasets collectively with one MPI call).
  *   chunking contiguous: as auto (record variables cannot be contiguous).
+ *   chunking default: no nc_def_var_chunking: netCDF-C's own choice (its
+ *     default chunk sizes for record variables, contiguous fixed ones), as a
+ *     model that never sets chunks gets.
  *   chunking c0,c1,...: those chunk sizes for variables of that many dimensions.
  *   deflate N: deflate level N for every non-scalar variable (chunked).
- *   nofill (default true): nc_set_fill NC_NOFILL. */
+ *   nofill (default true): nc_set_fill NC_NOFILL.
+ *
+ * nc_serial: a file whose communicator has one rank is created and opened with
+ * the serial API, as FMS mpp_io writes every single-writer file:
+ * nc__create(path, cmode, 0, size_hint) and nc__open(path, mode, size_hint)
+ * (FMS: NC_BLKSZ, default 64 KiB), no nc_var_par_access; the classic formats
+ * are then netCDF-C's own (no PnetCDF dispatch needed).
+ * header_pad: classic files end define mode with nc__enddef(h_minfree =
+ * header_pad, v_align 4, v_minfree 0, r_align 4), FMS's header_buffer_val. */
 #include "config.h"
+#include "compress.h"
 #include "driver.h"
 #include "io_util.h"
+#include "params.h"
 #include "schema.h"
 
 #include <netcdf.h>
+#include <netcdf_filter.h>
 #include <netcdf_par.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,6 +60,7 @@ typedef struct ncv {
 typedef struct ncd_file {
     int ncid;
     int nc4;                /* an HDF5-based file */
+    int serial;             /* opened with the serial API (nc_serial, one rank) */
     int indep;
     int nvars, varcap;
     ncv *vars;
@@ -84,11 +99,46 @@ static nc_type nctype(cio_type t)
     return m[t];
 }
 
+/* ---------------------------------------------------------------- parameters */
+static const cio_param_spec ncd_params[] = {
+    {"nc_serial", CIO_P_BOOL, "false",
+     "netcdf: files written by one rank use the serial netCDF-C API (nc__create/nc__open), not nc_create_par", 0, 0,
+     0, 0},
+    {"size_hint", CIO_P_SIZE, "0", "netcdf with nc_serial: nc__create chunk-size hint in bytes (0: library default)",
+     0, 0, 1073741824, 0},
+    CIO_PARAM_END,
+};
+
+typedef struct ncd_conf {
+    int serial;             /* one-rank files through the serial API */
+    int64_t size_hint;      /* nc__create / nc__open chunk-size hint, 0: the library's */
+} ncd_conf;
+
+static int ncd_configure(const cio_params *prm, const cio_driver_opts *o, void **conf, cio_err *e)
+{
+    (void)o;
+    (void)e;
+    ncd_conf *c = cio_calloc(1, sizeof *c);
+    if (prm) {
+        c->serial = cio_param_bool(prm, "nc_serial");
+        c->size_hint = cio_param_int(prm, "size_hint");
+    }
+    *conf = c;
+    return 0;
+}
+
+static const ncd_conf *ncd_conf_of(const cio_dfile *f)
+{
+    static const ncd_conf defaults = {0, 0};
+    return f->opts->conf ? f->opts->conf : &defaults;
+}
+
 static ncd_file *ncd_new(cio_dfile *f)
 {
     ncd_file *p = cio_calloc(1, sizeof *p);
     f->priv = p;
-    p->indep = !cio_mode_collective(f->opts->mode);
+    p->serial = ncd_conf_of(f)->serial && f->nprocs == 1;
+    p->indep = p->serial || !cio_mode_collective(f->opts->mode);
     return p;
 }
 
@@ -108,13 +158,33 @@ static void remember_var(ncd_file *p, int varid, int ndims, int is_record)
 /* The access a variable's writes use (reads are independent in independent mode). */
 static int write_collective(cio_dfile *f, const ncd_file *p, int varid)
 {
+    if (p->serial) return 0;
     return !p->indep || (p->nc4 && p->vars[varid].is_record && f->writable);
 }
 
 static int set_access(cio_dfile *f, ncd_file *p, int varid)
 {
+    if (p->serial) return 0;
     int coll = write_collective(f, p, varid);
     NCC(f, "nc_var_par_access", nc_var_par_access(p->ncid, varid, coll ? NC_COLLECTIVE : NC_INDEPENDENT));
+    return 0;
+}
+
+/* The filters asked for must be in the installed library (nc_inq_filter_avail). */
+static int check_filters(cio_dfile *f, const ncd_file *p)
+{
+    static const struct {
+        unsigned id;
+        const char *name;
+    } want[] = {{H5Z_FILTER_DEFLATE, "deflate"}, {H5Z_FILTER_SZIP, "szip"}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        int asked = i == 0 ? f->opts->deflate > 0 : f->opts->szip;
+        if (!asked) continue;
+        int rc = nc_inq_filter_avail(p->ncid, want[i].id);
+        if (rc != NC_NOERR)
+            return cio_driver_err(f, "nc_inq_filter_avail", "%s (HDF5 filter %u) is not available in this netCDF-C: %s",
+                                  want[i].name, want[i].id, nc_strerror(rc));
+    }
     return 0;
 }
 
@@ -125,43 +195,52 @@ static int ncd_create(cio_dfile *f, MPI_Info info)
     switch (f->opts->format) {
     case CIO_FMT_NC4: cmode |= NC_NETCDF4; p->nc4 = 1; break;
     case CIO_FMT_NC4C: cmode |= NC_NETCDF4 | NC_CLASSIC_MODEL; p->nc4 = 1; break;
-#ifdef HAVE_NETCDF_PNETCDF_DISPATCH
     case CIO_FMT_CDF1: break;
     case CIO_FMT_CDF2: cmode |= NC_64BIT_OFFSET; break;
     case CIO_FMT_CDF5: cmode |= NC_64BIT_DATA; break;
-#endif
     default:
-        return cio_driver_err(f, "nc_create_par", "format %s is not available through this netCDF-C",
+        return cio_driver_err(f, "nc_create", "format %s is not available through this netCDF-C",
                               cio_format_name(f->opts->format));
     }
+#ifndef HAVE_NETCDF_PNETCDF_DISPATCH
+    if (!p->nc4 && !p->serial)
+        return cio_driver_err(f, "nc_create_par", "format %s in parallel needs netCDF-C built with PnetCDF; this one "
+                              "writes classic files only with the serial API (--nc_serial true, one writer per file)",
+                              cio_format_name(f->opts->format));
+#endif
     char msg[256];
     if (cio_chunking_parse(f->opts->chunking, &p->chunking, msg, sizeof msg) != 0)
         return cio_driver_err(f, "nc_create_par", "%s", msg);
-    f->extend_collective = p->nc4 && p->indep;
-    int rc = nc_create_par(f->path, cmode, f->comm, info, &p->ncid);
+    f->extend_collective = p->nc4 && p->indep && !p->serial;
+    size_t hint = (size_t)ncd_conf_of(f)->size_hint;
+    int rc = p->serial ? nc__create(f->path, cmode, 0, hint ? &hint : NULL, &p->ncid)
+                       : nc_create_par(f->path, cmode, f->comm, info, &p->ncid);
     if (rc != NC_NOERR) {
-        ncd_err(f, "nc_create_par", rc);
+        ncd_err(f, p->serial ? "nc__create" : "nc_create_par", rc);
         cio_dir_hint(f);
         return -1;
     }
     int old;
     NCC(f, "nc_set_fill", nc_set_fill(p->ncid, f->opts->nofill ? NC_NOFILL : NC_FILL, &old));
-    return 0;
+    return p->nc4 ? check_filters(f, p) : 0;
 }
 
 static int ncd_open(cio_dfile *f, MPI_Info info)
 {
     ncd_file *p = ncd_new(f);
-    int rc = nc_open_par(f->path, f->writable ? NC_WRITE : NC_NOWRITE, f->comm, info, &p->ncid);
+    int mode = f->writable ? NC_WRITE : NC_NOWRITE;
+    size_t hint = (size_t)ncd_conf_of(f)->size_hint;
+    int rc = p->serial ? nc__open(f->path, mode, hint ? &hint : NULL, &p->ncid)
+                       : nc_open_par(f->path, mode, f->comm, info, &p->ncid);
     if (rc != NC_NOERR) {
-        ncd_err(f, "nc_open_par", rc);
+        ncd_err(f, p->serial ? "nc__open" : "nc_open_par", rc);
         cio_dir_hint(f);
         return -1;
     }
     int fmt = 0;
     NCC(f, "nc_inq_format", nc_inq_format(p->ncid, &fmt));
     p->nc4 = fmt == NC_FORMAT_NETCDF4 || fmt == NC_FORMAT_NETCDF4_CLASSIC;
-    f->extend_collective = p->nc4 && p->indep && f->writable;
+    f->extend_collective = p->nc4 && p->indep && f->writable && !p->serial;
     return 0;
 }
 
@@ -179,25 +258,51 @@ static int ncd_def_dim(cio_dfile *f, const char *name, int64_t len, int *dimid)
     return 0;
 }
 
+/* A coordinate variable (one dimension of its own name): never quantized. */
+static int is_coordinate(const ncd_file *p, const char *name, int ndims, const int *dimids)
+{
+    char dn[NC_MAX_NAME + 1];
+    return ndims == 1 && nc_inq_dimname(p->ncid, dimids[0], dn) == NC_NOERR && strcmp(dn, name) == 0;
+}
+
 static int ncd_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, const int *dimids, int *varid)
 {
     ncd_file *p = f->priv;
     NCC(f, "nc_def_var", nc_def_var(p->ncid, name, nctype(t), ndims, dimids, varid));
     int is_record = ndims > 0 && p->dimlen[dimids[0]] == CIO_UNLIMITED;
     remember_var(p, *varid, ndims, is_record);
-    if (p->nc4 && ndims > 0) {
+    if (p->nc4 && ndims > 0 && p->chunking.kind == CIO_CHUNK_LIBRARY) {
+        /* chunking default: netCDF-C chooses the storage and the chunk sizes */
+        if (f->opts->deflate > 0)
+            NCC(f, "nc_def_var_deflate", nc_def_var_deflate(p->ncid, *varid, 0, 1, f->opts->deflate));
+    } else if (p->nc4 && ndims > 0) {
         int64_t dims[CIO_MAX_DIMS], chunk[CIO_MAX_DIMS];
         for (int i = 0; i < ndims; i++) dims[i] = p->dimlen[dimids[i]];
-        int deflate = f->opts->deflate > 0;
-        if (cio_chunk_shape(&p->chunking, ndims, dims, is_record, (int64_t)cio_type_size(t), f->opts->chunk_bytes,
-                            deflate, chunk)) {
+        const cio_driver_opts *o = f->opts;
+        int filtered = o->deflate > 0 || o->shuffle || o->szip;
+        int chunked = cio_chunk_shape(&p->chunking, ndims, dims, is_record, (int64_t)cio_type_size(t), filtered, chunk);
+        if (chunked) {
             size_t cs[CIO_MAX_DIMS];
             for (int i = 0; i < ndims; i++) cs[i] = (size_t)chunk[i];
             NCC(f, "nc_def_var_chunking", nc_def_var_chunking(p->ncid, *varid, NC_CHUNKED, cs));
         } else {
             NCC(f, "nc_def_var_chunking", nc_def_var_chunking(p->ncid, *varid, NC_CONTIGUOUS, NULL));
         }
-        if (deflate) NCC(f, "nc_def_var_deflate", nc_def_var_deflate(p->ncid, *varid, 0, 1, f->opts->deflate));
+        if (o->deflate > 0 || o->shuffle)
+            NCC(f, "nc_def_var_deflate",
+                nc_def_var_deflate(p->ncid, *varid, o->shuffle, o->deflate > 0, o->deflate > 0 ? o->deflate : 0));
+        int ppb = cio_szip_pixels(chunked ? chunk[ndims - 1] : 0);
+        if (o->szip && ppb) NCC(f, "nc_def_var_szip", nc_def_var_szip(p->ncid, *varid, NC_SZIP_NN, ppb));
+        if (o->quantize && (t == CIO_FLOAT || t == CIO_DOUBLE) && !is_coordinate(p, name, ndims, dimids)) {
+            static const int alg[] = {0, NC_QUANTIZE_BITGROOM, NC_QUANTIZE_GRANULARBR, NC_QUANTIZE_BITROUND};
+            int nsd = cio_quantize_nc_nsd(o->quantize, o->quantize_digits);
+            int most = o->quantize == CIO_QUANTIZE_BITROUND ? (t == CIO_FLOAT ? NC_QUANTIZE_MAX_FLOAT_NSB
+                                                                              : NC_QUANTIZE_MAX_DOUBLE_NSB)
+                                                            : (t == CIO_FLOAT ? NC_QUANTIZE_MAX_FLOAT_NSD
+                                                                              : NC_QUANTIZE_MAX_DOUBLE_NSD);
+            NCC(f, "nc_def_var_quantize",
+                nc_def_var_quantize(p->ncid, *varid, alg[o->quantize], nsd < most ? nsd : most));
+        }
     }
     return set_access(f, p, *varid);
 }
@@ -213,7 +318,11 @@ static int ncd_put_att(cio_dfile *f, int varid, const char *name, cio_type t, in
 
 static int ncd_enddef(cio_dfile *f)
 {
-    NCC(f, "nc_enddef", nc_enddef(((ncd_file *)f->priv)->ncid));
+    ncd_file *p = f->priv;
+    if (f->opts->header_pad > 0 && !p->nc4)     /* FMS: nf__enddef(header_buffer_val, 4, 0, 4) */
+        NCC(f, "nc__enddef", nc__enddef(p->ncid, (size_t)f->opts->header_pad, 4, 0, 4));
+    else
+        NCC(f, "nc_enddef", nc_enddef(p->ncid));
     return 0;
 }
 
@@ -302,12 +411,21 @@ static int ncd_wait(cio_dfile *f)
     return 0;
 }
 
+/* nc_sync: H5Fflush for netCDF-4 (whose MPI-IO driver then calls MPI_File_sync),
+ * ncmpi_sync for the classic formats through the PnetCDF dispatch. */
+static int ncd_sync(cio_dfile *f)
+{
+    int rc = nc_sync(((ncd_file *)f->priv)->ncid);
+    if (rc != NC_NOERR) return ncd_err(f, "nc_sync", rc);
+    return 0;
+}
+
 static int ncd_close(cio_dfile *f)
 {
     ncd_file *p = f->priv;
     int rc = nc_close(p->ncid);
     /* compressed data may take less room than it holds: no size check then */
-    int64_t bytes = f->opts->deflate > 0 && p->nc4 ? 0 : p->data_bytes;
+    int64_t bytes = cio_compress_any(f->opts) && p->nc4 ? 0 : p->data_bytes;   /* filters shrink the file */
     cio_free(p->vars);
     cio_free(p->dimlen);
     cio_free(p);
@@ -342,6 +460,17 @@ static int ncd_get_att(cio_dfile *f, int varid, const char *name, cio_type t, in
     return rc == NC_NOERR ? 0 : ncd_err(f, "nc_get_att", rc);
 }
 
+static int ncd_inq_dimlen(cio_dfile *f, const char *name, int64_t *len)
+{
+    ncd_file *p = f->priv;
+    int id;
+    size_t n = 0;
+    if (nc_inq_dimid(p->ncid, name, &id) != NC_NOERR) return 1;
+    NCC(f, "nc_inq_dimlen", nc_inq_dimlen(p->ncid, id, &n));
+    *len = (int64_t)n;
+    return 0;
+}
+
 static void ncd_describe(char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -352,16 +481,25 @@ static void ncd_describe(char *buf, size_t len)
                  (long long)report.coll_record_writes);
 }
 
+static const char *ncd_refusal(cio_mode m)
+{
+    return cio_mode_nonblocking(m) ? "netCDF-C has no nonblocking API; use a blocking iotype, or "
+                                     "--nc4_nonblocking_fallback true to run the blocking equivalent"
+                                   : NULL;
+}
+
 const cio_driver cio_driver_netcdf = {
     .name = "netcdf",
-    .description = "netCDF-C over MPI-IO: netCDF-4 (HDF5) and classic formats (PnetCDF dispatch), blocking only",
+    .description = "netCDF-C over MPI-IO: netCDF-4 (HDF5) and classic formats (PnetCDF dispatch), blocking only; "
+                   "--nc_serial: one-writer files through the serial API",
     .modes = CIO_MODES_BLOCKING,
-    .formats = CIO_FMT_BIT(CIO_FMT_NC4) | CIO_FMT_BIT(CIO_FMT_NC4C)
-#ifdef HAVE_NETCDF_PNETCDF_DISPATCH
-               | CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5)
-#endif
-    ,
+    .formats = CIO_FMT_BIT(CIO_FMT_NC4) | CIO_FMT_BIT(CIO_FMT_NC4C) | CIO_FMT_BIT(CIO_FMT_CDF1) |
+               CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
     .default_format = CIO_FMT_NC4,
+    .stores_data = 1,
+    .refusal = ncd_refusal,
+    .params = ncd_params,
+    .configure = ncd_configure,
     .version = ncd_version,
     .create = ncd_create,
     .open = ncd_open,
@@ -375,6 +513,8 @@ const cio_driver cio_driver_netcdf = {
     .get = ncd_get,
     .wait = ncd_wait,
     .close = ncd_close,
+    .sync = ncd_sync,
     .get_att = ncd_get_att,
     .describe = ncd_describe,
+    .inq_dimlen = ncd_inq_dimlen,
 };

@@ -87,6 +87,7 @@ const cio_driver cio_driver_null = {
     .description = "no storage: measures the benchmark's own overhead",
     .modes = CIO_MODES_ALL,
     .formats = CIO_FMT_BIT(CIO_FMT_NONE),
+    .stores_data = 0,   /* nothing to read back */
     .default_format = CIO_FMT_NONE,
     .version = null_version,
     .create = null_create,
@@ -101,4 +102,5 @@ const cio_driver cio_driver_null = {
     .get = null_xfer,
     .wait = null_nop,
     .close = null_close,
+    .sync = null_nop,   /* nothing stored, nothing to make durable */
 };

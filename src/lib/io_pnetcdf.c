@@ -19,6 +19,7 @@
 #include "config.h"
 #include "driver.h"
 #include "io_util.h"
+#include "params.h"
 #include "schema.h"
 
 #include <pnetcdf.h>
@@ -87,6 +88,37 @@ static MPI_Datatype mpitype(cio_type t)
     }
 }
 
+/* ---------------------------------------------------------------- parameters */
+static const cio_param_spec pn_params[] = {
+    {"bput", CIO_P_BOOL, "false", "pnetcdf: buffered nonblocking writes (bput) instead of iput", 0, 0, 0, 0},
+    {"bput_buffer_size", CIO_P_SIZE, "0", "pnetcdf: bput buffer per file (0: sized from the plan)", 0, 0, 0, 0},
+    CIO_PARAM_END,
+};
+
+typedef struct pn_conf {
+    int use_bput;           /* buffered nonblocking puts */
+    int64_t bput_bytes;     /* attached buffer size per file, 0: from the plan */
+} pn_conf;
+
+static int pn_configure(const cio_params *prm, const cio_driver_opts *o, void **conf, cio_err *e)
+{
+    (void)o;
+    (void)e;
+    pn_conf *c = cio_calloc(1, sizeof *c);
+    if (prm) {
+        c->use_bput = cio_param_bool(prm, "bput");
+        c->bput_bytes = cio_param_int(prm, "bput_buffer_size");
+    }
+    *conf = c;
+    return 0;
+}
+
+static const pn_conf *pn_conf_of(const cio_dfile *f)
+{
+    static const pn_conf defaults = {0, 0};
+    return f->opts->conf ? f->opts->conf : &defaults;
+}
+
 /* After enddef or open: the data mode the iotype needs, the bput buffer. */
 static int enter_data_mode(cio_dfile *f)
 {
@@ -95,8 +127,9 @@ static int enter_data_mode(cio_dfile *f)
         PN(f, "ncmpi_begin_indep_data", ncmpi_begin_indep_data(p->ncid));
         p->indep = 1;
     }
-    if (f->writable && f->opts->use_bput && cio_mode_nonblocking(f->opts->mode)) {
-        int64_t size = f->opts->bput_bytes > 0 ? f->opts->bput_bytes : f->plan_bytes;
+    const pn_conf *c = pn_conf_of(f);
+    if (f->writable && c->use_bput && cio_mode_nonblocking(f->opts->mode)) {
+        int64_t size = c->bput_bytes > 0 ? c->bput_bytes : f->plan_bytes;
         if (f->opts->round_bytes > 0 && size > f->opts->round_bytes) size = f->opts->round_bytes;
         bput_stats.used = 1;
         bput_stats.buffer = size;
@@ -171,7 +204,10 @@ static int pn_put_att(cio_dfile *f, int varid, const char *name, cio_type t, int
 static int pn_enddef(cio_dfile *f)
 {
     pn_file *p = f->priv;
-    PN(f, "ncmpi_enddef", ncmpi_enddef(p->ncid));
+    if (f->opts->header_pad > 0)    /* FMS: nf__enddef(h_minfree, v_align 4, v_minfree 0, r_align 4) */
+        PN(f, "ncmpi__enddef", ncmpi__enddef(p->ncid, f->opts->header_pad, 4, 0, 4));
+    else
+        PN(f, "ncmpi_enddef", ncmpi_enddef(p->ncid));
     return enter_data_mode(f);
 }
 
@@ -338,7 +374,7 @@ static int pn_xfer(cio_dfile *f, const cio_req *r, int is_read)
                 p->bput_used += bytes;
                 bput_stats.requests++;
             } else {
-                if (f->opts->use_bput) {
+                if (pn_conf_of(f)->use_bput) {
                     bput_stats.fallback++;
                     bput_stats.fallback_bytes += bytes;
                 }
@@ -400,9 +436,57 @@ static int pn_header_size(cio_dfile *f, int64_t *bytes)
     return 0;
 }
 
+static int pn_max_extent(cio_dfile *f, int64_t *bytes)
+{
+    pn_file *p = f->priv;
+    int nvars = 0, ud = -1;
+    MPI_Offset extent = 0, recsize = 0, nrecs = 0;
+    PN(f, "ncmpi_inq_nvars", ncmpi_inq_nvars(p->ncid, &nvars));
+    PN(f, "ncmpi_inq_header_extent", ncmpi_inq_header_extent(p->ncid, &extent));
+    PN(f, "ncmpi_inq_recsize", ncmpi_inq_recsize(p->ncid, &recsize));
+    PN(f, "ncmpi_inq_unlimdim", ncmpi_inq_unlimdim(p->ncid, &ud));
+    if (ud >= 0) PN(f, "ncmpi_inq_dimlen", ncmpi_inq_dimlen(p->ncid, ud, &nrecs));
+    int64_t end = extent;
+    for (int v = 0; v < nvars; v++) {
+        int ndims = 0, dimids[CIO_MAX_DIMS];
+        nc_type t;
+        MPI_Offset off = 0, len, size;
+        PN(f, "ncmpi_inq_varndims", ncmpi_inq_varndims(p->ncid, v, &ndims));
+        if (ndims > CIO_MAX_DIMS)
+            return cio_driver_err(f, "ncmpi_inq_varndims", "variable %d has %d dimensions (at most %d expected)", v,
+                                  ndims, CIO_MAX_DIMS);
+        PN(f, "ncmpi_inq_var", ncmpi_inq_var(p->ncid, v, NULL, &t, &ndims, dimids, NULL));
+        PN(f, "ncmpi_inq_varoffset", ncmpi_inq_varoffset(p->ncid, v, &off));
+        int is_record = ndims > 0 && dimids[0] == ud;
+        if (is_record && nrecs == 0) continue;
+        switch (t) {
+        case NC_BYTE: case NC_CHAR: case NC_UBYTE: size = 1; break;
+        case NC_SHORT: case NC_USHORT: size = 2; break;
+        case NC_INT: case NC_UINT: case NC_FLOAT: size = 4; break;
+        default: size = 8; break;
+        }
+        for (int d = is_record; d < ndims; d++) {
+            PN(f, "ncmpi_inq_dimlen", ncmpi_inq_dimlen(p->ncid, dimids[d], &len));
+            size *= len;
+        }
+        size = (size + 3) / 4 * 4;      /* every variable is padded to 4 bytes */
+        int64_t e = (int64_t)off + (is_record ? (int64_t)(nrecs - 1) * (int64_t)recsize : 0) + (int64_t)size;
+        if (e > end) end = e;
+    }
+    *bytes = end;
+    return 0;
+}
+
 static int pn_file_info(cio_dfile *f, MPI_Info *info)
 {
     PN(f, "ncmpi_get_file_info", ncmpi_get_file_info(((pn_file *)f->priv)->ncid, info));
+    return 0;
+}
+
+/* ncmpi_sync writes a dirty header (the record count) and calls MPI_File_sync. */
+static int pn_sync(cio_dfile *f)
+{
+    PN(f, "ncmpi_sync", ncmpi_sync(((pn_file *)f->priv)->ncid));
     return 0;
 }
 
@@ -457,6 +541,52 @@ static int pn_get_att(cio_dfile *f, int varid, const char *name, cio_type t, int
     return 0;
 }
 
+static int pn_inq_dimlen(cio_dfile *f, const char *name, int64_t *len)
+{
+    pn_file *p = f->priv;
+    int id;
+    MPI_Offset n = 0;
+    if (ncmpi_inq_dimid(p->ncid, name, &id) != NC_NOERR) return 1;
+    PN(f, "ncmpi_inq_dimlen", ncmpi_inq_dimlen(p->ncid, id, &n));
+    *len = n;
+    return 0;
+}
+
+/* The end of the furthest variable's data by the header: what ncvalidator
+ * calls the expected file size. */
+static int pn_data_end(cio_dfile *f, int64_t *bytes)
+{
+    pn_file *p = f->priv;
+    int nvars = 0, ud = -1;
+    MPI_Offset nrec = 0, recsize = 0, end = 0;
+    PN(f, "ncmpi_inq_nvars", ncmpi_inq_nvars(p->ncid, &nvars));
+    PN(f, "ncmpi_inq_unlimdim", ncmpi_inq_unlimdim(p->ncid, &ud));
+    if (ud >= 0) PN(f, "ncmpi_inq_dimlen", ncmpi_inq_dimlen(p->ncid, ud, &nrec));
+    PN(f, "ncmpi_inq_recsize", ncmpi_inq_recsize(p->ncid, &recsize));
+    PN(f, "ncmpi_inq_header_extent", ncmpi_inq_header_extent(p->ncid, &end));
+    for (int v = 0; v < nvars; v++) {
+        int nd = 0, dims[CIO_MAX_DIMS];
+        nc_type t;
+        MPI_Offset off = 0, sz = 0, n = 1, len = 0;
+        PN(f, "ncmpi_inq_varndims", ncmpi_inq_varndims(p->ncid, v, &nd));
+        if (nd > CIO_MAX_DIMS) return cio_driver_err(f, "ncmpi_inq_varndims", "more than %d dimensions", CIO_MAX_DIMS);
+        PN(f, "ncmpi_inq_var", ncmpi_inq_var(p->ncid, v, NULL, &t, &nd, dims, NULL));
+        PN(f, "ncmpi_inq_varoffset", ncmpi_inq_varoffset(p->ncid, v, &off));
+        sz = t == NC_SHORT || t == NC_USHORT ? 2 : t == NC_INT || t == NC_UINT || t == NC_FLOAT ? 4
+           : t == NC_DOUBLE || t == NC_INT64 || t == NC_UINT64 ? 8 : 1;
+        int rec = nd > 0 && dims[0] == ud;
+        for (int i = rec; i < nd; i++) {
+            PN(f, "ncmpi_inq_dimlen", ncmpi_inq_dimlen(p->ncid, dims[i], &len));
+            n *= len;
+        }
+        if (rec && nrec == 0) continue;
+        MPI_Offset e = off + (rec ? (nrec - 1) * recsize : 0) + n * sz;
+        if (e > end) end = e;
+    }
+    *bytes = end;
+    return 0;
+}
+
 static void pn_describe(char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -473,6 +603,9 @@ const cio_driver cio_driver_pnetcdf = {
     .modes = CIO_MODES_ALL,
     .formats = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
     .default_format = CIO_FMT_CDF5,
+    .stores_data = 1,
+    .params = pn_params,
+    .configure = pn_configure,
     .version = pn_version,
     .create = pn_create,
     .open = pn_open,
@@ -488,8 +621,12 @@ const cio_driver cio_driver_pnetcdf = {
     .inq_put_size = pn_inq_put_size,
     .inq_get_size = pn_inq_get_size,
     .close = pn_close,
+    .sync = pn_sync,
     .file_info = pn_file_info,
     .header_size = pn_header_size,
+    .max_extent = pn_max_extent,
     .get_att = pn_get_att,
     .describe = pn_describe,
+    .inq_dimlen = pn_inq_dimlen,
+    .data_end = pn_data_end,
 };

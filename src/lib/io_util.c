@@ -105,14 +105,18 @@ int cio_chunking_parse(const char *spec, cio_chunking *c, char *err, size_t errl
         c->kind = CIO_CHUNK_CONTIGUOUS;
         return 0;
     }
+    if (strcmp(spec, "default") == 0) {
+        c->kind = CIO_CHUNK_LIBRARY;
+        return 0;
+    }
     c->kind = CIO_CHUNK_EXPLICIT;
     const char *p = spec;
     while (*p) {
         char *end;
         long long v = strtoll(p, &end, 10);
-        if (end == p || v <= 0 || (*end && *end != ',') || c->ndims == 8) {
+        if (end == p || v <= 0 || (*end && *end != ',') || (*end == ',' && !end[1]) || c->ndims == 8) {
             snprintf(err, errlen,
-                     "chunking '%s': expected auto, contiguous or up to 8 positive comma-separated chunk sizes",
+                     "chunking '%s': expected auto, contiguous, default or up to 8 positive comma-separated chunk sizes",
                      spec);
             return -1;
         }
@@ -123,7 +127,7 @@ int cio_chunking_parse(const char *spec, cio_chunking *c, char *err, size_t errl
 }
 
 int cio_chunk_shape(const cio_chunking *c, int ndims, const int64_t *dims, int is_record, int64_t es,
-                    int64_t target, int need_chunks, int64_t *chunk)
+                    int need_chunks, int64_t *chunk)
 {
     if (ndims == 0) return 0;
     if (c->kind == CIO_CHUNK_EXPLICIT && c->ndims == ndims) {
@@ -135,7 +139,7 @@ int cio_chunk_shape(const cio_chunking *c, int ndims, const int64_t *dims, int i
         return 1;
     }
     if (!is_record && !need_chunks) return 0;
-    if (target <= 0) target = CIO_CHUNK_TARGET_DEFAULT;
+    const int64_t target = CIO_CHUNK_TARGET_DEFAULT;
     int64_t bytes = es;
     for (int i = 0; i < ndims; i++) {
         chunk[i] = is_record && i == 0 ? 1 : (dims[i] > 0 ? dims[i] : 1);
@@ -187,4 +191,11 @@ int cio_check_file_size(cio_dfile *f, int64_t end, int64_t bytes)
     return cio_driver_err(f, "size check after close", "the file holds %lld bytes but data was written up to byte %lld: writes were "
                           "lost although MPI-IO reported success (a full file system? see the MPI-IO messages above)",
                           size, need);
+}
+
+int cio_szip_pixels(int64_t n)
+{
+    if (n < 2) return 0;
+    int64_t ppb = n < 32 ? n : 32;
+    return (int)(ppb - ppb % 2);
 }

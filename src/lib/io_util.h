@@ -42,13 +42,15 @@ int cio_runs_buffer_in_order(const cio_runs *rs);
 void cio_runs_clear(cio_runs *rs);
 void cio_runs_free(cio_runs *rs);
 
-/* The `chunking` option: "auto", "contiguous" or explicit sizes "c0,c1,...". */
+/* The `chunking` option: "auto", "contiguous", "default" (the library's own choice:
+ * netCDF-C's default chunks; where a library has none, HDF5, as auto) or explicit
+ * sizes "c0,c1,...". */
 typedef struct cio_chunking {
-    int kind;               /* CIO_CHUNK_AUTO, CIO_CHUNK_CONTIGUOUS, CIO_CHUNK_EXPLICIT */
+    int kind;               /* CIO_CHUNK_AUTO, CIO_CHUNK_CONTIGUOUS, CIO_CHUNK_EXPLICIT, CIO_CHUNK_LIBRARY */
     int ndims;              /* explicit: how many sizes */
     int64_t size[8];
 } cio_chunking;
-enum { CIO_CHUNK_AUTO = 0, CIO_CHUNK_CONTIGUOUS, CIO_CHUNK_EXPLICIT };
+enum { CIO_CHUNK_AUTO = 0, CIO_CHUNK_CONTIGUOUS, CIO_CHUNK_EXPLICIT, CIO_CHUNK_LIBRARY };
 
 /* Parse the option; on error returns -1 with a message in err. */
 int cio_chunking_parse(const char *spec, cio_chunking *c, char *err, size_t errlen);
@@ -65,7 +67,7 @@ int cio_chunking_parse(const char *spec, cio_chunking *c, char *err, size_t errl
  * Explicit sizes apply to variables with that many dimensions (record first),
  * clamped to the dimension lengths; other variables get the automatic shape. */
 int cio_chunk_shape(const cio_chunking *c, int ndims, const int64_t *dims, int is_record, int64_t es,
-                    int64_t target, int need_chunks, int64_t *chunk);
+                    int need_chunks, int64_t *chunk);
 
 /* After a failed create or open: append to f->err what is wrong with the
  * file's directory, if anything ("directory D: No such file or directory"),
@@ -79,5 +81,9 @@ void cio_dir_hint(struct cio_dfile *f);
  * the last byte this rank wrote (-1 unknown); bytes: the data bytes this rank
  * wrote since open.  Collective over f->comm; returns 0, or -1 with f->err set. */
 int cio_check_file_size(struct cio_dfile *f, int64_t end, int64_t bytes);
+
+/* szip's pixels per block for a chunk whose fastest dimension has n elements: the
+ * largest even number up to 32 and n; 0 (no szip for that variable) below 2. */
+int cio_szip_pixels(int64_t n);
 
 #endif

@@ -26,6 +26,8 @@ struct cio_params {
     int allow_unknown;
     int ncmd;
     cmdline_kv *cmd;
+    int nbare;
+    struct { int pos; char *key; } *bare;   /* bare booleans followed by a positional word */
 };
 
 static const char *ptype_name(const cio_param_spec *s)
@@ -48,13 +50,15 @@ static void norm_key(char *k)
     }
 }
 
+/* An alias (CIO_P_ALIAS) stands for the key it names. */
 static entry *find(const cio_params *p, const char *key)
 {
     char buf[128];
     snprintf(buf, sizeof buf, "%s", key);
     norm_key(buf);
     for (int i = 0; i < p->n; i++)
-        if (strcmp(p->e[i].spec->key, buf) == 0) return &p->e[i];
+        if (strcmp(p->e[i].spec->key, buf) == 0)
+            return p->e[i].spec->type == CIO_P_ALIAS ? find(p, p->e[i].spec->def) : &p->e[i];
     return NULL;
 }
 
@@ -78,12 +82,58 @@ static const char *suggest(const cio_params *p, const char *key)
     return best <= limit ? who : NULL;
 }
 
+/* A choice list is "a|b|c"; an entry "alias=a" accepts another spelling of a
+ * (GCRM-IO's own inputs, for instance) and stores the canonical one.  Matching is
+ * whole-word and case-insensitive: one rule for every enumeration of every kernel. */
+static int choice_canonical(const char *choices, const char *value, char *canon, size_t len)
+{
+    const char *c = choices;
+    while (c && *c) {
+        const char *bar = strchr(c, '|');
+        size_t n = bar ? (size_t)(bar - c) : strlen(c);
+        const char *eq = memchr(c, '=', n);
+        size_t an = eq ? (size_t)(eq - c) : n;
+        if (strlen(value) == an && strncasecmp(value, c, an) == 0) {
+            const char *v = eq ? eq + 1 : c;
+            size_t vn = eq ? n - an - 1 : n;
+            if (vn >= len) vn = len - 1;
+            memcpy(canon, v, vn);
+            canon[vn] = '\0';
+            for (char *q = canon; *q; q++) *q = (char)tolower((unsigned char)*q);
+            return 1;
+        }
+        c = bar ? bar + 1 : NULL;
+    }
+    return 0;
+}
+
+/* The choices users are told about: the canonical spellings only. */
+static const char *choice_list(const cio_param_spec *s, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    const char *c = s->choices;
+    while (c && *c) {
+        const char *bar = strchr(c, '|');
+        size_t n = bar ? (size_t)(bar - c) : strlen(c);
+        if (!memchr(c, '=', n) && at + n + 2 < len) {
+            if (at) buf[at++] = '|';
+            memcpy(buf + at, c, n);
+            at += n;
+            buf[at] = '\0';
+        }
+        c = bar ? bar + 1 : NULL;
+    }
+    return buf;
+}
+
 /* Validate and store a value; where = "file:line" for messages. */
 static int store(entry *en, const char *value, const char *origin, int line, const char *where, cio_err *err)
 {
     const cio_param_spec *s = en->spec;
     int64_t iv = 0;
     double dv = 0;
+    char canon[128], shown[512];
     switch (s->type) {
     case CIO_P_INT:
         if (cio_parse_int(value, &iv) != 0)
@@ -110,20 +160,15 @@ static int store(entry *en, const char *value, const char *origin, int line, con
         dv = b;
         break;
     }
-    case CIO_P_CHOICE: {
-        const char *c = s->choices;
-        int ok = 0;
-        while (c && *c) {
-            const char *bar = strchr(c, '|');
-            size_t len = bar ? (size_t)(bar - c) : strlen(c);
-            if (strlen(value) == len && strncasecmp(value, c, len) == 0) { ok = 1; break; }
-            c = bar ? bar + 1 : NULL;
-        }
-        if (!ok)
-            return cio_seterr(err, "%s: %s expects one of %s, found '%s'", where, s->key, s->choices, value);
+    case CIO_P_CHOICE:
+        if (!choice_canonical(s->choices, value, canon, sizeof canon))
+            return cio_seterr(err, "%s: %s expects one of %s, found '%s'", where, s->key, choice_list(s, shown, sizeof shown),
+                              value);
+        value = canon;
         break;
-    }
     default:
+        if ((s->flags & CIO_PF_NONEMPTY) && !*value)
+            return cio_seterr(err, "%s: %s expects a name, found ''", where, s->key);
         break;
     }
     if ((s->type == CIO_P_INT || s->type == CIO_P_DOUBLE || s->type == CIO_P_SIZE) && s->min < s->max &&
@@ -132,8 +177,6 @@ static int store(entry *en, const char *value, const char *origin, int line, con
     cio_free(en->value);
     cio_free(en->origin);
     en->value = cio_strdup(value);
-    if (s->type == CIO_P_CHOICE) /* canonical spelling */
-        for (char *q = en->value; *q; q++) *q = (char)tolower((unsigned char)*q);
     en->origin = cio_strdup(origin);
     en->ival = iv;
     en->dval = dv;
@@ -153,7 +196,7 @@ cio_params *cio_params_new(const cio_param_spec *const *tables)
             entry *dup = find(p, s->key);
             entry *en = dup ? dup : &p->e[p->n++];   /* a later table overrides a default */
             en->spec = s;
-            if (s->def) {
+            if (s->def && s->type != CIO_P_ALIAS) {
                 cio_err e = {0};
                 if (store(en, s->def, "default", 0, "default", &e) != 0)
                     cio_die("internal: bad default for %s: %s", s->key, e.msg);
@@ -180,6 +223,8 @@ void cio_params_free(cio_params *p)
         cio_free(p->cmd[i].value);
     }
     cio_free(p->cmd);
+    for (int i = 0; i < p->nbare; i++) cio_free(p->bare[i].key);
+    cio_free(p->bare);
     cio_free(p->e);
     cio_free(p);
 }
@@ -260,9 +305,11 @@ int cio_params_parse_text(cio_params *p, const char *text, size_t len, const cha
             s = end + 1;
         } else {
             char *v = s;
-            while (*s && !isspace((unsigned char)*s) && *s != '!') s++;
+            while (*s && !isspace((unsigned char)*s) && *s != '!' && *s != '#') s++;
             memcpy(value, v, (size_t)(s - v));
             value[s - v] = '\0';
+            if (strchr(value, '"') || strchr(value, '\''))
+                return cio_seterr(e, "%s: value of %s has a quote that is not closed: %s", where, key, value);
         }
         entry *en = find(p, key);
         if (!value[0] && !(s > k && (s[-1] == '"' || s[-1] == '\''))) {
@@ -348,8 +395,17 @@ int cio_params_parse_argv(cio_params *p, int argc, char **argv, int *npos, char 
             value = eq + 1;
         } else if (en->spec->type == CIO_P_BOOL) {
             int b;
-            if (i + 1 < argc && cio_parse_bool(argv[i + 1], &b) == 0) value = argv[++i];
-            else value = "true";
+            if (i + 1 < argc && cio_parse_bool(argv[i + 1], &b) == 0) {
+                value = argv[++i];
+            } else {
+                value = "true";
+                if (i + 1 < argc && argv[i + 1][0] != '-') {
+                    p->bare = cio_realloc(p->bare, (size_t)(p->nbare + 1) * sizeof *p->bare);
+                    p->bare[p->nbare].pos = *npos;
+                    p->bare[p->nbare].key = cio_strdup(key);
+                    p->nbare++;
+                }
+            }
         } else {
             if (i + 1 >= argc)
                 return cio_seterr(e, "command line: option --%s needs a value (%s)", key, ptype_name(en->spec));
@@ -362,6 +418,13 @@ int cio_params_parse_argv(cio_params *p, int argc, char **argv, int *npos, char 
         if (cio_params_set(p, key, value, "command line", e) != 0) return -1;
     }
     return 0;
+}
+
+const char *cio_params_bool_before(const cio_params *p, int i)
+{
+    for (int k = 0; k < p->nbare; k++)
+        if (p->bare[k].pos == i) return p->bare[k].key;
+    return NULL;
 }
 
 int cio_params_apply_cmdline(cio_params *p, cio_err *e)
@@ -384,6 +447,24 @@ const cio_param_spec *cio_params_spec_at(const cio_params *p, int i) { return p-
 const char *cio_params_value_at(const cio_params *p, int i) { return p->e[i].value; }
 const char *cio_params_origin_at(const cio_params *p, int i) { return p->e[i].origin; }
 int cio_params_isset_at(const cio_params *p, int i) { return p->e[i].isset; }
+int cio_params_cmdline_count(const cio_params *p) { return p->ncmd; }
+const char *cio_params_cmdline_key(const cio_params *p, int i) { return p->cmd[i].key; }
+const char *cio_params_cmdline_value(const cio_params *p, int i) { return p->cmd[i].value; }
+
+void cio_params_alloc_hint(const cio_params *p, const char *const *keys)
+{
+    char buf[600] = "";
+    size_t at = 0;
+    for (int i = 0; keys[i] && at < sizeof buf; i++) {
+        const entry *en = find(p, keys[i]);
+        if (!en) continue;
+        int n = snprintf(buf + at, sizeof buf - at, "%s%s %s (%s)", at ? " x " : "", en->spec->key,
+                         en->value ? en->value : "unset", en->origin);
+        if (n < 0) break;
+        at += (size_t)n;
+    }
+    cio_set_alloc_hint(buf);
+}
 
 void cio_params_report_ignored(const cio_params *p, FILE *out)
 {
@@ -399,7 +480,13 @@ void cio_params_print_help(const cio_params *p, FILE *out)
         const cio_param_spec *s = p->e[i].spec;
         if (s->flags & CIO_PF_HIDDEN) continue;
         char head[160];
-        if (s->type == CIO_P_CHOICE) snprintf(head, sizeof head, "  --%s %s", s->key, s->choices);
+        char shown[512];
+        if (s->type == CIO_P_ALIAS) {
+            snprintf(head, sizeof head, "  --%s VALUE", s->key);
+            fprintf(out, "%-44s the same as --%s (its historical name)\n", head, s->def);
+            continue;
+        }
+        if (s->type == CIO_P_CHOICE) snprintf(head, sizeof head, "  --%s %s", s->key, choice_list(s, shown, sizeof shown));
         else if (s->type == CIO_P_BOOL) snprintf(head, sizeof head, "  --%s [true|false]", s->key);
         else snprintf(head, sizeof head, "  --%s %s", s->key,
                       s->type == CIO_P_INT ? "N" : s->type == CIO_P_DOUBLE ? "X" : s->type == CIO_P_SIZE ? "BYTES" : "VALUE");

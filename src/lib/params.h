@@ -14,8 +14,10 @@ typedef enum cio_ptype {
     CIO_P_INT,        /* 64-bit integer */
     CIO_P_DOUBLE,
     CIO_P_BOOL,       /* true/false, yes/no, on/off, enable(d)/disable(d), 1/0 */
-    CIO_P_CHOICE,     /* one of spec->choices ("a|b|c"), case-insensitive */
-    CIO_P_SIZE        /* bytes with optional k/m/g/t suffix (1024-based) */
+    CIO_P_CHOICE,     /* one of spec->choices ("a|b|c"), case-insensitive; "alias=a" entries accept
+                       * another spelling and store the canonical one */
+    CIO_P_SIZE,       /* bytes with optional k/m/g/t suffix (1024-based) */
+    CIO_P_ALIAS       /* another name of the key in spec->def (a historical spelling) */
 } cio_ptype;
 
 enum {
@@ -23,7 +25,8 @@ enum {
     CIO_PF_FIRST_WINS = 1u << 1, /* a duplicate keeps the first value (original GCRM rule) */
     CIO_PF_CMDLINE = 1u << 2,    /* command-line option only (--help, --dry-run, ...) */
     CIO_PF_HIDDEN = 1u << 3,     /* not listed in --help */
-    CIO_PF_PREFIX = 1u << 4      /* boolean may be given with no value on the command line */
+    CIO_PF_PREFIX = 1u << 4,     /* boolean may be given with no value on the command line */
+    CIO_PF_NONEMPTY = 1u << 5    /* a string that names something (a file, a folder): '' is refused */
 };
 
 typedef struct cio_param_spec {
@@ -31,7 +34,7 @@ typedef struct cio_param_spec {
     cio_ptype type;
     const char *def;        /* default value as text; NULL: unset unless given */
     const char *help;
-    const char *choices;    /* CIO_P_CHOICE: "a|b|c" */
+    const char *choices;    /* CIO_P_CHOICE: "a|b|c", aliases as "other=a" (not listed in messages) */
     double min, max;        /* numeric bounds, checked when min < max */
     unsigned flags;
 } cio_param_spec;
@@ -61,6 +64,10 @@ int cio_params_set(cio_params *p, const char *key, const char *value, const char
  * command line wins over the file whatever the order. */
 int cio_params_parse_argv(cio_params *p, int argc, char **argv, int *npos, char ***pos, cio_err *e);
 int cio_params_apply_cmdline(cio_params *p, cio_err *e);
+/* The boolean option written bare just before positional word i ("--verify maybe":
+ * "verify"), or NULL: when that word is no parameter file, it was meant as the
+ * option's value, and the message says what the option expects. */
+const char *cio_params_bool_before(const cio_params *p, int i);
 
 /* Getters: the key must be in a table (a programming error otherwise). */
 int cio_param_isset(const cio_params *p, const char *key);   /* given, not defaulted */
@@ -77,6 +84,15 @@ const cio_param_spec *cio_params_spec_at(const cio_params *p, int i);
 const char *cio_params_value_at(const cio_params *p, int i);
 const char *cio_params_origin_at(const cio_params *p, int i);
 int cio_params_isset_at(const cio_params *p, int i);
+/* The command-line options as given, in order, by their normalised key names. */
+int cio_params_cmdline_count(const cio_params *p);
+const char *cio_params_cmdline_key(const cio_params *p, int i);
+const char *cio_params_cmdline_value(const cio_params *p, int i);
+
+/* Name the parameters that drive the big buffers for allocation-failure and
+ * overflow messages (cio_set_alloc_hint): "ni 1440 (mom.in:3) x nj 1080 (default)".
+ * keys: NULL-terminated. */
+void cio_params_alloc_hint(const cio_params *p, const char *const *keys);
 
 /* Keys accepted but without effect that the input set: "level_max ignored" lines. */
 void cio_params_report_ignored(const cio_params *p, FILE *out);

@@ -156,6 +156,11 @@ void cio_schema_set_fill(cio_schema *s, int varid, cio_fill_fn fn, void *ctx)
     s->vars[varid].fill_ctx = ctx;
 }
 
+void cio_schema_set_model(cio_schema *s, int varid, const struct cio_model_geom *g)
+{
+    s->vars[varid].model = g;
+}
+
 int cio_var_shape(const cio_schema *s, const cio_var *v, int64_t *shape)
 {
     int n = 0;
@@ -165,10 +170,9 @@ int cio_var_shape(const cio_schema *s, const cio_var *v, int64_t *shape)
 
 int64_t cio_var_record_elems(const cio_schema *s, const cio_var *v)
 {
-    int64_t shape[CIO_MAX_DIMS], n = 1;
+    int64_t shape[CIO_MAX_DIMS];
     int nd = cio_var_shape(s, v, shape);
-    for (int i = 0; i < nd; i++) n *= shape[i];
-    return n;
+    return cio_product(shape, nd, v->name);
 }
 
 int64_t cio_schema_rank_bytes(const cio_schema *s)
@@ -214,7 +218,7 @@ void cio_decomp_add(cio_decomp *d, const int64_t *start, const int64_t *count)
         if (start[i] < 0 || count[i] < 0 || start[i] + count[i] > d->shape[i])
             cio_die("internal: block outside the array in dimension %d: start %lld count %lld shape %lld", i,
                     (long long)start[i], (long long)count[i], (long long)d->shape[i]);
-        n *= count[i];
+        if (cio_mul64(n, count[i], &n) != 0) cio_die_overflow("a block of a decomposition");
     }
     if (n == 0) return;    /* empty blocks are never posted */
     if (d->nblocks == d->cap) {
@@ -227,7 +231,7 @@ void cio_decomp_add(cio_decomp *d, const int64_t *start, const int64_t *count)
         d->count[(size_t)d->nblocks * (size_t)d->ndims + (size_t)i] = count[i];
     }
     d->nblocks++;
-    d->nelems += n;
+    if (cio_add64(d->nelems, n, &d->nelems) != 0) cio_die_overflow("a decomposition's element count");
 }
 
 void cio_decomp_commit(cio_decomp *d, MPI_Comm comm) { d->comm = comm; }
@@ -240,16 +244,10 @@ void cio_decomp_release(cio_decomp *d)
     cio_free(d);
 }
 
-int64_t cio_decomp_global_elems(const cio_decomp *d)
-{
-    int64_t n = 1;
-    for (int i = 0; i < d->ndims; i++) n *= d->shape[i];
-    return n;
-}
-
 cio_schema *cio_schema_clone_meta(const cio_schema *s)
 {
     cio_schema *c = cio_schema_new(s->name);
+    c->records_shared = s->records_shared;
     for (int i = 0; i < s->ndims; i++) cio_schema_dim(c, s->dims[i].name, s->dims[i].len);
     for (int i = 0; i < s->nvars; i++) {
         const cio_var *v = &s->vars[i];
@@ -261,6 +259,7 @@ cio_schema *cio_schema_clone_meta(const cio_schema *s)
         c->vars[id].pattern_key = v->pattern_key;
         c->vars[id].fill = v->fill;
         c->vars[id].fill_ctx = v->fill_ctx;
+        c->vars[id].model = v->model;
         c->vars[id].flags = v->flags;
     }
     for (int a = 0; a < s->ngatts; a++)

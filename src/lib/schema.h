@@ -58,6 +58,7 @@ typedef struct cio_var {
     cio_decomp *decomp;         /* this rank's share; NULL: nothing on this rank */
     cio_fill_fn fill;
     void *fill_ctx;
+    const struct cio_model_geom *model;   /* where --data model places the elements (NULL: default) */
     unsigned flags;
 } cio_var;
 
@@ -72,6 +73,8 @@ typedef struct cio_schema {
     cio_var *vars;
     int ngatts, gattcap;
     cio_att *gatts;
+    int records_shared; /* other writers (other engines) add records to this file: read-back does not
+                         * expect the file to hold exactly the records this plan wrote, only those */
 } cio_schema;
 
 cio_schema *cio_schema_new(const char *name);
@@ -91,6 +94,8 @@ void cio_schema_att_text(cio_schema *s, int varid, const char *name, const char 
 void cio_schema_att(cio_schema *s, int varid, const char *name, cio_type t, int64_t len, const void *vals);
 void cio_schema_set_decomp(cio_schema *s, int varid, cio_decomp *d);   /* takes a reference */
 void cio_schema_set_fill(cio_schema *s, int varid, cio_fill_fn fn, void *ctx);
+/* The geometry --data model uses for the variable (the caller keeps it alive). */
+void cio_schema_set_model(cio_schema *s, int varid, const struct cio_model_geom *g);
 
 /* Global shape of the variable without the record dimension. */
 int cio_var_shape(const cio_schema *s, const cio_var *v, int64_t *shape);
@@ -108,7 +113,5 @@ void cio_decomp_add(cio_decomp *d, const int64_t *start, const int64_t *count);
  * communicator over which the owners of the array do collective I/O. */
 void cio_decomp_commit(cio_decomp *d, MPI_Comm comm);
 void cio_decomp_release(cio_decomp *d);
-/* Total elements of the shape. */
-int64_t cio_decomp_global_elems(const cio_decomp *d);
 
 #endif

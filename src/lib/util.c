@@ -125,10 +125,85 @@ static void mem_add(size_t n)
     if (mem_now > mem_high) mem_high = mem_now;
 }
 
+static char alloc_hint[600];
+
+void cio_set_alloc_hint(const char *what)
+{
+    snprintf(alloc_hint, sizeof alloc_hint, "%s", what ? what : "");
+}
+
+int64_t cio_mem_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return -1;
+    char line[256];
+    long long kb = -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) break;
+    fclose(f);
+    return kb < 0 ? -1 : (int64_t)kb * 1024;
+}
+
+/* A buffer larger than all the memory this node has available cannot be
+ * served: say so, and what sizes it, before asking.  (malloc may well promise
+ * it and the run then dies in the kernel's OOM killer, or a sanitizer aborts.)
+ * Only large requests read /proc/meminfo. */
+static void check_fits(size_t n)
+{
+    if (n < ((size_t)256 << 20)) return;
+    int64_t avail = cio_mem_available();
+    if (avail < 0 || (uint64_t)n <= (uint64_t)avail) return;
+    if (alloc_hint[0])
+        cio_die("a buffer of %zu bytes is needed, more than the %lld bytes this node has available; the buffer sizes "
+                "come from %s: make them smaller or run on more processes", n, (long long)avail, alloc_hint);
+    cio_die("a buffer of %zu bytes is needed, more than the %lld bytes this node has available", n, (long long)avail);
+}
+
+CIO_NORETURN static void out_of_memory(size_t n)
+{
+    if (alloc_hint[0])
+        cio_die("out of memory allocating %zu bytes (tracked in use: %zu bytes); the buffer sizes come from %s: "
+                "make them smaller or run on more processes", n, mem_now, alloc_hint);
+    cio_die("out of memory allocating %zu bytes (tracked in use: %zu bytes)", n, mem_now);
+}
+
+int cio_mul64(int64_t a, int64_t b, int64_t *r)
+{
+    int64_t x;
+    if (__builtin_mul_overflow(a, b, &x)) return -1;
+    *r = x;
+    return 0;
+}
+
+int cio_add64(int64_t a, int64_t b, int64_t *r)
+{
+    int64_t x;
+    if (__builtin_add_overflow(a, b, &x)) return -1;
+    *r = x;
+    return 0;
+}
+
+void cio_die_overflow(const char *what)
+{
+    if (alloc_hint[0])
+        cio_die("%s: the product of its sizes overflows 64 bits; the sizes come from %s: make them smaller", what,
+                alloc_hint);
+    cio_die("%s: the product of its sizes overflows 64 bits", what);
+}
+
+int64_t cio_product(const int64_t *v, int n, const char *what)
+{
+    int64_t p = 1;
+    for (int i = 0; i < n; i++)
+        if (cio_mul64(p, v[i], &p) != 0) cio_die_overflow(what);
+    return p;
+}
+
 void *cio_malloc(size_t n)
 {
-    mem_header *h = malloc(sizeof *h + n);
-    if (!h) cio_die("out of memory allocating %zu bytes (tracked in use: %zu bytes)", n, mem_now);
+    check_fits(n);
+    mem_header *h = n <= SIZE_MAX - sizeof(mem_header) ? malloc(sizeof *h + n) : NULL;
+    if (!h) out_of_memory(n);
     h->n = n;
     mem_add(n);
     return h + 1;
@@ -136,10 +211,14 @@ void *cio_malloc(size_t n)
 
 void *cio_calloc(size_t nmemb, size_t size)
 {
-    if (size && nmemb > SIZE_MAX / size) cio_die("allocation size overflow (%zu x %zu)", nmemb, size);
+    if (size && nmemb > SIZE_MAX / size) {
+        if (alloc_hint[0]) cio_die("allocation size overflow (%zu x %zu); the sizes come from %s", nmemb, size, alloc_hint);
+        cio_die("allocation size overflow (%zu x %zu)", nmemb, size);
+    }
     size_t n = nmemb * size;
-    mem_header *h = calloc(1, sizeof *h + n);
-    if (!h) cio_die("out of memory allocating %zu bytes (tracked in use: %zu bytes)", n, mem_now);
+    check_fits(n);
+    mem_header *h = n <= SIZE_MAX - sizeof(mem_header) ? calloc(1, sizeof *h + n) : NULL;
+    if (!h) out_of_memory(n);
     h->n = n;
     mem_add(n);
     return h + 1;
@@ -150,8 +229,9 @@ void *cio_realloc(void *p, size_t n)
     if (!p) return cio_malloc(n);
     mem_header *h = (mem_header *)p - 1;
     size_t old = h->n;
-    mem_header *nh = realloc(h, sizeof *nh + n);
-    if (!nh) cio_die("out of memory reallocating to %zu bytes", n);
+    check_fits(n);
+    mem_header *nh = n <= SIZE_MAX - sizeof(mem_header) ? realloc(h, sizeof *nh + n) : NULL;
+    if (!nh) out_of_memory(n);
     nh->n = n;
     mem_now -= old;
     mem_add(n);
@@ -288,6 +368,11 @@ int cio_parse_bool(const char *s, int *out)
 /* ---------------------------------------------------------------- files */
 char *cio_read_file(const char *path, size_t *len, cio_err *e)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cio_seterr(e, "%s: is a directory, expected a file", path);
+        return NULL;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         cio_seterr(e, "%s: cannot open: %s", path, strerror(errno));
@@ -318,6 +403,12 @@ char *cio_read_file(const char *path, size_t *len, cio_err *e)
         return NULL;
     }
     buf[n] = '\0';
+    if (n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+        cio_free(buf);
+        cio_seterr(e, "%s:1: starts with a UTF-8 byte-order mark (bytes EF BB BF); save the file as plain text, "
+                      "without it", path);
+        return NULL;
+    }
     if (len) *len = n;
     return buf;
 }
@@ -361,7 +452,35 @@ int cio_mkdir_p(const char *path, cio_err *e)
     return 0;
 }
 
-double cio_wtime(void) { return MPI_Wtime(); }
+/* ---------------------------------------------------------------- lines */
+void cio_lines_init(cio_lines *l, const char *text)
+{
+    memset(l, 0, sizeof *l);
+    l->cur = text;
+}
+
+char *cio_lines_next(cio_lines *l)
+{
+    if (!l->cur || !*l->cur) return NULL;
+    const char *eol = strchr(l->cur, '\n');
+    size_t n = eol ? (size_t)(eol - l->cur) : strlen(l->cur);
+    cio_free(l->line);
+    l->line = cio_strndup(l->cur, n);
+    l->cur = eol ? eol + 1 : l->cur + n;
+    if (n && l->line[n - 1] == '\r') l->line[--n] = '\0';
+    l->len = n;
+    l->lineno++;
+    l->bad = 0;
+    for (size_t i = 0; i < n && !l->bad; i++)
+        if ((unsigned char)l->line[i] < 32 && l->line[i] != '\t') l->bad = (unsigned char)l->line[i];
+    return l->line;
+}
+
+void cio_lines_free(cio_lines *l)
+{
+    cio_free(l->line);
+    l->line = NULL;
+}
 
 /* ---------------------------------------------------------------- types */
 size_t cio_type_size(cio_type t)

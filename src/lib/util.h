@@ -17,6 +17,9 @@
 #endif
 
 #define CIO_ERRMSG_LEN 1024
+/* A macro's value as a string literal: CIO_XSTR(N) -> "N's value". */
+#define CIO_STR_(x) #x
+#define CIO_XSTR(x) CIO_STR_(x)
 
 /* An error message being built by a parser or a driver call. */
 typedef struct cio_err {
@@ -47,8 +50,11 @@ int cio_agree(MPI_Comm comm, cio_err *e);
 void cio_warn(const char *fmt, ...) CIO_PRINTF(1, 2);      /* any rank */
 void cio_warn0(const char *fmt, ...) CIO_PRINTF(1, 2);     /* rank 0 of WORLD only */
 
+/* MemAvailable of this node in bytes (/proc/meminfo), or -1 where it cannot be read. */
+int64_t cio_mem_available(void);
 /* Tracked allocation: the program's own high-water mark, as the original GIO reports
- * it, kept beside the resident-set high-water mark.  Failure is fatal with the size. */
+ * it, kept beside the resident-set high-water mark.  Failure is fatal with the size;
+ * a request above the node's available memory is refused before it is made. */
 void *cio_malloc(size_t n);
 void *cio_calloc(size_t nmemb, size_t size);
 void *cio_realloc(void *p, size_t n);
@@ -57,6 +63,16 @@ void cio_free(void *p);
 size_t cio_msize(const void *p);
 char *cio_strdup(const char *s);
 char *cio_strndup(const char *s, size_t n);
+/* What drives the sizes of the big buffers ("ni 1440 (mom.in:3) x nj 1080 (...)"),
+ * named by an allocation failure or an overflow, so the message says which
+ * parameter to change.  Set by each kernel once its parameters are read. */
+void cio_set_alloc_hint(const char *what);
+/* Checked 64-bit arithmetic for every size product: 0, or -1 on overflow. */
+int cio_mul64(int64_t a, int64_t b, int64_t *r);
+int cio_add64(int64_t a, int64_t b, int64_t *r);
+/* The product of n sizes; an overflow is fatal, naming `what` and the hint. */
+int64_t cio_product(const int64_t *v, int n, const char *what);
+CIO_NORETURN void cio_die_overflow(const char *what);
 size_t cio_mem_current(void);
 size_t cio_mem_peak(void);
 /* Start a new high-water mark from what is in use now (the dry run measures each
@@ -81,9 +97,26 @@ char *cio_read_file(const char *path, size_t *len, cio_err *e);
 /* Rank 0 reads, all ranks receive the text (or the same error).  Collective. */
 char *cio_read_file_bcast(const char *path, MPI_Comm comm, cio_err *e);
 
+/* A text read line by line, the one splitter every input parser uses:
+ *     cio_lines L;
+ *     cio_lines_init(&L, text);
+ *     for (char *line; (line = cio_lines_next(&L));) ... L.lineno, L.len, L.bad ...
+ *     cio_lines_free(&L);
+ * Each line comes without its "\n" or "\r\n", as a copy the caller may change
+ * (valid until the next call); bad is its first control character other than a
+ * tab (0: none), so a parser can refuse binary input naming the line. */
+typedef struct cio_lines {
+    const char *cur;
+    int lineno;         /* of the line last returned, from 1 */
+    char *line;
+    size_t len;         /* its length */
+    int bad;
+} cio_lines;
+void cio_lines_init(cio_lines *l, const char *text);
+char *cio_lines_next(cio_lines *l);
+void cio_lines_free(cio_lines *l);
+
 /* Make a directory and its parents; 0 on success. */
 int cio_mkdir_p(const char *path, cio_err *e);
-
-double cio_wtime(void);
 
 #endif

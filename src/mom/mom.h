@@ -58,6 +58,7 @@ typedef struct mom_ctx {
     mom_read_result rd[2];      /* serial, parallel */
     mom_clock_red clocks[MOM_NCLK];
     const char *read_path;
+    char read_path_buf[4096];   /* read_path when it is the run's own file */
     cio_hints rd_hints;         /* read engine hints (<hint>_RD and the usual ways) */
 } mom_ctx;
 
@@ -66,10 +67,14 @@ void mom_role_for(const mom_config *c, const mom_domain *d, int pe, mom_role *r)
 
 /* The write phase on every rank (collective over the app's communicator). */
 void mom_write_run(mom_ctx *m);
+/* Every file the pattern writes, for cio_app_claim_outputs(). */
+void mom_list_outputs(const mom_config *c, const mom_domain *d, const cio_params *p, cio_outputs *out);
 /* The output loop of PE `rank` of `nprocs` on a virtual engine: no MPI, no
  * storage; the gathers are accounted analytically (rearrange timer bytes of the
  * engine's stats).  A cio_plan_rank_fn for cio_app_dry_run; ctx is the mom_ctx. */
 void mom_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs);
+/* For the dry run: ranks that plan alike (ctx: the mom_ctx). */
+extern const cio_rank_classes mom_rank_classes;
 /* The read benchmark (collective). */
 void mom_read_run(mom_ctx *m);
 

@@ -37,16 +37,22 @@ void mom_clocks_reduce(const mom_clocks *c, MPI_Comm comm, mom_clock_red out[MOM
 }
 
 /* The layout of mpp_exit's table: name in 32 columns, times f14.6, tfrac f7.3,
- * grain and the PE range i6.  The io clocks have no grain in FMS (printed 0);
- * Total runtime is a component clock (1). */
+ * grain and the PE range i6.  Rows in FMS's creation order: Total runtime
+ * (mpp_init), then mpp_read, mpp_write, mpp_open, mpp_close (mpp_io_init,
+ * mpp_io_misc.inc), then our two communication rows; no clock is given a grain
+ * (printed 0). */
 void mom_clocks_print(FILE *out, const mom_clock_red r[MOM_NCLK], int npes)
 {
     fprintf(out, "\nTabulating mpp_clock statistics across %6d PEs...\n\n", npes);
     fprintf(out, "%32s%14s%14s%14s%14s%7s%6s%6s%6s\n", "", "tmin", "tmax", "tavg", "tstd", "tfrac", "grain", "pemin",
             "pemax");
-    for (int k = 0; k < MOM_NCLK; k++)
+    static const int order[MOM_NCLK] = {MOM_CLK_TOTAL, MOM_CLK_READ,   MOM_CLK_WRITE,  MOM_CLK_OPEN,
+                                        MOM_CLK_CLOSE, MOM_CLK_GATHER, MOM_CLK_SCATTER};
+    for (int i = 0; i < MOM_NCLK; i++) {
+        int k = order[i];
         fprintf(out, "%-32s%14.6f%14.6f%14.6f%14.6f%7.3f%6d%6d%6d\n", r[k].name, r[k].tmin, r[k].tmax, r[k].tavg,
-                r[k].tstd, r[k].tfrac, k == MOM_CLK_TOTAL ? 1 : 0, 0, npes - 1);
+                r[k].tstd, r[k].tfrac, 0, 0, npes - 1);
+    }
 }
 
 void mom_clocks_json(cio_json *j, const mom_clock_red r[MOM_NCLK])

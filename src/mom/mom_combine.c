@@ -16,17 +16,26 @@
  * the grid. */
 #include "config.h"
 #include "mom.h"
+#include "mom_combine_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char usage[] =
-    "mom_combine [parameter file] [--input out/ocean.nc] [--output FILE] [--key value ...]\n"
-    "  Combine the set out/ocean.nc.0000, .0001, ... that mom_io's iodomain or perpe pattern wrote into one\n"
-    "  file (default: out/ocean.nc, as mppnccombine).  Give the parameter file the set was written with.\n"
-    "  Runs on one rank (like mppnccombine) or several, each taking a range of members";
+    "mom_combine [-v] [-V] [-M] [-r] [-n N] [-k N] [-e N] [-h N] [-64] [-n4] [-m] [-x] [-z] [-d N] [-s]\n"
+    "            [--key value ...] output.nc [input ...]\n"
+    "  mppnccombine's command line: combine the set output.nc.0000, .0001, ... (or the inputs named) that mom_io's\n"
+    "  iodomain or perpe pattern wrote into output.nc.  The set describes itself (NumFilesInSet, domain_decomposition,\n"
+    "  climio_mom_fields); an existing output is refused.  Default: classic CDF-1 with 16 KiB header padding through\n"
+    "  serial netCDF-C on one rank; -64 64-bit offset, -n4 netCDF-4 classic, -z/-d N deflate, -h N padding, -k N\n"
+    "  records per read, -r remove the inputs after success, -x print the memory estimate (MB) and exit.\n"
+    "  Under mpiexec -n N (N > 1) the combine is parallel: each rank reads a range of members, all write collectively.\n"
+    "  climio's own form: mom_combine [parameter file] [--input out/ocean.nc] [--output FILE]";
 
 static const cio_param_spec combine_only[] = {
     {"input", CIO_P_STRING, NULL, "the set's name without .NNNN (default: <out>/<file>.nc)", 0, 0, 0, 0},
@@ -56,16 +65,22 @@ typedef struct member {
     mom_box box;                /* 0-based, global */
     int64_t nrec, gx, gy;       /* records; the global grid its attributes name */
     int nfiles;
+    dev_t dev;                  /* the file's identity: the output must not be an input */
+    ino_t ino;
 } member;
 
 enum { INFO = 9 };              /* int64 per member sent to rank 0 for the checks */
 
 typedef struct combine {
     cio_app *app;
+    cio_engine *in_eng;         /* reads the members (the app's engine, or one whose driver can check them) */
+    const mpp_cli *cli;         /* the mppnccombine command line (NULL: climio's own form) */
+    int width;                  /* digits of the member numbers (4, or 6 above 10000 files) */
     mom_config cfg;
-    char prefix[4096], output[4096];
+    char prefix[4000], output[4000];
     int nfiles;
     int first, count;           /* this rank's members */
+    int block;                  /* -k: records per read (1) */
     member *mem;
     int64_t nrec;
     mom_fill out_fill;          /* the combined file's value functions: --verify uses them at the end */
@@ -75,18 +90,41 @@ typedef struct combine {
 } combine;
 
 /* ---------------------------------------------------------------- members */
-static int member_path_exists(const char *p) { return access(p, F_OK) == 0; }
+/* Member i of the set: the input named on the command line, else <prefix>.NNNN
+ * numbered from -n (0). */
+static void member_name(const combine *k, int i, char *buf, size_t len)
+{
+    if (k->cli && k->cli->ninputs) snprintf(buf, len, "%s", k->cli->inputs[i]);
+    else if (k->cli) snprintf(buf, len, k->width == 6 ? "%s.%06d" : "%s.%04d", k->prefix, k->cli->start + i);
+    else mom_member_path(buf, len, k->prefix, i, k->nfiles);
+}
+
+static int member_path_exists(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0;
+}
 
 /* Open a member with a schema of the right variables but unknown extents, read
  * its attributes, then give the schema its real extents and whole-file blocks. */
 static int open_member(combine *k, member *m, cio_err *e)
 {
     const mom_config *c = &k->cfg;
-    mom_fileview view = {{0, 0, 1, 1}, 1};
+    struct stat sb;
+    if (stat(m->path, &sb) != 0)
+        return cio_seterr(e, "%s: no such file: a member of the set is missing; nothing was combined", m->path);
+    if (S_ISDIR(sb.st_mode))
+        return cio_seterr(e, "%s is a directory, not a member file of the set; nothing was combined", m->path);
+    if (sb.st_size == 0)
+        return cio_seterr(e, "%s is empty (0 bytes): not a netCDF file (did the run that wrote it stop?); nothing "
+                             "was combined", m->path);
+    m->dev = sb.st_dev;
+    m->ino = sb.st_ino;
+    mom_fileview view = {{0, 0, 1, 1}, 1, 0};
     mom_share none = {0};
     m->s = mom_schema_build(c, &view, &none, &m->fill, &m->ids);
     cio_timer_begin(&k->app->stats, k->t_open);
-    m->f = cio_open(k->app->engine, m->path, m->s, MPI_COMM_SELF);
+    m->f = cio_open(k->in_eng, m->path, m->s, MPI_COMM_SELF);
     cio_timer_end(&k->app->stats, k->t_open);
     int n = 0, dd[4][4];
     int64_t len = 0;
@@ -119,6 +157,29 @@ static int open_member(combine *k, member *m, cio_err *e)
     m->gx = dd[0][1];
     m->gy = dd[1][1];
     m->nrec = cio_file_nrecs(m->f);
+    /* the header's dimensions must be what the attributes and parameters say */
+    const char *dn[6] = {"xt_ocean", "xu_ocean", "yt_ocean", "yu_ocean", "st_ocean", "nv"};
+    int64_t want_len[6] = {m->box.nx, m->box.nx, m->box.ny, m->box.ny, c->nk, 2};
+    const char *why[6] = {"its xt_ocean:domain_decomposition", "its xu_ocean:domain_decomposition",
+                          "its yt_ocean:domain_decomposition", "its yu_ocean:domain_decomposition",
+                          "the parameters' nk", "the time bounds"};
+    for (int i = 0; i < 6; i++) {
+        int64_t dl = -1;
+        if (cio_file_dimlen(m->f, dn[i], &dl) != 0) {
+            if (dl < 0 && !k->app->ecfg.drv->inq_dimlen) break;     /* the driver cannot say */
+            return cio_seterr(e, "%s has no dimension %s: not a member written by mom_io; nothing was combined",
+                              m->path, dn[i]);
+        }
+        if (dl != want_len[i])
+            return cio_seterr(e, "%s: dimension %s has length %lld, %s says %lld; nothing was combined", m->path,
+                              dn[i], (long long)dl, why[i], (long long)want_len[i]);
+    }
+    /* a truncated file reads as zeros or garbage: its size must cover what its header declares */
+    int64_t end = cio_file_data_end(m->f);
+    if (end > 0 && (int64_t)sb.st_size < end)
+        return cio_seterr(e, "%s is %lld bytes, but its header says its data ends at byte %lld: the file is truncated "
+                             "(%lld bytes missing); nothing was combined",
+                          m->path, (long long)sb.st_size, (long long)end, (long long)(end - (int64_t)sb.st_size));
     cio_schema *s = m->s;
     s->dims[cio_schema_find_dim(s, "xt_ocean")].len = m->box.nx;
     s->dims[cio_schema_find_dim(s, "xu_ocean")].len = m->box.nx;
@@ -138,14 +199,19 @@ static int open_member(combine *k, member *m, cio_err *e)
 /* Rank 0: the set's size from the first member, and every member present. */
 static void find_set(combine *k, member *first, cio_err *e)
 {
-    mom_member_path(first->path, sizeof first->path, k->prefix, 0, 1);
-    if (!member_path_exists(first->path)) {
+    k->nfiles = 1;
+    k->width = 4;
+    member_name(k, 0, first->path, sizeof first->path);
+    if (!member_path_exists(first->path) && !(k->cli && k->cli->ninputs)) {
         char alt[4096];
-        mom_member_path(alt, sizeof alt, k->prefix, 0, 20000);   /* sets above 10000 files: %06d */
+        k->width = 6;       /* sets above 10000 files: %06d */
+        k->nfiles = 20000;
+        member_name(k, 0, alt, sizeof alt);
         if (!member_path_exists(alt)) {
             cio_seterr(e, "%s: no such file: the first member of the set is missing (mom_io's iodomain and perpe "
-                          "patterns write <name>.0000, .0001, ...; give the set's name with --input)",
-                       first->path);
+                          "patterns write <name>.0000, .0001, ...; %s)",
+                       first->path, k->cli ? "give the set's name as the output, as mppnccombine"
+                                           : "give the set's name with --input");
             return;
         }
         snprintf(first->path, sizeof first->path, "%s", alt);
@@ -156,17 +222,29 @@ static void find_set(combine *k, member *first, cio_err *e)
         cio_seterr(e, "%s: NumFilesInSet = %d", first->path, n);
         return;
     }
+    k->nfiles = n;
+    if (k->cli && k->cli->ninputs && k->cli->ninputs != n) {
+        cio_seterr(e, "%d input files given, and %s says NumFilesInSet = %d: mom_combine combines whole sets (no -f); "
+                      "nothing was combined",
+                   k->cli->ninputs, first->path, n);
+        return;
+    }
+    if (k->cli && !k->cli->ninputs && k->cli->end >= 0 && k->cli->end - k->cli->start + 1 != n) {
+        cio_seterr(e, "-n %d -e %d names %d files, and %s says NumFilesInSet = %d: mom_combine combines whole sets "
+                      "(no -f); nothing was combined",
+                   k->cli->start, k->cli->end, k->cli->end - k->cli->start + 1, first->path, n);
+        return;
+    }
     int missing = 0;
     char name[4096], firstmiss[4096] = "";
     for (int i = 1; i < n; i++) {
-        mom_member_path(name, sizeof name, k->prefix, i, n);
+        member_name(k, i, name, sizeof name);
         if (!member_path_exists(name) && missing++ == 0) snprintf(firstmiss, sizeof firstmiss, "%s", name);
     }
     if (missing)
         cio_seterr(e, "%s: no such file: %d of the %d members of the set are missing (NumFilesInSet = %d in %s); "
                       "nothing was combined",
                    firstmiss, missing, n, n, first->path);
-    k->nfiles = n;
 }
 
 static int cmp_i64pair(const void *a, const void *b)
@@ -197,10 +275,10 @@ static void check_set(combine *k, const int64_t *info, cio_err *e)
     const mom_config *c = &k->cfg;
     int n = k->nfiles;
     char p0[4096], pi[4096];
-    mom_member_path(p0, sizeof p0, k->prefix, 0, n);
+    member_name(k, 0, p0, sizeof p0);
     for (int i = 0; i < n; i++) {
         const int64_t *m = info + (size_t)i * INFO;
-        mom_member_path(pi, sizeof pi, k->prefix, (int)m[0], n);
+        member_name(k, (int)m[0], pi, sizeof pi);
         if (m[2] != n) {
             cio_seterr(e, "%s says NumFilesInSet = %lld, %s says %d: members of different sets", pi,
                        (long long)m[2], p0, n);
@@ -243,6 +321,54 @@ static void check_set(combine *k, const int64_t *info, cio_err *e)
     cio_free(xs);
     cio_free(ys);
     cio_free(xy);
+}
+
+/* Every rank: the members' time axes must be member 0's (a member written with
+ * another output_freq has the same record count but other times). */
+static void check_times(combine *k, cio_err *e)
+{
+    int64_t n = k->nrec;
+    if (n < 1) return;
+    double *t0 = cio_malloc((size_t)n * sizeof *t0), *t = cio_malloc((size_t)n * sizeof *t);
+    if (k->app->rank == 0)
+        for (int64_t r = 0; r < n; r++) cio_read_buf(k->mem[0].f, k->mem[0].ids.time, r, &t0[r]);
+    MPI_Bcast(t0, (int)n, MPI_DOUBLE, 0, k->app->comm);
+    char p0[4096];
+    member_name(k, 0, p0, sizeof p0);
+    for (int i = 0; i < k->count && !e->msg[0]; i++) {
+        member *m = &k->mem[i];
+        if (m->idx == 0) continue;
+        for (int64_t r = 0; r < n; r++) cio_read_buf(m->f, m->ids.time, r, &t[r]);
+        for (int64_t r = 0; r < n; r++)
+            if (t[r] != t0[r]) {
+                cio_seterr(e, "%s: record %lld is at time %.9g days, in %s at %.9g days: the members were written "
+                              "with different output times (output_freq) and are not one set; nothing was combined",
+                           m->path, (long long)r + 1, t[r], p0, t0[r]);
+                break;
+            }
+    }
+    cio_free(t0);
+    cio_free(t);
+}
+
+/* Every rank: the output must not be one of the inputs (by identity, so a link
+ * or another spelling of the path is caught too): creating it would destroy it. */
+static void check_output_not_input(combine *k, cio_err *e)
+{
+    long long id[3] = {0, 0, 0};
+    if (k->app->rank == 0) {
+        struct stat sb;
+        if (stat(k->output, &sb) == 0) id[0] = 1, id[1] = (long long)sb.st_dev, id[2] = (long long)sb.st_ino;
+    }
+    MPI_Bcast(id, 3, MPI_LONG_LONG, 0, k->app->comm);
+    if (!id[0]) return;
+    for (int i = 0; i < k->count; i++)
+        if ((long long)k->mem[i].dev == id[1] && (long long)k->mem[i].ino == id[2]) {
+            cio_seterr(e, "the output %s is the set's member %s (the same file): combining into it would destroy "
+                          "an input; name another output; nothing was combined",
+                       k->output, k->mem[i].path);
+            return;
+        }
 }
 
 /* ---------------------------------------------------------------- output */
@@ -303,7 +429,7 @@ static void combine_run(combine *k)
 {
     cio_app *a = k->app;
     const mom_config *c = &k->cfg;
-    mom_fileview view = {{0, 0, c->ni, c->nj}, 0};
+    mom_fileview view = {{0, 0, c->ni, c->nj}, 0, 0};
     mom_share none = {0};
     mom_vars ids;
     cio_schema *s = mom_schema_build(c, &view, &none, &k->out_fill, &ids);
@@ -323,30 +449,39 @@ static void combine_run(combine *k)
         cio_decomp_release(d);
     }
     size_t ts = 8;     /* the largest element: the double axes */
-    char *buf = cio_malloc((size_t)maxbuf * ts);
+    int64_t bf = k->block > 0 ? k->block : 1;       /* records read from each member at a time (-k) */
+    char *buf = cio_malloc((size_t)(maxbuf * bf) * ts);
 
     cio_timer_begin(&a->stats, k->t_open);
     cio_file *out = cio_create(a->engine, k->output, s, a->comm);
     cio_timer_end(&a->stats, k->t_open);
     int64_t nloop = k->nrec > 0 ? k->nrec : 1;
-    for (int64_t rec = 0; rec < nloop; rec++)
+    for (int64_t r0 = 0; r0 < nloop; r0 += bf)
         for (int v = 0; v < s->nvars; v++) {
             const cio_var *var = &s->vars[v];
-            if (var->is_record ? rec >= k->nrec : rec > 0) continue;
+            if (!var->is_record && r0 > 0) continue;
+            int64_t r1 = var->is_record ? (r0 + bf < k->nrec ? r0 + bf : k->nrec) : 1;
+            if (var->is_record && r0 >= k->nrec) continue;
             int cls = var_class(k, &ids, v);
             size_t vts = cio_type_size(var->type);
+            int64_t per = 0;
+            for (int i = 0; i < k->count; i++)
+                if (contributes(&k->mem[i], cls)) per += piece_elems(k, &k->mem[i], cls);
             cio_timer_begin(&a->stats, k->t_read);
             int64_t off = 0;
-            for (int i = 0; i < k->count; i++) {
+            for (int i = 0; i < k->count; i++) {     /* member by member, its records of the block */
                 member *m = &k->mem[i];
                 if (!contributes(m, cls)) continue;
-                cio_read_buf(m->f, v, var->is_record ? rec : 0, buf + (size_t)off * vts);
+                for (int64_t rec = var->is_record ? r0 : 0; rec < r1; rec++)
+                    cio_read_buf(m->f, v, rec, buf + (size_t)((rec - (var->is_record ? r0 : 0)) * per + off) * vts);
                 off += piece_elems(k, m, cls);
             }
             cio_timer_end(&a->stats, k->t_read);
             cio_timer_begin(&a->stats, k->t_write);
-            cio_write_buf(out, v, var->is_record ? rec : 0, buf);
-            cio_flush(out);
+            for (int64_t rec = var->is_record ? r0 : 0; rec < r1; rec++) {
+                cio_write_buf(out, v, rec, buf + (size_t)((rec - (var->is_record ? r0 : 0)) * per) * vts);
+                cio_flush(out);
+            }
             cio_timer_end(&a->stats, k->t_write);
         }
     cio_timer_begin(&a->stats, k->t_close);
@@ -378,25 +513,234 @@ static void combine_json(cio_json *j, void *ctx)
     cio_json_obj_end(j);
 }
 
+/* ---------------------------------------------------------------- the mppnccombine form */
+/* Before the engine: mppnccombine's refusals and defaults as parameters. */
+static void dropin_setup(combine *k, const mpp_cli *cli)
+{
+    cio_app *a = k->app;
+    cio_params *p = a->params;
+    cio_err e = {0};
+    if (strlen(cli->output) >= sizeof k->output - 1)
+        cio_die_all(a->comm, "the output file name is longer than %d characters", (int)sizeof k->output - 2);
+    snprintf(k->output, sizeof k->output, "%s", cli->output);
+    size_t l = strlen(k->output);
+    if (l > 5 && strcmp(k->output + l - 5, ".0000") == 0) k->output[l - 5] = '\0';   /* as mppnccombine */
+    snprintf(k->prefix, sizeof k->prefix, "%s", k->output);
+    if (cli->append)
+        cio_die_all(a->comm, "-a (append to an existing output) is not supported: mom_combine writes a new file");
+    if (cli->force)
+        cio_die_all(a->comm, "-f (combine a set with members missing) is not supported: mom_combine combines whole "
+                             "sets, every member checked");
+    int exists = 0;
+    if (a->rank == 0) {
+        struct stat sb;
+        exists = stat(k->output, &sb) == 0;
+    }
+    MPI_Bcast(&exists, 1, MPI_INT, 0, a->comm);
+    if (exists && !cli->estimate)
+        cio_die_all(a->comm, "Error: output file seems to exist already! (mppnccombine's refusal: %s exists, and "
+                             "mom_combine never writes over a file; remove it or name another output)",
+                    k->output);
+    const char *origin = "mppnccombine option or default";
+    if (!cio_param_isset(p, "format")) cio_params_set(p, "format", cli->format, origin, &e);
+    char num[32];
+    snprintf(num, sizeof num, "%ld", cli->headerpad);
+    if (!cio_param_isset(p, "header_pad")) cio_params_set(p, "header_pad", num, origin, &e);
+    if (cli->deflate && !cio_param_isset(p, "deflate")) {
+        snprintf(num, sizeof num, "%d", cli->deflate);
+        cio_params_set(p, "deflate", num, origin, &e);
+    }
+    /* one rank: mppnccombine's own path, serial netCDF-C with its 64 KiB block size */
+    if (a->nprocs == 1 && !cio_param_isset(p, "driver") && cio_driver_find("netcdf")) {
+        cio_params_set(p, "driver", "netcdf", origin, &e);
+        cio_params_set(p, "nc_serial", "true", origin, &e);
+        if (!cio_param_isset(p, "size_hint")) cio_params_set(p, "size_hint", "65536", origin, &e);
+    }
+    if (e.msg[0]) cio_die_all(a->comm, "%s", e.msg);
+    if (a->rank == 0 && !cio_param_bool(p, "quiet")) {
+        if (cli->missing) printf("mom_combine: -m: nothing to initialise, every point of a whole set comes from a member\n");
+        if (cli->noshuffle) printf("mom_combine: -s: the netcdf driver's deflate never shuffles\n");
+    }
+}
+
+/* The engine that reads the members: one whose driver can check a classic
+ * member's size against its header (PnetCDF) when built, else the run's. */
+static cio_engine *input_engine(cio_app *a, const char *first)
+{
+    int classic = 0;
+    if (a->rank == 0) {
+        FILE *fp = fopen(first, "rb");
+        char magic[4] = {0};
+        if (fp) {
+            classic = fread(magic, 1, 4, fp) == 4 && memcmp(magic, "CDF", 3) == 0;
+            fclose(fp);
+        }
+    }
+    MPI_Bcast(&classic, 1, MPI_INT, 0, a->comm);
+    const cio_driver *d = classic && cio_driver_find("pnetcdf") ? cio_driver_find("pnetcdf") : a->ecfg.drv;
+    if (d == a->ecfg.drv) return a->engine;
+    cio_engine_cfg c = a->ecfg;
+    c.drv = d;
+    c.opts.conf = NULL;         /* the other driver's parameters at their defaults */
+    c.opts.params = NULL;
+    c.remember = 0;
+    return cio_engine_new(&c, a->comm, &a->stats);
+}
+
+/* The set describes itself: member 0's climio_mom_fields (levels, packing, field
+ * lists), its axes' domain_decomposition (the grid) and first time (the output
+ * interval) become the parameters, origin the member. */
+static void describe_set(combine *k, const mpp_cli *cli, cio_err *e)
+{
+    cio_app *a = k->app;
+    char first[4096] = "", sig[4096] = "";
+    long long nums[3] = {0, 0, 0};
+    double t0 = 0;
+    if (cli->ninputs) snprintf(first, sizeof first, "%s", cli->inputs[0]);
+    else {
+        snprintf(first, sizeof first, "%s.%04d", k->prefix, cli->start);
+        if (a->rank == 0 && !member_path_exists(first)) {
+            char alt[4096];
+            snprintf(alt, sizeof alt, "%s.%06d", k->prefix, cli->start);
+            if (member_path_exists(alt)) snprintf(first, sizeof first, "%s", alt);
+        }
+        MPI_Bcast(first, sizeof first, MPI_CHAR, 0, a->comm);
+    }
+    k->in_eng = input_engine(a, first);
+    if (a->rank == 0) {
+        struct stat sb;
+        if (stat(first, &sb) != 0)
+            cio_seterr(e, "%s: no such file: the first member of the set is missing (mom_io's iodomain and perpe "
+                          "patterns write <name>.0000, .0001, ...; give the set's name as the output, as mppnccombine)",
+                       first);
+        else if (S_ISDIR(sb.st_mode))
+            cio_seterr(e, "%s is a directory, not a member file of the set; nothing was combined", first);
+        else if (sb.st_size == 0)
+            cio_seterr(e, "%s is empty (0 bytes): not a netCDF file (did the run that wrote it stop?); nothing was "
+                          "combined", first);
+        else {
+            cio_schema *s = cio_schema_new("probe");
+            const char *dx[] = {"xt_ocean"}, *dy[] = {"yt_ocean"}, *dt[] = {"time"};
+            cio_schema_dim(s, "xt_ocean", 1);
+            cio_schema_dim(s, "yt_ocean", 1);
+            cio_schema_dim(s, "time", CIO_UNLIMITED);
+            int vx = cio_schema_var(s, "xt_ocean", CIO_DOUBLE, 1, dx), vy = cio_schema_var(s, "yt_ocean", CIO_DOUBLE, 1, dy);
+            int vt = cio_schema_var(s, "time", CIO_DOUBLE, 1, dt);
+            cio_decomp *d = cio_decomp_new(0, NULL);     /* one value per record */
+            cio_decomp_add(d, NULL, NULL);
+            cio_schema_set_decomp(s, vt, d);
+            cio_decomp_release(d);
+            cio_file *f = cio_open(k->in_eng, first, s, MPI_COMM_SELF);
+            int64_t len = 0;
+            int dd[2][4];
+            if (cio_file_get_att(f, -1, "climio_mom_fields", CIO_CHAR, (int64_t)sizeof sig - 1, sig, &len) != 0)
+                cio_seterr(e, "%s has no climio_mom_fields attribute: mom_combine takes the field list from it, and "
+                              "only files mom_io wrote have it",
+                           first);
+            else if (cio_file_get_att(f, vx, "domain_decomposition", CIO_INT, 4, dd[0], &len) != 0 || len != 4 ||
+                     cio_file_get_att(f, vy, "domain_decomposition", CIO_INT, 4, dd[1], &len) != 0 || len != 4)
+                cio_seterr(e, "%s: xt_ocean or yt_ocean has no domain_decomposition attribute of 4 integers: not a "
+                              "member of an FMS file set",
+                           first);
+            else {
+                nums[0] = dd[0][1];
+                nums[1] = dd[1][1];
+                nums[2] = cio_file_nrecs(f);
+                if (nums[2] > 0) cio_read_buf(f, vt, 0, &t0);
+            }
+            cio_close(f);
+            cio_schema_free(s);
+        }
+    }
+    if (cio_agree(a->comm, e)) return;
+    MPI_Bcast(sig, sizeof sig, MPI_CHAR, 0, a->comm);
+    MPI_Bcast(nums, 3, MPI_LONG_LONG, 0, a->comm);
+    MPI_Bcast(&t0, 1, MPI_DOUBLE, 0, a->comm);
+    /* "nk 5 pack 2; fields a b:u; fields_2d c; static_fields d e" */
+    cio_params *p = a->params;
+    char origin[4200], val[64];
+    snprintf(origin, sizeof origin, "%s (climio_mom_fields, domain_decomposition)", first);
+    char *copy = cio_strdup(sig), *save = NULL;
+    for (char *part = strtok_r(copy, ";", &save); part && !e->msg[0]; part = strtok_r(NULL, ";", &save)) {
+        while (*part == ' ') part++;
+        char key[32] = "", *rest = NULL;
+        if (strncmp(part, "nk ", 3) == 0) {
+            long long nk = 0;
+            int pack = 0;
+            if (sscanf(part, "nk %lld pack %d", &nk, &pack) != 2) break;
+            snprintf(val, sizeof val, "%lld", nk);
+            cio_params_set(p, "nk", val, origin, e);
+            snprintf(val, sizeof val, "%d", pack);
+            cio_params_set(p, "pack", val, origin, e);
+            continue;
+        }
+        rest = strchr(part, ' ');
+        snprintf(key, sizeof key, "%.*s", rest ? (int)(rest - part) : (int)strlen(part), part);
+        cio_params_set(p, key, rest ? rest + 1 : "", origin, e);
+    }
+    cio_free(copy);
+    snprintf(val, sizeof val, "%lld", nums[0]);
+    cio_params_set(p, "ni", val, origin, e);
+    snprintf(val, sizeof val, "%lld", nums[1]);
+    cio_params_set(p, "nj", val, origin, e);
+    if (nums[2] > 0 && t0 > 0) {      /* time is the middle of the first averaging period */
+        snprintf(val, sizeof val, "%.17g", t0 * 2 * 86400);
+        cio_params_set(p, "output_freq", val, origin, e);
+    }
+}
+
 int main(int argc, char **argv)
 {
     cio_app app;
     cio_param_spec *table = combine_params();
-    cio_app_init(&app, &argc, &argv, "mom_combine", usage, table, "mom.in", mom_builtin_name, mom_builtin_text);
     static combine k;
+    static mpp_cli cli;
+    char perr[512] = "";
+    int dropin = mpp_cli_is_dropin(argc, argv);
+    if (dropin && mpp_cli_parse(argc, argv, table, &cli, perr, sizeof perr) == 0 && cli.version) {
+        printf("mom_combine (climio %s): mppnccombine 2.2.5's command line (-z, -d, -s as in its later versions)\n",
+               PACKAGE_VERSION);
+        return 0;
+    }
+    if (dropin) {
+        int cargc = cli.cargc ? cli.cargc : 1;
+        char **cargv = cli.cargv ? cli.cargv : argv;
+        /* no parameter file: the set describes itself */
+        cio_app_init(&app, &cargc, &cargv, "mom_combine", usage, table, NULL, "<the set's own attributes>",
+                     "! no parameter file: the set describes itself\nquiet false\n");
+    } else {
+        cio_app_init(&app, &argc, &argv, "mom_combine", usage, table, "mom.in", mom_builtin_name, mom_builtin_text);
+    }
     k.app = &app;
     cio_err e = {0};
-    if (mom_config_load(&k.cfg, app.params, &e) != 0) cio_die_all(app.comm, "%s", e.msg);
-    const char *in = cio_param_str(app.params, "input"), *outp = cio_param_str(app.params, "output");
-    if (in) snprintf(k.prefix, sizeof k.prefix, "%s", in);
-    else snprintf(k.prefix, sizeof k.prefix, "%s/%s.nc", k.cfg.outdir, k.cfg.base);
-    snprintf(k.output, sizeof k.output, "%s", outp ? outp : k.prefix);
-    cio_app_setup_engine(&app, CIO_FMT_CDF2);
+    if (dropin && perr[0]) cio_die_all(app.comm, "%s", perr);
+    cio_app_refuse_repetitions(&app, "it combines one set of files; run it again for another sample");
+    if (dropin) {
+        k.cli = &cli;
+        dropin_setup(&k, &cli);
+        cio_app_setup_engine(&app, CIO_FMT_CDF1);
+    } else {
+        cio_app_setup_engine(&app, CIO_FMT_CDF2);
+    }
     const cio_driver *d = app.ecfg.drv;
-    if (!d->get_att || d->formats == CIO_FMT_BIT(CIO_FMT_NONE))
+    if (!d->get_att || !d->stores_data)
         cio_die_all(app.comm, "%s: mom_combine reads the members' attributes, which the %s driver cannot; drivers "
                               "built: %s",
                     cio_param_origin(app.params, "driver"), d->name, cio_driver_names());
+    if (dropin) {
+        describe_set(&k, &cli, &e);
+        if (e.msg[0]) cio_die_all(app.comm, "%s", e.msg);
+    } else {
+        k.in_eng = app.engine;
+    }
+    if (mom_config_load(&k.cfg, app.params, &e) != 0) cio_die_all(app.comm, "%s", e.msg);
+    k.cfg.suffix = cio_format_suffix(app.ecfg.opts.format);
+    if (!dropin) {
+        const char *in = cio_param_str(app.params, "input"), *outp = cio_param_str(app.params, "output");
+        if (in) snprintf(k.prefix, sizeof k.prefix, "%s", in);
+        else snprintf(k.prefix, sizeof k.prefix, "%s/%s%s", k.cfg.outdir, k.cfg.base, k.cfg.suffix);
+        snprintf(k.output, sizeof k.output, "%s", outp ? outp : k.prefix);
+    }
     k.t_open = cio_stats_timer(&app.stats, "combine_open");
     k.t_read = cio_stats_timer(&app.stats, "combine_read");
     k.t_write = cio_stats_timer(&app.stats, "combine_write");
@@ -410,6 +754,7 @@ int main(int argc, char **argv)
     if (app.rank == 0) find_set(&k, &first, &e);
     if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
     MPI_Bcast(&k.nfiles, 1, MPI_INT, 0, app.comm);
+    MPI_Bcast(&k.width, 1, MPI_INT, 0, app.comm);
     int n = k.nfiles, P = app.nprocs, r = app.rank;
     /* contiguous ranges, the larger first, so rank 0 keeps member 0000 it has open */
     k.first = (int)(((int64_t)r * n + P - 1) / P);
@@ -422,7 +767,8 @@ int main(int argc, char **argv)
             *m = first;
             continue;
         }
-        mom_member_path(m->path, sizeof m->path, k.prefix, m->idx, n);
+        member_name(&k, m->idx, m->path, sizeof m->path);
+        if (k.cli && k.cli->verbose) printf("  processing \"%s\" (rank %d)\n", m->path, r);
         if (open_member(&k, m, &e) != 0) break;
     }
     if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
@@ -452,11 +798,37 @@ int main(int argc, char **argv)
     }
     if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
     MPI_Bcast(&k.nrec, 1, MPI_INT64_T, 0, app.comm);
+    check_times(&k, &e);
+    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
+    check_output_not_input(&k, &e);
+    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
     cio_free(mine);
     cio_free(all);
     cio_free(cnts);
     cio_free(displs);
 
+    if (k.cli) {
+        /* -k: mppnccombine's blocking factor, 0 = as many as possible, at most 100 */
+        int64_t bf = k.cli->block == 0 ? (k.nrec < 100 ? k.nrec : 100) : k.cli->block;
+        if (bf > 100) {
+            cio_warn0("Warning: k is set to high. Choosing a more sane value of 100 (mppnccombine's limit).");
+            bf = 100;
+        }
+        if (bf > k.nrec && k.nrec > 0) bf = k.nrec;
+        k.block = (int)(bf > 0 ? bf : 1);
+        if (k.cli->estimate) {      /* -x: the memory this rank's buffer needs for one block, then exit */
+            int64_t elems = 0;
+            for (int i = 0; i < k.count; i++) elems += k.mem[i].box.nx * k.mem[i].box.ny * k.cfg.nk;
+            double mb = (double)elems * (double)cio_type_size(k.cfg.type) / 1048576.0, mx = 0;
+            MPI_Allreduce(&mb, &mx, 1, MPI_DOUBLE, MPI_MAX, app.comm);
+            if (app.rank == 0) {
+                if (k.cli->verbose) printf("Estimated peak memory resident size (k=1) : %.1f MB\n", mx);
+                else printf("%.0f\n", ceil(mx));
+            }
+            for (int i = 0; i < k.count; i++) cio_close(k.mem[i].f);
+            cio_app_exit(&app, 0);
+        }
+    }
     combine_run(&k);
     double dt = MPI_Wtime() - t0, ph[4];
     int ids[4] = {k.t_open, k.t_read, k.t_write, k.t_close};
@@ -476,6 +848,16 @@ int main(int argc, char **argv)
                "(open %.4f, read %.4f, write %.4f, close %.4f; slowest rank each)\n",
                n, k.prefix, (long long)k.nrec, k.data_bytes / 1048576.0, k.output, P, P == 1 ? "" : "s", k.seconds,
                k.seconds > 0 ? k.data_bytes / 1048576.0 / k.seconds : 0, k.open_s, k.read_s, k.write_s, k.close_s);
+    if (k.cli && k.cli->remove_inputs && rc == 0)     /* -r: each rank removes the members it read */
+        for (int i = 0; i < k.count; i++) {
+            if (k.cli->verbose) printf("Removing \"%s\"\n", k.mem[i].path);
+            if (unlink(k.mem[i].path) != 0) cio_warn0("-r: could not remove %s", k.mem[i].path);
+        }
+    if (k.cli && k.cli->mem_stats && app.rank == 0) {
+        struct rusage ru;
+        if (getrusage(RUSAGE_SELF, &ru) == 0) printf("maxrss=%ld KB (rank 0)\n", ru.ru_maxrss);
+    }
+    if (k.in_eng && k.in_eng != app.engine) cio_engine_free(k.in_eng);
     cio_engine_free(app.engine);
     for (int i = 0; i < k.count; i++) {
         cio_schema_free(k.mem[i].s);
@@ -483,5 +865,6 @@ int main(int argc, char **argv)
     }
     cio_free(k.mem);
     mom_config_free(&k.cfg);
+    if (dropin) mpp_cli_free(&cli);
     cio_app_exit(&app, rc);
 }

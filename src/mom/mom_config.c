@@ -1,5 +1,8 @@
 #include "config.h"
 #include "mom_config.h"
+#include "mom_domain.h"
+#include "driver.h"
+#include "mom_model.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -12,17 +15,22 @@
 const cio_param_spec mom_params[] = {
     /* overrides the suite's default: FMS writes each field with one collective put */
     {"iotype", CIO_P_CHOICE, "blocking_collective", "I/O mode",
-     "nonblocking_collective|nonblocking_independent|blocking_collective|blocking_independent", 0, 0, 0},
+     CIO_MODE_CHOICES, 0, 0, 0},
     {"ni", CIO_P_INT, "1440", "grid points along x (longitude)", 0, 1, 1e9, 0},
     {"nj", CIO_P_INT, "1080", "grid points along y (latitude)", 0, 1, 1e9, 0},
     {"nk", CIO_P_INT, "50", "vertical levels of the 3-D fields", 0, 1, 1e6, 0},
-    {"layout", CIO_P_STRING, "auto", "PE layout 'X,Y' (X*Y = process count), or auto as FMS picks it", 0, 0, 0, 0},
-    {"io_layout", CIO_P_STRING, "1,1",
-     "io domains 'X,Y' (must divide layout), or auto: one io domain per node where the layout allows", 0, 0, 0, 0},
-    {"pattern", CIO_P_CHOICE, "parallel",
-     "serial: gather to PE 0, one file; iodomain: gather per io domain, file.nc.NNNN each; "
-     "perpe: one file per PE; parallel: io-domain roots write one shared file; none: write nothing",
-     "serial|iodomain|perpe|parallel|none", 0, 0, 0},
+    {"layout", CIO_P_STRING, "1,1",
+     "PE layout 'X,Y' (X*Y = process count); 1,1 (MOM5's default) or auto: chosen as mpp_define_layout does", 0, 0,
+     0, 0},
+    {"io_layout", CIO_P_STRING, "0,0",
+     "io domains 'X,Y' (must divide layout); 0,0 (MOM5's default): no io domain, one file per PE; auto: one io "
+     "domain per node where the layout allows",
+     0, 0, 0, 0},
+    {"pattern", CIO_P_CHOICE, "auto",
+     "auto: as MOM5 writes by the io_layout (0,0: perpe, 1,1: serial, more io domains: iodomain); serial: gather "
+     "to PE 0, one file; iodomain: gather per io domain, file.nc.NNNN each; perpe: one file per PE; parallel: the "
+     "io-domain roots write one shared file (FMS's parallel branch); none: write nothing",
+     "auto|serial|iodomain|perpe|parallel|none", 0, 0, 0},
     {"fields", CIO_P_STRING, "temp salt u v age_global",
      "3-D fields with a time axis (u and v, or name:u, on the velocity grid)", 0, 0, 0, 0},
     {"fields_2d", CIO_P_STRING, "eta_t surface_temp", "2-D fields with a time axis", 0, 0, 0, 0},
@@ -32,15 +40,21 @@ const cio_param_spec mom_params[] = {
     {"pack", CIO_P_CHOICE, "2", "FMS packing of the fields: 2 = float32, 1 = float64", "1|2", 0, 0, 0},
     {"records", CIO_P_INT, "48", "records (output times) written", 0, 0, 1e9, 0},
     {"output_freq", CIO_P_DOUBLE, "1800", "model seconds between records (the time axis values)", 0, 1e-3, 1e12, 0},
-    {"out", CIO_P_STRING, "out", "output folder", 0, 0, 0, 0},
-    {"file", CIO_P_STRING, "ocean", "file name without .nc (FMS appends .nc and, for sets, .NNNN)", 0, 0, 0, 0},
+    {"output_dir", CIO_P_STRING, "out", "output folder", 0, 0, 0, CIO_PF_NONEMPTY},
+    {"out", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
+    {"file", CIO_P_STRING, "ocean", "file name without .nc (FMS appends .nc and, for sets, .NNNN)", 0, 0, 0, CIO_PF_NONEMPTY},
     {"flush", CIO_P_CHOICE, "field", "complete writes after each field (FMS) or once per record", "field|record", 0,
      0, 0},
     {"read_pattern", CIO_P_CHOICE, "none",
      "read benchmark after writing: serial (PE 0 reads and scatters), parallel (every PE reads its domain), both",
      "none|serial|parallel|both", 0, 0, 0},
     {"read_file", CIO_P_STRING, NULL, "file the read benchmark reads (default: the single file this run wrote)", 0, 0,
-     0, 0},
+     0, CIO_PF_NONEMPTY},
+    {"single_writer", CIO_P_CHOICE, "serial",
+     "how netCDF files with one writer (patterns serial, iodomain, perpe; drivers netcdf, pnetcdf or the default) "
+     "are written: serial = the serial netCDF-C API with FMS's tuning (nc__create 64 KiB hint, nc__enddef 16 KiB "
+     "header padding), classic CDF-1 as MOM5 builds (-Duse_netCDF3); mpiio = the chosen driver on MPI_COMM_SELF",
+     "serial|mpiio", 0, 0, 0},
     {"env_hints", CIO_P_BOOL, "true",
      "take MPI-IO hints from <hint>_WR / <hint>_RD environment variables, as the FMS parallel branch does", 0, 0, 0, 0},
     CIO_PARAM_END,
@@ -53,18 +67,18 @@ const char mom_builtin_text[] =
 
 const char *mom_pattern_name(mom_pattern p)
 {
-    static const char *names[] = {"serial", "iodomain", "perpe", "parallel", "none"};
+    static const char *names[] = {"serial", "iodomain", "perpe", "parallel", "none", "auto"};
     return (unsigned)p < sizeof names / sizeof *names ? names[p] : "?";
 }
 
-int mom_parse_pair(const char *s, int out[2])
+int mom_parse_pair(const char *s, int out[2], int allow_zero)
 {
     while (isspace((unsigned char)*s)) s++;
     if (strncasecmp(s, "auto", 4) == 0) {
         const char *t = s + 4;
         while (isspace((unsigned char)*t)) t++;
         if (*t) return -1;
-        out[0] = out[1] = 0;
+        out[0] = out[1] = -1;
         return 0;
     }
     char *end;
@@ -76,9 +90,37 @@ int mom_parse_pair(const char *s, int out[2])
     long b = strtol(b0, &end, 10);
     if (end == b0) return -1;
     while (isspace((unsigned char)*end)) end++;
-    if (*end || a < 1 || b < 1 || a > 1000000 || b > 1000000) return -1;
+    long lo = allow_zero ? 0 : 1;
+    if (*end || a < lo || b < lo || a > 1000000 || b > 1000000) return -1;
     out[0] = (int)a;
     out[1] = (int)b;
+    return 0;
+}
+
+/* MOM5's rules for what the io_layout means, and the FMS parallel branch's. */
+int mom_pattern_resolve(mom_config *c, const mom_domain *d, const char *pattern_origin, cio_err *e)
+{
+    int ntiles = d->iox * d->ioy;
+    char itxt[128];
+    snprintf(itxt, sizeof itxt, "io_layout %d,%d (%s)", d->io_given[0], d->io_given[1], c->io_layout_origin);
+    if (c->pattern == MOM_PAT_AUTO) {   /* as MOM5's diag_manager files come out */
+        c->pattern = d->no_io ? MOM_PAT_PERPE : ntiles == 1 ? MOM_PAT_SERIAL : MOM_PAT_IODOMAIN;
+        return 0;
+    }
+    if (c->pattern == MOM_PAT_PARALLEL && d->no_io)
+        return cio_seterr(e, "%s: pattern parallel writes one shared file from the io-domain roots, and %s defines no "
+                             "io domain (in MOM5 a 0 means one file per PE); give an io_layout with more than one io "
+                             "domain (e.g. %d,%d, every PE a root)",
+                          pattern_origin, itxt, d->npx, d->npy);
+    if (c->pattern == MOM_PAT_PARALLEL && ntiles == 1)
+        return cio_seterr(e, "%s: pattern parallel with %s: \"Parallel_netcdf conficts with io_layout (1,1)\" (FMS "
+                             "parallel branch, mpp_io): one io domain means one writer; give an io_layout with more "
+                             "than one io domain (e.g. %d,%d, every PE a root), or pattern serial",
+                          pattern_origin, itxt, d->npx, d->npy);
+    if (c->pattern == MOM_PAT_IODOMAIN && d->no_io)
+        return cio_seterr(e, "%s: pattern iodomain writes one file per io domain, and %s defines none (MOM5 then "
+                             "writes one file per PE: pattern perpe, or auto)",
+                          pattern_origin, itxt);
     return 0;
 }
 
@@ -150,14 +192,16 @@ int mom_config_load(mom_config *c, const cio_params *p, cio_err *e)
     c->nk = cio_param_int(p, "nk");
     c->layout_origin = cio_param_origin(p, "layout");
     c->io_layout_origin = cio_param_origin(p, "io_layout");
-    if (mom_parse_pair(cio_param_str(p, "layout"), c->layout) != 0)
-        return cio_seterr(e, "%s: layout expects 'X,Y' (PEs along x and y) or auto, found '%s'", c->layout_origin,
-                          cio_param_str(p, "layout"));
-    if (mom_parse_pair(cio_param_str(p, "io_layout"), c->io_layout) != 0)
-        return cio_seterr(e, "%s: io_layout expects 'X,Y' (io domains along x and y) or auto, found '%s'",
+    if (mom_parse_pair(cio_param_str(p, "layout"), c->layout, 0) != 0)
+        return cio_seterr(e, "%s: layout expects 'X,Y' (PEs along x and y; 1,1 or auto: chosen as MOM5 does), found "
+                             "'%s'",
+                          c->layout_origin, cio_param_str(p, "layout"));
+    if (mom_parse_pair(cio_param_str(p, "io_layout"), c->io_layout, 1) != 0)
+        return cio_seterr(e, "%s: io_layout expects 'X,Y' (io domains along x and y; 0,0: none, one file per PE as in "
+                             "MOM5) or auto, found '%s'",
                           c->io_layout_origin, cio_param_str(p, "io_layout"));
     const char *pat = cio_param_str(p, "pattern");
-    for (int i = 0; i <= MOM_PAT_NONE; i++)
+    for (int i = 0; i <= MOM_PAT_AUTO; i++)
         if (strcmp(pat, mom_pattern_name((mom_pattern)i)) == 0) c->pattern = (mom_pattern)i;
     if (add_fields(c, p, "fields", MOM_F3D, e) || add_fields(c, p, "fields_2d", MOM_F2D, e) ||
         add_fields(c, p, "static_fields", MOM_FSTATIC, e))
@@ -168,7 +212,8 @@ int mom_config_load(mom_config *c, const cio_params *p, cio_err *e)
     c->type = strcmp(cio_param_str(p, "pack"), "1") == 0 ? CIO_DOUBLE : CIO_FLOAT;
     c->records = cio_param_int(p, "records");
     c->output_freq = cio_param_double(p, "output_freq");
-    c->outdir = cio_param_str(p, "out");
+    c->outdir = cio_param_str(p, "output_dir");
+    c->suffix = ".nc";
     c->base = cio_param_str(p, "file");
     if (!c->outdir || !*c->outdir) c->outdir = ".";
     if (!c->base || !*c->base || strchr(c->base, '/'))
@@ -180,6 +225,19 @@ int mom_config_load(mom_config *c, const cio_params *p, cio_err *e)
     c->read_parallel = strcmp(rp, "parallel") == 0 || strcmp(rp, "both") == 0;
     c->read_file = cio_param_str(p, "read_file");
     c->env_hints = cio_param_bool(p, "env_hints");
+    /* every size downstream is a 64-bit count of bytes */
+    double bytes = 0, plane = (double)c->ni * (double)c->nj * (double)cio_type_size(c->type);
+    for (int i = 0; i < c->nfields; i++)
+        bytes += plane * (c->fields[i].kind == MOM_F3D ? (double)c->nk : 1.0) *
+                 (c->fields[i].kind == MOM_FSTATIC ? 1.0 : (double)(c->records > 0 ? c->records : 1));
+    if (bytes >= 4611686018427387904.0)
+        return cio_seterr(e, "ni %lld (%s) x nj %lld (%s) x nk %lld (%s) makes %.3g bytes of data, more than the "
+                          "2^62 a file offset can safely address; make the grid or the record count smaller",
+                          (long long)c->ni, cio_param_origin(p, "ni"), (long long)c->nj, cio_param_origin(p, "nj"),
+                          (long long)c->nk, cio_param_origin(p, "nk"), bytes);
+    cio_data_from_name(cio_param_str(p, "data"), &c->data);
+    for (int u = 0; u < 2; u++)
+        for (int d3 = 0; d3 < 2; d3++) mom_model_geom(c, u, d3, &c->geom[u][d3]);
     return 0;
 }
 

@@ -4,6 +4,7 @@
 #define MOM_CONFIG_H
 
 #include <stdint.h>
+#include "data.h"
 #include "params.h"
 #include "types.h"
 #include "util.h"
@@ -13,7 +14,8 @@ typedef enum mom_pattern {
     MOM_PAT_IODOMAIN,       /* gathered per io domain, one file per io domain (file.nc.NNNN) */
     MOM_PAT_PERPE,          /* one file per PE, no gather */
     MOM_PAT_PARALLEL,       /* gathered per io domain, the io roots write one shared file */
-    MOM_PAT_NONE            /* write nothing (read benchmark of an existing file) */
+    MOM_PAT_NONE,           /* write nothing (read benchmark of an existing file) */
+    MOM_PAT_AUTO            /* as MOM5 by the io_layout; resolved by mom_pattern_resolve */
 } mom_pattern;
 
 typedef enum mom_kind {
@@ -32,8 +34,8 @@ typedef struct mom_field {
 
 typedef struct mom_config {
     int64_t ni, nj, nk;
-    int layout[2];              /* PEs along x and y; {0, 0}: auto */
-    int io_layout[2];           /* io domains along x and y; {0, 0}: auto (one per node) */
+    int layout[2];              /* PEs along x and y; {-1, -1} or {1, 1}: auto (MOM5) */
+    int io_layout[2];           /* io domains along x and y; {-1, -1}: auto (one per node); a 0: none */
     const char *layout_origin, *io_layout_origin;   /* "file:line" for messages */
     mom_pattern pattern;
     int nfields;
@@ -42,10 +44,13 @@ typedef struct mom_config {
     int64_t records;
     double output_freq;         /* seconds of model time between records */
     const char *outdir, *base;  /* files are outdir/base.nc[.NNNN] */
+    const char *suffix;         /* ".nc", or ".raw" with the mpiio driver (set once the engine is) */
     int flush_record;           /* wait once per record instead of once per field */
     int read_serial, read_parallel;
     const char *read_file;      /* NULL: the file this run writes */
     int env_hints;              /* read FMS-style <hint>_WR / <hint>_RD environment variables */
+    cio_data_kind data;         /* --data: the pattern or model-like fields */
+    cio_model_geom geom[2][2];  /* --data model: [U grid][3-D] geometry with the land mask (mom_model.c) */
 } mom_config;
 
 extern const cio_param_spec mom_params[];
@@ -65,7 +70,13 @@ void mom_config_free(mom_config *c);
  * the set (a different nk or pack would otherwise be read silently). */
 void mom_config_signature(const mom_config *c, char *buf, size_t len);
 
-/* "16,15", "16x15", "16 15" or "auto" (-> {0, 0}). */
-int mom_parse_pair(const char *s, int out[2]);
+/* "16,15", "16x15", "16 15" or "auto" (-> {-1, -1}); entries of 0 only with allow_zero. */
+int mom_parse_pair(const char *s, int out[2], int allow_zero);
+
+/* After the domain is built: pattern auto becomes what MOM5 writes for the
+ * io_layout (0,0: perpe; one io domain: serial; more: iodomain); patterns FMS
+ * refuses for the io_layout are refused with FMS's words. */
+struct mom_domain;
+int mom_pattern_resolve(mom_config *c, const struct mom_domain *d, const char *pattern_origin, cio_err *e);
 
 #endif

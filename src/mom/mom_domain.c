@@ -5,20 +5,42 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Each division takes ceil(remaining points / remaining divisions), so extents
- * differ by at most one.  (FMS additionally mirrors the extents about the centre
- * when that keeps them symmetric; the reference grids divide evenly, where both
- * rules give the same extents.) */
+/* FMS mpp_compute_extent (mpp_domains_define.inc): divisions of the lower half
+ * take ceil(remaining points / remaining divisions); when the point and
+ * division counts allow it (both even, both odd, or an odd count of divisions
+ * fewer than half the points) each such division's mirror image about the
+ * centre gets the same width, so uneven extents are symmetric: 41 points over 3
+ * give 14, 13, 14 (not 14, 14, 13). */
 void mom_extents(int64_t n, int ndivs, int64_t *begin, int64_t *len)
 {
-    int64_t at = 0;
+    int64_t *end = cio_malloc((size_t)ndivs * sizeof *end);
+    int sym = (ndivs % 2 == 0 && n % 2 == 0) || (ndivs % 2 == 1 && n % 2 == 1) ||
+              (ndivs % 2 == 1 && n % 2 == 0 && ndivs < n / 2);
+    int64_t is = 0, imax = n - 1, ie;
+    int ndmax = ndivs;
     for (int k = 0; k < ndivs; k++) {
-        int64_t left = n - at, parts = ndivs - k;
-        int64_t w = (left + parts - 1) / parts;
-        begin[k] = at;
-        len[k] = w;
-        at += w;
+        if (k < (ndivs - 1) / 2 + 1) {
+            ie = is + (imax - is + 1 + (ndmax - k) - 1) / (ndmax - k) - 1;
+            int mirror = ndivs - 1 - k;
+            if (mirror > k && sym) {
+                int64_t mb = n - 1 - ie, me = n - 1 - is;
+                begin[mirror] = mb > ie + 1 ? mb : ie + 1;
+                end[mirror] = me > ie + 1 ? me : ie + 1;
+                imax = begin[mirror] - 1;
+                ndmax--;
+            }
+        } else if (sym) {
+            is = begin[k];
+            ie = end[k];
+        } else {
+            ie = is + (imax - is + 1 + (ndmax - k) - 1) / (ndmax - k) - 1;
+        }
+        begin[k] = is;
+        end[k] = ie;
+        is = ie + 1;
     }
+    for (int k = 0; k < ndivs; k++) len[k] = end[k] - begin[k] + 1;
+    cio_free(end);
 }
 
 void mom_auto_layout(int64_t ni, int64_t nj, int npes, int layout[2])
@@ -56,10 +78,13 @@ int mom_domain_init(mom_domain *d, int64_t ni, int64_t nj, int npes, const int l
     d->nj = nj;
     d->npes = npes;
     int lay[2] = {layout[0], layout[1]}, io[2] = {io_layout[0], io_layout[1]};
-    int lay_auto = lay[0] == 0, io_auto = io[0] == 0;
+    /* MOM5 (ocean_domains.F90): layout 1,1 asks mpp_define_layout to choose */
+    int lay_one = lay[0] == 1 && lay[1] == 1 && npes > 1;
+    int lay_auto = lay[0] <= 0 || lay_one, io_auto = io[0] < 0;
     if (lay_auto) mom_auto_layout(ni, nj, npes, lay);
-    char ltxt[96];
-    snprintf(ltxt, sizeof ltxt, "layout %d,%d (%s%s)", lay[0], lay[1], lay_auto ? "auto from " : "", layout_origin);
+    char ltxt[128];
+    snprintf(ltxt, sizeof ltxt, "layout %d,%d (%s%s)", lay[0], lay[1], lay_one ? "chosen for layout 1,1 at " :
+             lay_auto ? "auto from " : "", layout_origin);
     if ((int64_t)lay[0] * lay[1] != npes)
         return cio_seterr(e, "%s needs %lld PEs, this run has %d: use layout auto, or X,Y with X*Y = %d", ltxt,
                           (long long)lay[0] * lay[1], npes, npes);
@@ -68,17 +93,28 @@ int mom_domain_init(mom_domain *d, int64_t ni, int64_t nj, int npes, const int l
                              "and %lld along y",
                           ltxt, (long long)ni, (long long)nj, lay[0], lay[1], (long long)ni, (long long)nj);
     if (io_auto && mom_auto_io_layout(lay, npes, ppn, io) != 0) d->io_fallback = 1;
+    /* MOM5: an io_layout entry of 0 defines no io domain (mpp_define_io_domain
+     * returns); diagnostics are then written one file per PE */
+    d->no_io = io[0] == 0 || io[1] == 0;
+    d->io_given[0] = io[0];
+    d->io_given[1] = io[1];
+    if (d->no_io) {
+        io[0] = lay[0];
+        io[1] = lay[1];
+    }
     char itxt[96];
     snprintf(itxt, sizeof itxt, "io_layout %d,%d (%s%s)", io[0], io[1], io_auto ? "auto from " : "", io_origin);
     if (lay[0] % io[0] != 0 || lay[1] % io[1] != 0) {
         int bad = lay[0] % io[0] != 0 ? 0 : 1;
         return cio_seterr(e, "%s does not divide %s: %d PEs along %c cannot form %d equal io domains "
-                             "(each layout extent must be a multiple of the io_layout extent)",
-                          itxt, ltxt, lay[bad], bad ? 'y' : 'x', io[bad]);
+                             "(each layout extent must be a multiple of the io_layout extent; FMS "
+                             "mpp_define_io_domain: \"domain layout(%d) must be divided by io_layout(%d)\")",
+                          itxt, ltxt, lay[bad], bad ? 'y' : 'x', io[bad], bad + 1, bad + 1);
     }
-    if ((int64_t)io[0] * io[1] > 9999)
-        return cio_seterr(e, "%s makes %lld io domains: FMS file names (.nc.NNNN) allow at most 9999", itxt,
-                          (long long)io[0] * io[1]);
+    if (!d->no_io && (int64_t)io[0] * io[1] > 9999)
+        return cio_seterr(e, "%s makes %lld io domains: FMS file names (.nc.NNNN) allow at most 9999 (FMS mpp_open: "
+                             "\"tile_id should be less than 10000 when io_domain exist\")",
+                          itxt, (long long)io[0] * io[1]);
     d->npx = lay[0];
     d->npy = lay[1];
     d->iox = io[0];

@@ -23,11 +23,16 @@ typedef struct mom_domain {
     int npx, npy;           /* layout */
     int iox, ioy;           /* io_layout */
     int io_fallback;        /* io_layout auto found no one-per-node layout: 1,1 */
+    int no_io;              /* io_layout had a 0: no io domain (MOM5: one file per PE); iox, ioy
+                             * are then npx, npy, so each PE is its own group */
+    int io_given[2];        /* io_layout as given (after auto) */
     int64_t *xb, *xn;       /* per x division: first column and width */
     int64_t *yb, *yn;       /* per y division: first row and height */
 } mom_domain;
 
-/* Split n points into ndivs near-equal consecutive extents (the larger ones first). */
+/* Split n points into ndivs consecutive extents as FMS mpp_compute_extent does:
+ * near-equal, and mirror-symmetric about the centre where possible (41 over 3:
+ * 14, 13, 14). */
 void mom_extents(int64_t n, int ndivs, int64_t *begin, int64_t *len);
 
 /* The layout FMS picks for npes PEs: npx near sqrt(npes*ni/nj), lowered until it
@@ -38,8 +43,10 @@ void mom_auto_layout(int64_t ni, int64_t nj, int npes, int layout[2]);
  * layout allows it; otherwise io_layout 1,1.  Returns 0, or -1 when it fell back. */
 int mom_auto_io_layout(const int layout[2], int npes, int ppn, int io_layout[2]);
 
-/* Check and build.  layout {0,0} means auto; io_layout {0,0} means auto with ppn
- * PEs per node.  Errors name both layouts with where they were set. */
+/* Check and build.  layout {0,0} means auto, and so does {1,1} with more than one
+ * PE (MOM5); io_layout {-1,-1} means auto with ppn PEs per node, and an entry 0
+ * no io domain (MOM5: one file per PE).  Errors name both layouts with where
+ * they were set, and FMS's own words where FMS refuses the same. */
 int mom_domain_init(mom_domain *d, int64_t ni, int64_t nj, int npes, const int layout[2], const char *layout_origin,
                     const int io_layout[2], const char *io_origin, int ppn, cio_err *e);
 void mom_domain_free(mom_domain *d);

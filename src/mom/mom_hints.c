@@ -2,6 +2,7 @@
  * variable per hint, <hint>_WR for files opened to write and <hint>_RD to read. */
 #include "config.h"
 #include "mom.h"
+#include "env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ int mom_env_hints(cio_hints *h, const char *suffix)
     for (int i = 0; mom_fms_hints[i]; i++) {
         char var[128], origin[160];
         snprintf(var, sizeof var, "%s%s", mom_fms_hints[i], suffix);
-        const char *v = getenv(var);
+        const char *v = cio_getenv(var);
         if (!v || !*v) continue;
         snprintf(origin, sizeof origin, "environment %s", var);
         cio_hints_set(h, mom_fms_hints[i], v, origin);

@@ -2,6 +2,7 @@
  * four patterns, then (optionally) read a file back serially and in parallel. */
 #include "config.h"
 #include "mom.h"
+#include "kernel.h"
 #include "mom_report.h"
 
 #include <stdio.h>
@@ -59,84 +60,188 @@ static const char *read_path(mom_ctx *m, char *buf, size_t len, cio_err *e)
                    mom_pattern_name(c->pattern), c->pattern == MOM_PAT_PERPE ? m->dom.npes : mom_ntiles(&m->dom));
         return NULL;
     }
-    snprintf(buf, len, "%s/%s.nc", c->outdir, c->base);
+    snprintf(buf, len, "%s/%s%s", c->outdir, c->base, c->suffix);
     return buf;
 }
 
-int main(int argc, char **argv)
+/* FMS's file tuning, before the engine exists: every file's header gets
+ * header_buffer_val (16 KiB) of free space; single-writer files go through the
+ * serial netCDF-C API with a 64 KiB chunk-size hint and MOM5's classic format
+ * (mpp_io_connect.inc, -Duse_netCDF3), unless --single_writer mpiio. */
+static void fms_file_tuning(cio_app *a, const mom_config *c)
 {
-    cio_app app;
-    cio_app_init(&app, &argc, &argv, "mom_io", usage, mom_params, "mom.in", mom_builtin_name, mom_builtin_text);
-    static mom_ctx m;
-    m.app = &app;
-    m.group_comm = m.file_comm = m.read_comm = MPI_COMM_NULL;
+    cio_params *p = a->params;
     cio_err e = {0};
-    if (mom_config_load(&m.cfg, app.params, &e) != 0) cio_die_all(app.comm, "%s", e.msg);
-    const mom_config *c = &m.cfg;
-    int quiet = cio_param_bool(app.params, "quiet");
-    if (c->env_hints && mom_env_hints(&app.kernel_hints, "_WR") && app.rank == 0 && !quiet)
-        for (int i = 0; i < app.kernel_hints.n; i++)   /* as the FMS branch announces them */
-            printf("WR:SET MPIIO_HINT for %s AS %s\n", app.kernel_hints.key[i], app.kernel_hints.val[i]);
-    cio_app_setup_engine(&app, CIO_FMT_CDF2);
-    mom_clocks_init(&m.clk, &app.stats);
-
-    if (cio_param_bool(app.params, "dry_run")) {
-        int n = (int)cio_param_int(app.params, "nprocs");
-        int rc = app.rank == 0 ? mom_dry_run(&m, n > 0 ? n : app.nprocs) : 0;   /* rank 0 plans, without MPI */
-        MPI_Bcast(&rc, 1, MPI_INT, 0, app.comm);
-        cio_engine_free(app.engine);
-        cio_app_exit(&app, rc);
+    const char *origin = "FMS default (mom_io)";
+    if (!cio_param_isset(p, "header_pad")) cio_params_set(p, "header_pad", "16384", origin, &e);
+    /* FMS never sets chunks (parallel_chunk is off by default): netCDF-C's own */
+    if (!cio_param_isset(p, "chunking")) cio_params_set(p, "chunking", "default", origin, &e);
+    int single = c->pattern == MOM_PAT_SERIAL || c->pattern == MOM_PAT_IODOMAIN || c->pattern == MOM_PAT_PERPE;
+    const char *drv = cio_param_str(p, "driver");
+    /* only netCDF files have FMS's serial path; other libraries keep their own */
+    int netcdf_files = !drv || strcmp(drv, "netcdf") == 0 || strcmp(drv, "pnetcdf") == 0;
+    if (!single || strcmp(cio_param_str(p, "single_writer"), "serial") != 0 || !netcdf_files) return;
+    cio_mode mode;
+    if (cio_mode_from_name(cio_param_str(p, "iotype"), &mode) == 0 && cio_mode_nonblocking(mode)) {
+        /* netCDF-C's serial API has no nonblocking calls: the asked mode keeps the MPI-IO path */
+        if (a->rank == 0 && !cio_param_bool(p, "quiet"))
+            printf("mom_io: iotype %s (%s) has no serial netCDF-C form: pattern %s writes through the %s driver on "
+                   "MPI_COMM_SELF, as --single_writer mpiio\n",
+                   cio_param_str(p, "iotype"), cio_param_origin(p, "iotype"), mom_pattern_name(c->pattern),
+                   drv ? drv : cio_drivers[0]->name);
+        return;
     }
+    if (!cio_driver_find("netcdf"))
+        cio_die_all(a->comm, "%s: single_writer serial writes one-writer files with the serial netCDF-C API, and the "
+                             "netcdf driver is not built (drivers built: %s); use --single_writer mpiio",
+                    cio_param_origin(p, "single_writer"), cio_driver_names());
+    if (drv && strcmp(drv, "netcdf") != 0 && a->rank == 0 && !cio_param_bool(p, "quiet"))
+        printf("mom_io: pattern %s writes its files with the serial netCDF-C API (single_writer serial, as FMS); "
+               "driver %s (%s) applies to the parallel pattern and to --single_writer mpiio\n",
+               mom_pattern_name(c->pattern), drv, cio_param_origin(p, "driver"));
+    origin = "single_writer serial (mom_io)";
+    cio_params_set(p, "driver", "netcdf", origin, &e);
+    cio_params_set(p, "nc_serial", "true", origin, &e);
+    if (!cio_param_isset(p, "size_hint")) cio_params_set(p, "size_hint", "65536", origin, &e);
+    if (strcmp(cio_param_str(p, "format"), "default") == 0) cio_params_set(p, "format", "cdf1", origin, &e);
+    if (e.msg[0]) cio_die_all(a->comm, "%s", e.msg);
+}
 
-    int ppn = pes_per_node(app.comm);
-    if (mom_domain_init(&m.dom, c->ni, c->nj, app.nprocs, c->layout, c->layout_origin, c->io_layout,
-                        c->io_layout_origin, ppn, &e) != 0)
-        cio_die_all(app.comm, "%s", e.msg);
-    if (m.dom.io_fallback)
-        cio_warn0("io_layout auto (%s): no io layout of %d x %d PEs gives one io domain per node of %d PEs; using 1,1",
-                  c->io_layout_origin, m.dom.npx, m.dom.npy, ppn);
-    char rpath[4096];
+/* ---------------------------------------------------------------- the descriptor's steps */
+static cio_format mom_setup(cio_app *a, void *ctx)
+{
+    mom_ctx *m = ctx;
+    m->app = a;
+    m->group_comm = m->file_comm = m->read_comm = MPI_COMM_NULL;
+    cio_err e = {0};
+    if (mom_config_load(&m->cfg, a->params, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+    static const char *const sizes[] = {"ni", "nj", "nk", NULL};
+    cio_params_alloc_hint(a->params, sizes);
+    const mom_config *c = &m->cfg;
+    int quiet = cio_param_bool(a->params, "quiet");
+    if (c->env_hints && mom_env_hints(&a->kernel_hints, "_WR") && a->rank == 0 && !quiet)
+        for (int i = 0; i < a->kernel_hints.n; i++)   /* as the FMS branch announces them */
+            printf("WR:SET MPIIO_HINT for %s AS %s\n", a->kernel_hints.key[i], a->kernel_hints.val[i]);
+    /* the decomposition first: with it, pattern auto becomes what MOM5 writes for the io_layout */
+    const char *pat_origin = cio_param_origin(a->params, "pattern");
+    if (cio_param_bool(a->params, "dry_run")) {
+        int n = cio_kernel_dry_nprocs(a);
+        mom_domain d;
+        if (mom_domain_init(&d, c->ni, c->nj, n, c->layout, c->layout_origin, c->io_layout, c->io_layout_origin, n,
+                            &e) != 0 ||
+            mom_pattern_resolve(&m->cfg, &d, pat_origin, &e) != 0)
+            cio_die_all(a->comm, "%s", e.msg);
+        mom_domain_free(&d);
+    } else {
+        int ppn = pes_per_node(a->comm);
+        if (mom_domain_init(&m->dom, c->ni, c->nj, a->nprocs, c->layout, c->layout_origin, c->io_layout,
+                            c->io_layout_origin, ppn, &e) != 0)
+            cio_die_all(a->comm, "%s", e.msg);
+        if (m->dom.io_fallback)
+            cio_warn0("io_layout auto (%s): no io layout of %d x %d PEs gives one io domain per node of %d PEs; using "
+                      "1,1",
+                      c->io_layout_origin, m->dom.npx, m->dom.npy, ppn);
+        if (mom_pattern_resolve(&m->cfg, &m->dom, pat_origin, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+    }
+    fms_file_tuning(a, c);
+    return CIO_FMT_CDF2;
+}
+
+/* The files' suffix follows the format the engine will write. */
+static void mom_configure(cio_app *a, void *ctx)
+{
+    ((mom_ctx *)ctx)->cfg.suffix = cio_format_suffix(a->ecfg.opts.format);
+}
+
+static void mom_prepare(cio_app *a, void *ctx)
+{
+    mom_ctx *m = ctx;
+    const mom_config *c = &m->cfg;
+    cio_err e = {0};
+    mom_clocks_init(&m->clk, &a->stats);
     if (c->read_serial || c->read_parallel) {
-        m.read_path = read_path(&m, rpath, sizeof rpath, &e);
-        if (!m.read_path) cio_die_all(app.comm, "%s: %s", cio_param_origin(app.params, "read_pattern"), e.msg);
+        m->read_path = read_path(m, m->read_path_buf, sizeof m->read_path_buf, &e);
+        if (!m->read_path) cio_die_all(a->comm, "%s: %s", cio_param_origin(a->params, "read_pattern"), e.msg);
     } else if (c->pattern == MOM_PAT_NONE) {
-        cio_die_all(app.comm, "%s: pattern none writes nothing, and read_pattern is none: nothing to do",
-                    cio_param_origin(app.params, "pattern"));
+        cio_die_all(a->comm, "%s: pattern none writes nothing, and read_pattern is none: nothing to do",
+                    cio_param_origin(a->params, "pattern"));
     }
     if (c->pattern != MOM_PAT_NONE) {
-        if (app.rank == 0) cio_mkdir_p(c->outdir, &e);
-        if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
+        if (a->rank == 0) cio_mkdir_p(c->outdir, &e);
+        if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
     }
-    read_hints(&m);
+    read_hints(m);
+}
 
-    mom_clock_begin(&m.clk, MOM_CLK_TOTAL);
-    mom_write_run(&m);
-    mom_read_run(&m);
-    mom_clock_end(&m.clk, MOM_CLK_TOTAL);
-    mom_clocks_reduce(&m.clk, app.comm, m.clocks);
+/* The output phase: the write pattern, then the read benchmark if asked. */
+static void mom_output(cio_app *a, void *ctx)
+{
+    mom_ctx *m = ctx;
+    mom_clock_begin(&m->clk, MOM_CLK_TOTAL);
+    mom_write_run(m);
+    mom_read_run(m);
+    mom_clock_end(&m->clk, MOM_CLK_TOTAL);
+    mom_clocks_reduce(&m->clk, a->comm, m->clocks);
+}
 
-    int rc = cio_app_finish(&app, mom_json, &m);
-    int bad = (m.rd[0].done && m.rd[0].mismatches) || (m.rd[1].done && m.rd[1].mismatches);
-    if (app.rank == 0) {
-        mom_report(stdout, &m);
+static void mom_outputs(cio_app *a, void *ctx, cio_outputs *out)
+{
+    const mom_ctx *m = ctx;
+    if (m->cfg.pattern != MOM_PAT_NONE) mom_list_outputs(&m->cfg, &m->dom, a->params, out);
+}
+
+static int mom_verdict(cio_app *a, void *ctx, int rc)
+{
+    mom_ctx *m = ctx;
+    int bad = (m->rd[0].done && m->rd[0].mismatches) || (m->rd[1].done && m->rd[1].mismatches);
+    if (a->rank == 0) {
+        mom_report(stdout, m);
         for (int k = 0; k < 2; k++)
-            if (m.rd[k].done && m.rd[k].mismatches)
+            if (m->rd[k].done && m->rd[k].mismatches)
                 fprintf(stderr, "mom_io: read check FAILED: %lld mismatched elements; first: %s\n",
-                        (long long)m.rd[k].mismatches, m.rd[k].first_mismatch);
+                        (long long)m->rd[k].mismatches, m->rd[k].first_mismatch);
     }
-    if (bad && rc == 0) rc = 3;
+    return bad && rc == 0 ? 3 : rc;
+}
 
-    cio_engine_free(app.engine);
-    if (m.schema) cio_schema_free(m.schema);
-    mom_vars_free(&m.ids);
-    if (m.role.in_group) mom_group_free(&m.group);
-    if (m.group_comm != MPI_COMM_NULL) MPI_Comm_free(&m.group_comm);
-    if (m.file_comm != MPI_COMM_NULL) MPI_Comm_free(&m.file_comm);
-    if (m.read_comm != MPI_COMM_NULL) MPI_Comm_free(&m.read_comm);
-    cio_free(m.gsum);
-    cio_hints_free(&m.rd_hints);
-    cio_hints_free(&app.kernel_hints);
-    mom_domain_free(&m.dom);
-    mom_config_free(&m.cfg);
-    cio_app_exit(&app, rc);
+static void mom_cleanup(cio_app *a, void *ctx)
+{
+    mom_ctx *m = ctx;
+    if (m->schema) cio_schema_free(m->schema);
+    mom_vars_free(&m->ids);
+    if (m->role.in_group) mom_group_free(&m->group);
+    if (m->group_comm != MPI_COMM_NULL) MPI_Comm_free(&m->group_comm);
+    if (m->file_comm != MPI_COMM_NULL) MPI_Comm_free(&m->file_comm);
+    if (m->read_comm != MPI_COMM_NULL) MPI_Comm_free(&m->read_comm);
+    cio_free(m->gsum);
+    cio_hints_free(&m->rd_hints);
+    cio_hints_free(&a->kernel_hints);
+    mom_domain_free(&m->dom);
+    mom_config_free(&m->cfg);
+}
+
+static const cio_kernel mom_kernel = {
+    .name = "mom_io",
+    .usage = usage,
+    .params = mom_params,
+    .default_file = "mom.in",
+    .builtin_name = mom_builtin_name,
+    .builtin_text = mom_builtin_text,
+    .setup = mom_setup,
+    .configure = mom_configure,
+    .plan_rank = mom_plan_rank,
+    .rank_classes = &mom_rank_classes,
+    .dry_run_preamble = mom_dry_run_preamble,
+    .prepare = mom_prepare,
+    .list_outputs = mom_outputs,
+    .output = mom_output,
+    .json = mom_json,
+    .verdict = mom_verdict,
+    .cleanup = mom_cleanup,
+};
+
+int main(int argc, char **argv)
+{
+    static mom_ctx m;
+    return cio_kernel_main(&mom_kernel, &m, argc, argv);
 }

@@ -19,7 +19,7 @@ static void read_one(mom_ctx *m, cio_engine *e, int serial, mom_read_result *res
     size_t ts = cio_type_size(c->type);
     int root = a->rank == 0;
     mom_box global = {0, 0, c->ni, c->nj};
-    mom_fileview view = {global, 0};
+    mom_fileview view = {global, 0, 0};
     mom_share share = {0};
     share.fields = serial ? root : 1;
     share.box = serial ? global : r->mine;
@@ -116,7 +116,7 @@ void mom_read_run(mom_ctx *m)
     const mom_config *c = &m->cfg;
     if (!c->read_serial && !c->read_parallel) return;
     cio_app *a = m->app;
-    if (a->ecfg.drv->formats == CIO_FMT_BIT(CIO_FMT_NONE)) {
+    if (!a->ecfg.drv->stores_data) {
         cio_warn0("read_pattern: the %s driver stores nothing to read; no read benchmark", a->ecfg.drv->name);
         return;
     }

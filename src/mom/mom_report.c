@@ -17,6 +17,8 @@ static void describe_layout(FILE *out, const mom_config *c, const mom_domain *d)
 {
     fprintf(out, "pattern %s: layout %d,%d, ", mom_pattern_name(c->pattern), d->npx, d->npy);
     if (c->pattern == MOM_PAT_SERIAL) fprintf(out, "every field gathered to PE 0 (io_layout not used)");
+    else if (c->pattern == MOM_PAT_PERPE && d->no_io) fprintf(out, "io_layout %d,%d: no io domain, one file per PE (MOM5)",
+                                                              d->io_given[0], d->io_given[1]);
     else if (c->pattern == MOM_PAT_PERPE) fprintf(out, "one file per PE (io_layout not used)");
     else fprintf(out, "io_layout %d,%d (%d io domain%s of %d PE%s)", d->iox, d->ioy, mom_ntiles(d),
                  mom_ntiles(d) == 1 ? "" : "s", mom_tile_size(d), mom_tile_size(d) == 1 ? "" : "s");
@@ -93,14 +95,14 @@ void mom_json(cio_json *j, void *ctx)
     cio_json_int(j, NULL, d->npy);
     cio_json_arr_end(j);
     cio_json_arr(j, "io_layout");
-    cio_json_int(j, NULL, d->iox);
-    cio_json_int(j, NULL, d->ioy);
+    cio_json_int(j, NULL, d->io_given[0]);
+    cio_json_int(j, NULL, d->io_given[1]);
     cio_json_arr_end(j);
-    cio_json_int(j, "io_domains", mom_ntiles(d));
+    cio_json_int(j, "io_domains", d->no_io ? 0 : mom_ntiles(d));
     cio_json_int(j, "writers", m->nwriters);
     cio_json_int(j, "files", m->nfiles);
     char prefix[4096];
-    snprintf(prefix, sizeof prefix, "%s/%s.nc", c->outdir, c->base);
+    snprintf(prefix, sizeof prefix, "%s/%s%s", c->outdir, c->base, c->suffix);
     cio_json_str(j, "file", prefix);
     cio_json_bool(j, "file_set", m->nfiles > 1);
     cio_json_str(j, "type", c->type == CIO_FLOAT ? "float" : "double");
@@ -149,8 +151,10 @@ void mom_json(cio_json *j, void *ctx)
 /* ---------------------------------------------------------------- dry run */
 /* mom_io's own lines (roles, gathers, model memory: arithmetic on the layouts),
  * then the suite's planner, which runs mom_plan_rank for every virtual rank. */
-int mom_dry_run(mom_ctx *m, int n)
+int mom_dry_run_preamble(cio_app *a, void *ctx, int n)
 {
+    (void)a;
+    const mom_ctx *m = ctx;
     const mom_config *c = &m->cfg;
     mom_domain d;
     cio_err e = {0};
@@ -188,5 +192,5 @@ int mom_dry_run(mom_ctx *m, int n)
            "root\n",
            (double)gather * (double)ts / MiB, blk_max / MiB, area_max / MiB);
     mom_domain_free(&d);
-    return cio_app_dry_run(m->app, n, mom_plan_rank, m);
+    return 0;
 }

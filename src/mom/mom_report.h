@@ -10,8 +10,9 @@
 void mom_report(FILE *out, const mom_ctx *m);
 /* cio_json_fn for cio_app_finish: ctx is the mom_ctx. */
 void mom_json(cio_json *j, void *ctx);
-/* Plan the run for nprocs PEs, one virtual rank at a time (no MPI, no storage),
- * and print the plan; returns the exit status. */
-int mom_dry_run(mom_ctx *m, int nprocs);
+/* The dry run's preamble (kernel.h): the layout, writers and gather volume of a
+ * run of nprocs PEs, before the suite's plan; rank 0, no MPI; returns the exit
+ * status (2: no layout fits).  ctx: the mom_ctx. */
+int mom_dry_run_preamble(cio_app *a, void *ctx, int nprocs);
 
 #endif

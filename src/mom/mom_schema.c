@@ -1,5 +1,7 @@
 #include "config.h"
 #include "mom_schema.h"
+#include "data.h"
+#include "mom_model.h"
 #include "pattern.h"
 
 #include <stdio.h>
@@ -33,7 +35,7 @@ static double axis_value(const mom_config *c, const char *name, int64_t i)
     if (strcmp(name, "xu_ocean") == 0) return -280.0 + ((double)i + 1.0) * 360.0 / (double)c->ni;
     if (strcmp(name, "yt_ocean") == 0) return -90.0 + ((double)i + 0.5) * 180.0 / (double)c->nj;
     if (strcmp(name, "yu_ocean") == 0) return -90.0 + ((double)i + 1.0) * 180.0 / (double)c->nj;
-    if (strcmp(name, "st_ocean") == 0) return 5.0 + 10.0 * (double)i * (1.0 + (double)i / (double)c->nk);
+    if (strcmp(name, "st_ocean") == 0) return mom_depth(c, i);
     return (double)(i + 1);     /* nv */
 }
 
@@ -79,12 +81,7 @@ static void fill_field_part(void *ctx, const cio_var *v, int64_t record, const c
     start[nd - 2] += f->oy;
     cio_box g = {nd, shape, start, box->count};
     uint64_t sum = 0;
-    cio_pattern_fill(v->type, buf, cio_pattern_seed(v->pattern_key, record), &g, &sum);
-}
-
-int64_t mom_field_elems(const mom_config *c, const mom_field *f, const mom_box *b)
-{
-    return (f->kind == MOM_F3D ? c->nk : 1) * b->nx * b->ny;
+    cio_data_fill(f->c->data, v, record, &g, buf, &sum);
 }
 
 /* A field's block as a pattern box over the global grid. */
@@ -108,12 +105,32 @@ static uint64_t field_seed(const mom_field *f, int64_t rec)
     return cio_pattern_seed(cio_pattern_key(f->name), f->kind == MOM_FSTATIC ? 0 : rec);
 }
 
+static const char *field_units(const char *name)
+{
+    for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+        if (strcmp(known[k].name, name) == 0) return known[k].units;
+    return "none";
+}
+
+/* --data model: the field as the schema's variable describes it (units, geometry). */
+static cio_model_var field_model(const mom_config *c, const mom_field *f)
+{
+    cio_model_var mv = {f->name, field_units(f->name), cio_pattern_key(f->name),
+                        &c->geom[f->grid == MOM_GRID_U][f->kind == MOM_F3D]};
+    return mv;
+}
+
 void mom_field_fill(const mom_config *c, const mom_field *f, int64_t rec, const mom_box *b, void *buf,
                     uint64_t *csum)
 {
     gbox g;
     field_box(c, f, b, &g);
-    cio_pattern_fill(c->type, buf, field_seed(f, rec), &g.box, csum);
+    if (c->data == CIO_DATA_MODEL) {
+        cio_model_var mv = field_model(c, f);
+        cio_model_fill(&mv, c->type, f->kind == MOM_FSTATIC ? 0 : rec, &g.box, buf, csum);
+    } else {
+        cio_pattern_fill(c->type, buf, field_seed(f, rec), &g.box, csum);
+    }
 }
 
 int64_t mom_field_check(const mom_config *c, const mom_field *f, int64_t rec, const mom_box *b, const void *buf,
@@ -121,6 +138,10 @@ int64_t mom_field_check(const mom_config *c, const mom_field *f, int64_t rec, co
 {
     gbox g;
     field_box(c, f, b, &g);
+    if (c->data == CIO_DATA_MODEL) {
+        cio_model_var mv = field_model(c, f);
+        return cio_model_check(&mv, c->type, f->kind == MOM_FSTATIC ? 0 : rec, &g.box, buf, 0.0, first, got, want);
+    }
     return cio_pattern_check(c->type, buf, field_seed(f, rec), &g.box, NULL, first, got, want);
 }
 
@@ -219,12 +240,9 @@ cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const m
                  : f->kind == MOM_F2D ? cio_schema_var(s, f->name, c->type, 3, d2)
                                       : cio_schema_var(s, f->name, c->type, 2, ds);
         ids->field[i] = id;
-        const char *ln = f->name, *un = "none";
+        const char *ln = f->name, *un = field_units(f->name);
         for (size_t k = 0; k < sizeof known / sizeof *known; k++)
-            if (strcmp(known[k].name, f->name) == 0) {
-                ln = known[k].long_name;
-                un = known[k].units;
-            }
+            if (strcmp(known[k].name, f->name) == 0) ln = known[k].long_name;
         cio_schema_att_text(s, id, "long_name", ln);
         cio_schema_att_text(s, id, "units", un);
         const void *fillv = c->type == CIO_FLOAT ? (const void *)&fvf : (const void *)&fv;
@@ -234,6 +252,7 @@ cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const m
             cio_schema_att_text(s, id, "cell_methods", "time: mean");
             cio_schema_att_text(s, id, "time_avg_info", "average_T1,average_T2,average_DT");
         }
+        cio_schema_set_model(s, id, &c->geom[f->grid == MOM_GRID_U][f->kind == MOM_F3D]);
         if (part) cio_schema_set_fill(s, id, fill_field_part, fill);
         int64_t shape[3] = {c->nk, a->ny, a->nx};
         int64_t start[3] = {0, sh->box.y - a->y, sh->box.x - a->x}, count[3] = {c->nk, sh->box.ny, sh->box.nx};
@@ -249,8 +268,11 @@ cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const m
     ids->bnds = cio_schema_var(s, "time_bnds", CIO_DOUBLE, 2, dtn);
     time_var(s, ids->bnds, "time axis boundaries", "days");
 
-    char fname[1024];
-    snprintf(fname, sizeof fname, "%s.nc", c->base);
+    /* FMS mpp_open: the file's own name, ocean.nc.0003 for a member */
+    char fname[1024], base[1000];
+    snprintf(base, sizeof base, "%s%s", c->base, c->suffix ? c->suffix : ".nc");
+    if (v->nfiles > 0) mom_member_path(fname, sizeof fname, base, v->member, v->nfiles);
+    else snprintf(fname, sizeof fname, "%s", base);
     cio_schema_att_text(s, -1, "filename", fname);
     if (v->nfiles > 0) {
         int n = v->nfiles;

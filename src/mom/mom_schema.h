@@ -14,6 +14,7 @@
 typedef struct mom_fileview {
     mom_box area;           /* global coordinates; the whole grid for a single file */
     int nfiles;             /* > 0: member of a set of nfiles files (decomposition attributes) */
+    int member;             /* its number (the .NNNN of its name, FMS's global filename attribute) */
 } mom_fileview;
 
 /* What this rank writes into (or reads from) the file. */
@@ -44,8 +45,6 @@ cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const m
                              mom_vars *ids);
 void mom_vars_free(mom_vars *ids);
 
-/* Elements of one record of field f in a box (nk levels for 3-D fields). */
-int64_t mom_field_elems(const mom_config *c, const mom_field *f, const mom_box *b);
 /* Pattern values of field f, record rec (0 for static fields), over a block of
  * the global grid, packed (k, y, x); adds the block's checksum to *csum. */
 void mom_field_fill(const mom_config *c, const mom_field *f, int64_t rec, const mom_box *b, void *buf,

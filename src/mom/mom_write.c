@@ -11,15 +11,16 @@ static void whole_file(const mom_config *c, mom_role *r)
 {
     r->view.area = (mom_box){0, 0, c->ni, c->nj};
     r->view.nfiles = 0;
-    snprintf(r->path, sizeof r->path, "%s/%s.nc", c->outdir, c->base);
+    snprintf(r->path, sizeof r->path, "%s/%s%s", c->outdir, c->base, c->suffix);
 }
 
 static void member_file(const mom_config *c, mom_role *r, const mom_box *area, int n, int nfiles)
 {
     char prefix[4000];
-    snprintf(prefix, sizeof prefix, "%s/%s.nc", c->outdir, c->base);
+    snprintf(prefix, sizeof prefix, "%s/%s%s", c->outdir, c->base, c->suffix);
     r->view.area = *area;
     r->view.nfiles = nfiles;
+    r->view.member = n;
     mom_member_path(r->path, sizeof r->path, prefix, n, nfiles);
 }
 
@@ -63,6 +64,7 @@ void mom_role_for(const mom_config *c, const mom_domain *d, int pe, mom_role *r)
         whole_file(c, r);
         break;
     case MOM_PAT_NONE:
+    case MOM_PAT_AUTO:      /* resolved before any role is asked for */
         break;
     }
     if (!r->writer) return;
@@ -90,6 +92,8 @@ typedef struct loop_env {
     mom_vars *ids;
     uint64_t *gsum;             /* NULL when virtual */
     int virt;
+    double wall;                /* this rank's time in the output loop (the last repetition) */
+    int nsum;                   /* entries of gsum */
 } loop_env;
 
 static int64_t nz_of(const mom_config *c, const mom_field *f) { return f->kind == MOM_F3D ? c->nk : 1; }
@@ -178,6 +182,17 @@ static void output_loop(loop_env *L)
 }
 
 /* ---------------------------------------------------------------- real run */
+/* One repetition of the output (cio_app_repeat): the checksums describe one. */
+static void output_once(void *ctx, int repetition)
+{
+    loop_env *L = ctx;
+    if (repetition > 0 && L->gsum) memset(L->gsum, 0, (size_t)L->nsum * sizeof *L->gsum);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    output_loop(L);
+    L->wall = MPI_Wtime() - t0;
+}
+
 void mom_write_run(mom_ctx *m)
 {
     cio_app *a = m->app;
@@ -201,13 +216,12 @@ void mom_write_run(mom_ctx *m)
     if (r->writer) m->schema = mom_schema_build(c, &r->view, &r->share, &m->fill, &m->ids);
 
     loop_env L = {c, r, a->engine, &m->clk, r->in_group ? &m->group : NULL,
-                  c->pattern == MOM_PAT_PARALLEL ? m->file_comm : MPI_COMM_SELF, m->schema, &m->ids, m->gsum, 0};
-    MPI_Barrier(a->comm);
-    double t0 = MPI_Wtime();
-    output_loop(&L);
-    /* the write time is the I/O clocks' (open + write + close) of the slowest PE;
-     * the wall time also holds making the model's data */
-    double wall = MPI_Wtime() - t0, io = 0;
+                  c->pattern == MOM_PAT_PARALLEL ? m->file_comm : MPI_COMM_SELF, m->schema, &m->ids, m->gsum, 0, 0,
+                  (int)c->nfields};
+    cio_app_repeat(a, output_once, &L);
+    /* the write time is the I/O clocks' (open + write + close) of the slowest PE
+     * (of the last repetition); the wall time also holds making the model's data */
+    double wall = L.wall, io = 0;
     int io_clk[] = {MOM_CLK_OPEN, MOM_CLK_WRITE, MOM_CLK_CLOSE};
     for (int k = 0; k < 3; k++) io += a->stats.t[m->clk.id[io_clk[k]]].seconds;
     MPI_Allreduce(&io, &m->write_seconds, 1, MPI_DOUBLE, MPI_MAX, a->comm);
@@ -243,9 +257,74 @@ void mom_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs)
     mom_fill fill;
     mom_vars ids = {0};
     cio_schema *s = r.writer ? mom_schema_build(c, &r.view, &r.share, &fill, &ids) : NULL;
-    loop_env L = {c, &r, e, &clk, NULL, MPI_COMM_SELF, s, &ids, NULL, 1};
+    loop_env L = {c, &r, e, &clk, NULL, MPI_COMM_SELF, s, &ids, NULL, 1, 0, 0};
     output_loop(&L);
     if (s) cio_schema_free(s);
     mom_vars_free(&ids);
     mom_domain_free(&d);
 }
+
+void mom_list_outputs(const mom_config *c, const mom_domain *d, const cio_params *p, cio_outputs *out)
+{
+    char src[1400];
+    snprintf(src, sizeof src, "output_dir '%s' (%s) with file '%s' (%s)", c->outdir, cio_param_origin(p, "output_dir"), c->base,
+             cio_param_origin(p, "file"));
+    for (int pe = 0; pe < d->npes; pe++) {
+        mom_role r;
+        mom_role_for(c, d, pe, &r);
+        if (r.writer) cio_outputs_add(out, r.path, src, NULL, 1);    /* parallel: the writers share one file */
+    }
+}
+
+/* ---------------------------------------------------------------- dry-run classes */
+/* A rank's plan depends on the sizes of its compute domain and of the area it
+ * writes, its roles and what it writes of the axes, and on which file it writes
+ * when files differ between ranks (io-domain and per-PE sets): not on where its
+ * boxes lie, since every block is one request of its own size. */
+typedef struct class_state {
+    const mom_config *c;
+    mom_domain d;
+} class_state;
+
+static void *classes_open(void *ctx, int nprocs)
+{
+    const mom_ctx *m = ctx;
+    const mom_config *c = &m->cfg;
+    class_state *s = cio_calloc(1, sizeof *s);
+    s->c = c;
+    cio_err err = {0};
+    if (mom_domain_init(&s->d, c->ni, c->nj, nprocs, c->layout, c->layout_origin, c->io_layout, c->io_layout_origin,
+                        nprocs, &err) != 0)
+        cio_die("%s", err.msg);
+    return s;
+}
+
+static int classes_key(void *state, int rank, int64_t *key)
+{
+    const class_state *s = state;
+    mom_role r;
+    mom_role_for(s->c, &s->d, rank, &r);
+    int n = 0;
+    key[n++] = r.writer && r.view.nfiles > 0 ? (s->c->pattern == MOM_PAT_PERPE ? r.pe : r.tile) : -1;
+    key[n++] = r.mine.nx;
+    key[n++] = r.mine.ny;
+    key[n++] = r.area.nx;
+    key[n++] = r.area.ny;
+    key[n++] = r.in_group;
+    key[n++] = r.is_root;
+    key[n++] = r.writer;
+    key[n++] = r.share.fields;
+    key[n++] = r.share.x_axis;
+    key[n++] = r.share.y_axis;
+    key[n++] = r.share.scalars;
+    return n;
+}
+
+static void classes_close(void *state)
+{
+    class_state *s = state;
+    mom_domain_free(&s->d);
+    cio_free(s);
+}
+
+const cio_rank_classes mom_rank_classes = {classes_open, classes_key, classes_close};

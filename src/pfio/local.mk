@@ -2,16 +2,16 @@
 # main() is in a small library so the unit tests can link it.
 noinst_LIBRARIES += src/pfio/libpfio.a
 src_pfio_libpfio_a_SOURCES = \
-	src/pfio/pfio.h src/pfio/serve.h src/pfio/prof.h \
-	src/pfio/options.c src/pfio/nodes.c src/pfio/layout.c \
-	src/pfio/workload.c src/pfio/protocol.c src/pfio/pack.c src/pfio/pack.h \
-	src/pfio/serve.c src/pfio/client.c \
-	src/pfio/mpiserver.c src/pfio/multigroup.c src/pfio/writer.c \
-	src/pfio/compute.c src/pfio/prof.c src/pfio/report.c
+	src/pfio/pfio.h src/pfio/pfio_serve.h src/pfio/pfio_prof.h \
+	src/pfio/pfio_options.c src/pfio/pfio_nodes.c src/pfio/pfio_layout.c \
+	src/pfio/pfio_workload.c src/pfio/pfio_protocol.c src/pfio/pfio_pack.c src/pfio/pfio_pack.h \
+	src/pfio/pfio_serve.c src/pfio/pfio_client.c src/pfio/pfio_optimal.c \
+	src/pfio/pfio_mpiserver.c src/pfio/pfio_multigroup.c src/pfio/pfio_multicomm.c src/pfio/pfio_writer.c \
+	src/pfio/pfio_compute.c src/pfio/pfio_prof.c src/pfio/pfio_report.c
 
 bin_PROGRAMS += src/pfio/pfio_io
 RUN_EXES += src/pfio/pfio_io
-src_pfio_pfio_io_SOURCES = src/pfio/main.c
+src_pfio_pfio_io_SOURCES = src/pfio/pfio_main.c
 src_pfio_pfio_io_LDADD = src/pfio/libpfio.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 
 # parameter files users start from (copied into run/)

@@ -11,9 +11,10 @@
 #define CLIMIO_PFIO_H
 
 #include <mpi.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "app.h"
-#include "prof.h"
+#include "pfio_prof.h"
 
 #define PF_NAME_LEN 64
 #define PF_PATH_LEN 4096
@@ -33,11 +34,14 @@ typedef struct pf_opts {
     int *server_npes;           /* per server, when sized by processes */
     int *server_nodes;          /* per server, when sized by nodes */
     int by_nodes;
-    int multigroup;             /* oserver_type multigroup (else single) */
+    int multigroup;             /* oserver_type multigroup */
+    int multicomm;              /* oserver_type multicomm */
+    int split;                  /* the server splits into a frontend and a backend (multigroup, multicomm) */
     int npes_backend_pernode;
     int fast_oclient;
     int isolate;                /* node isolation (not --compress_nodes) */
     int with_profiler;
+    pf_prof_style prof_style;   /* the profiler report's layout */
     int cores_per_node;         /* 0: real nodes from MPI_Comm_split_type */
     /* workload */
     int64_t im, jm, km;
@@ -54,9 +58,12 @@ typedef struct pf_opts {
     int quiet, writer_log;
     double poll_us;             /* sleep between tests while waiting (0: blocking MPI calls) */
     int transfer;               /* single servers: 0 auto, 1 RMA windows, 2 messages */
+    cio_data_kind data;         /* --data: the pattern or model-like fields */
 } pf_opts;
 
 extern const cio_param_spec pf_params[];
+/* Every file the run writes, for cio_app_claim_outputs(). */
+void pf_list_outputs(const pf_opts *o, const cio_params *p, cio_outputs *out);
 /* Rewrite MAPL-style argv for the suite parser: "--npes_output_server 2 3 4"
  * becomes "--npes_output_server=2,3,4"; a leading en dash (copied from the
  * wiki) becomes "--".  Returns a new argv (the strings of the old one reused). */
@@ -95,14 +102,16 @@ typedef enum pf_role {
     PF_ROLE_SERVER,             /* single (MpiServer) on separate ranks */
     PF_ROLE_FRONT,              /* multigroup frontend */
     PF_ROLE_CAPTAIN,            /* multigroup backend rank 0 */
-    PF_ROLE_WRITER              /* multigroup backend rank >= 1 */
+    PF_ROLE_WRITER,             /* multigroup backend rank >= 1 */
+    PF_ROLE_BACK                /* multicomm backend: every rank writes */
 } pf_role;
 
 typedef struct pf_server_layout {
     int nranks, *ranks;         /* world ranks, server-comm order */
     int nnodes;                 /* nodes the server spans */
     int nfront, *front;         /* world ranks receiving from clients (all ranks for single) */
-    int nback, *back;           /* multigroup backend: back[0] is the captain */
+    int nback, *back;           /* backend; multigroup: back[0] is the captain */
+    int captain;                /* back[0] only schedules (multigroup) */
 } pf_server_layout;
 
 typedef struct pf_layout {
@@ -125,6 +134,25 @@ pf_role pf_layout_role(const pf_layout *L, int world_rank, int *server);
 int pf_window_collisions(const pf_layout *L, const pf_nodes *n, const pf_opts *o);
 /* Print the layout in MAPL's words and ours (rank 0). */
 void pf_layout_print(FILE *out, const pf_layout *L, const pf_nodes *n, const pf_opts *o);
+
+/* ---------------------------------------------------------------- choice of server */
+/* MAPL's ClientManager pools (optimal.c): which oserver a write step goes to. */
+typedef struct pf_server_choice {
+    int tsize, *sizes;          /* servers and their sizes in ranks */
+    int ssize, *small, lsize, *large;   /* the pools, server indices */
+    int small_total, large_total;       /* ranks in each pool */
+    int write_cutoff;           /* n_hist_split; 0: the median of past steps */
+    int *nw, *nw_small, *nw_large;      /* past nwritings: all, per pool */
+    int small_cur, large_cur, current;
+} pf_server_choice;
+
+/* split_server_pools: n_server_split and n_hist_split as HISTORY passes them (0:
+ * the middle, the running median); MAPL's lines go to log when not NULL. */
+void pf_choice_init(pf_server_choice *ch, int nserver, const int *sizes, int n_server_split, int n_hist_split,
+                    FILE *log);
+/* set_optimal_server(nwriting): the index of the server for this step. */
+int pf_choice_next(pf_server_choice *ch, int nwriting, FILE *log);
+void pf_choice_free(pf_server_choice *ch);
 
 /* ---------------------------------------------------------------- workload */
 /* A collection as the clients register it (MAPL's FileMetadata, reduced to
@@ -154,6 +182,8 @@ void pf_file_name(const pf_opts *o, int collection, int file, char *buf, size_t 
 /* The data pattern key of a variable in one file of one collection, so every
  * file holds distinct values and a mix-up is caught. */
 uint64_t pf_pattern_key(int collection, const char *var, int file);
+/* The units a variable's files give it (the model generator scales by them). */
+const char *pf_var_units(const char *var);
 
 /* ---------------------------------------------------------------- protocol */
 enum {
@@ -288,6 +318,9 @@ void pf_mpiserver_free(pf_mpiserver *s);
 void pf_front_run(pf_ctx *c);
 void pf_captain_run(pf_ctx *c);
 void pf_writer_run(pf_ctx *c);
+/* MultiCommServer (multicomm.c): its frontend and its backend writers. */
+void pf_multicomm_front_run(pf_ctx *c);
+void pf_multicomm_back_run(pf_ctx *c);
 
 /* Writing one collection's phase: requests with their assembled global arrays. */
 typedef struct pf_wreq {

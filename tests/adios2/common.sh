@@ -1,9 +1,15 @@
 # Shared by the adios2 tests: skip without ADIOS2, the programs, bpls.
 . "$top_srcdir/tests/lib.sh"
 set -e
-have_driver adios2 || skip "configure found no ADIOS2 (./configure --with-adios2=DIR; scripts/build-adios2 builds one)"
-[ -n "${BPLS:-}" ] || skip "bpls (ADIOS2's listing tool) was not found beside the library"
-exercise="$top_builddir/tests/engine_exercise"
+# ./setup check builds ADIOS2 and sets CLIMIO_REQUIRE_ADIOS2=1: there a missing
+# driver is a failure, not a skip
+no_adios2() {
+    [ "${CLIMIO_REQUIRE_ADIOS2:-0}" = 1 ] && fail "$1 (CLIMIO_REQUIRE_ADIOS2=1)"
+    skip "$1"
+}
+have_driver adios2 || no_adios2 "configure found no ADIOS2 (./configure --with-adios2=DIR; scripts/build-adios2 builds one)"
+[ -n "${BPLS:-}" ] || no_adios2 "bpls (ADIOS2's listing tool) was not found beside the library"
+exercise="$top_builddir/src/exercise/engine_exercise"
 bp2nc="$top_builddir/src/bp2nc/climio_bp2nc"
 cd "$TESTTMP"
 

@@ -41,10 +41,16 @@ fi
 if [ -x "$mom" ]; then
   tiny="$in/mom.in.tiny"
   for pat in serial parallel iodomain perpe; do
-    run 4 "$mom" "$tiny" --driver pnetcdf --pattern $pat --out "mp-$pat" --json "mp-$pat.json" >log.txt 2>&1 \
-      || { cat log.txt; fail "mom_io pnetcdf $pat"; }
+    # io_layout 2,2 where the run has 4 ranks (FMS refuses the parallel pattern with one io domain); the
+    # PnetCDF reference through the chosen driver, not FMS's serial netCDF-C path (--single_writer mpiio)
+    lay="--layout 2,2 --io_layout 2,2"
+    run 4 "$mom" "$tiny" --driver pnetcdf --single_writer mpiio $lay --pattern $pat --out "mp-$pat" --json "mp-$pat.json" \
+      >log.txt 2>&1 || { cat log.txt; fail "mom_io pnetcdf $pat"; }
     for np in 1 2 4; do
-      run $np "$mom" "$tiny" --driver adios2 --pattern $pat --out "ma-$pat-$np" --verify --json "ma-$pat-$np.json" \
+      [ $np = 4 ] && l="$lay" || l="--layout 1,1 --io_layout 1,1"
+      [ $pat = parallel ] && [ $np = 1 ] && continue
+      [ $pat = parallel ] && [ $np = 2 ] && l="--layout 2,1 --io_layout 2,1"
+      run $np "$mom" "$tiny" --driver adios2 $l --pattern $pat --out "ma-$pat-$np" --verify --json "ma-$pat-$np.json" \
         >log.txt 2>&1 || { cat log.txt; fail "mom_io adios2 $pat at $np ranks"; }
       json_is "ma-$pat-$np.json" 'd["verify"]["verdict"]' pass "mom_io adios2 $pat at $np ranks"
     done

@@ -1,10 +1,10 @@
 # Shared by the driver tests (sourced after tests/lib.sh).  The plan is
-# tests/engine_exercise with --extras: a record coordinate written by rank 0, two
+# src/exercise/engine_exercise with --extras: a record coordinate written by rank 0, two
 # 4-D record variables under interleaved decompositions, a fixed int variable, a
 # fixed scalar owned by the last rank, a short record variable whose records
 # need CDF padding, and an int64 variable (formats that have int64 only), over 3
 # records, the file reopened for every record.
-EX="$top_builddir/tests/engine_exercise"
+EX="$top_builddir/src/exercise/engine_exercise"
 NCOFFSETS="${NCVALIDATOR%/*}/ncoffsets"     # PnetCDF's tool, beside ncvalidator
 NX=16 NY=12 NZ=3 NREC=3
 PLAN="--nx $NX --ny $NY --nz $NZ --nrec $NREC --extras true"

@@ -73,6 +73,6 @@ grep -q 'salt:_DeflateLevel = 1 ;' "$TESTTMP/hs" || fail "deflate"
 grep -q 'mask:_DeflateLevel = 1 ;' "$TESTTMP/hs" || fail "deflate of a fixed variable"
 ncdump_data "$FILE" >"$FILE.data"
 cmp "$TESTTMP/nc4-1-blocking_collective/exercise.nc.data" "$FILE.data" >/dev/null || fail "chunked+deflated data differ"
-expect_fail 2 "chunking '1,x': expected auto, contiguous or up to 8 positive comma-separated chunk sizes" \
+expect_fail 2 "chunking '1,x': expected auto, contiguous, default or up to 8 positive comma-separated chunk sizes" \
     "$EX" $PLAN --driver netcdf --format nc4 --iotype blocking_collective --chunking 1,x --out "$TESTTMP/bad"
 pass

@@ -64,7 +64,7 @@ def check(data):
         assert 1 <= int(m.group(1)) <= nlines, "line %s of a %d-line text: %r" % (m.group(1), nlines, msg[:500])
         assert len(msg.splitlines()) == 1, "a rejection on more than one line: %r" % msg[:500]
         return e
-    assert SAFE_NAME.fullmatch(sw.name), "accepted name %r" % sw.name
+    assert SAFE_NAME.fullmatch(sw.name) and sw.name not in (".", ".."), "accepted name %r" % sw.name
     assert isinstance(sw.timeout, float) and math.isfinite(sw.timeout) and sw.timeout >= 0, sw.timeout
     values = [sw.repetitions] + [v for a in sw.axes for v in a.values]
     values += [v for kind in sw.fixed.values() for v in kind.values()]

@@ -1,7 +1,7 @@
-# tests for gcrm_io.  GCRM_REFERENCE: GCRM-IO's inputs and headers (SPEC.md's folder):
-# by default shared/reference/gcrm-original beside the source tree, else under /work;
-# the tests that compare with them skip when it is absent.
-AM_TESTS_ENVIRONMENT += : $${GCRM_REFERENCE:=`cd $(abs_top_srcdir)/../shared/reference/gcrm-original 2>/dev/null && pwd || echo /work/shared/reference/gcrm-original`}; export GCRM_REFERENCE;
+# tests for gcrm_io.  GCRM_REFERENCE: GCRM-IO's own input files and the headers of
+# its runs (tests/gcrm/original, see its README); a user may point it elsewhere.
+AM_TESTS_ENVIRONMENT += : $${GCRM_REFERENCE:=$(abs_top_srcdir)/tests/gcrm/original}; export GCRM_REFERENCE;
+EXTRA_DIST += tests/gcrm/original
 
 check_PROGRAMS += tests/gcrm/test_gcrm_grid tests/gcrm/test_gcrm_inputs
 tests_gcrm_test_gcrm_grid_SOURCES = tests/gcrm/test_gcrm_grid.c tests/check.h
@@ -21,3 +21,5 @@ TESTS += tests/gcrm/test_gcrm_pnetcdf.sh
 EXTRA_DIST += tests/gcrm/test_gcrm_pnetcdf.sh
 TESTS += tests/gcrm/test_bench_gcrm.sh
 EXTRA_DIST += tests/gcrm/test_bench_gcrm.sh
+TESTS += tests/gcrm/test_gcrm_driver_adjust.sh
+EXTRA_DIST += tests/gcrm/test_gcrm_driver_adjust.sh

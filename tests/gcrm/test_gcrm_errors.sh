@@ -54,7 +54,7 @@ expect_fail_1 "bad2.in:13: iotype expects one of" "$prog" "$d/bad2.in" --driver 
 sed 's/^end_minutes 15/end_minuts 15/' "$d/zgrd.in" >"$d/bad3.in"
 expect_fail_1 "bad3.in:3: unknown key 'end_minuts' (did you mean 'end_minutes'?)" "$prog" "$d/bad3.in" --driver null
 sed 's/^cdf_grid_option sep_grid/cdf_grid_option separate/' "$d/zgrd.in" >"$d/bad4.in"
-expect_fail_1 "bad4.in:9: cdf_grid_option expects sep_grid, all_files or nogrid, found 'separate'" "$prog" "$d/bad4.in" --driver null
+expect_fail_1 "bad4.in:9: cdf_grid_option expects one of sep_grid|all_files|nogrid, found 'separate'" "$prog" "$d/bad4.in" --driver null
 grep -v '^level_max' "$d/zgrd.in" >"$d/bad5.in"
 expect_fail_1 "level_max is not set" "$prog" "$d/bad5.in" --driver null
 

@@ -173,7 +173,8 @@ int main(void)
         }
         cio_free(rt);
     } else {
-        fprintf(stderr, "note: $GCRM_REFERENCE/inputs not found: not compared with GCRM-IO's inputs\n");
+        fprintf(stderr, "$GCRM_REFERENCE/inputs (%s) not found: GCRM-IO's inputs ship in tests/gcrm/original\n", ref);
+        CHECK(0);
     }
 
     /* malformed descriptors */

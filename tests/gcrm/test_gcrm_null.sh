@@ -85,7 +85,8 @@ run 2 "$prog" "$inputs/zgrd.in.r3" --io_desc_file "$inputs/ZGrd.desc" --io_confi
 [ "$(json_get "$j" 'd["write"]["bytes"]["written"]')" = 229046764 ] || fail "groups: bytes"
 got=$(json_get "$j" '" ".join(sorted(f["path"].split("/")[-1] for f in d["kernel_report"]["files"]))')
 want=$(ls "$GCRM_REFERENCE/headers-level3-groups" 2>/dev/null | sed -n 's/^hdr_\(.*\)\.txt$/\1/p' | sort | tr '\n' ' ' | sed 's/ $//')
-[ -z "$want" ] || [ "$got" = "$want" ] || fail "groups files: $got, GCRM-IO wrote: $want"
+[ -n "$want" ] || fail "no GCRM-IO headers in $GCRM_REFERENCE/headers-level3-groups"
+[ "$got" = "$want" ] || fail "groups files: $got, GCRM-IO wrote: $want"
 grep -qF -- "----  number of field variables written              = 74" "$TESTTMP/groups.txt" || fail "groups: field count"
 grep -qF -- "----  number of files written                        = 14" "$TESTTMP/groups.txt" || fail "groups: file count"
 
@@ -108,4 +109,19 @@ mib=$(json_get "$j" 'round(d["kernel_report"]["memory_bytes"]["max"] / 1048576)'
 [ "$(json_get "$j" 'd["kernel_report"]["timing_max_seconds"]["comp"] > 0')" = True ] || fail "no pseudo computation"
 [ "$(json_get "$j" 'sorted(d["checksums"].items())')" = "$(json_get "$TESTTMP/r2-nonblocking_collective.json" 'sorted(d["checksums"].items())')" ] \
   || fail "memory_mode original changed the data"
+# a parameter file that names no descriptor, run where there is none (a sweep
+# without base): the built-in descriptor, said in one note, not "cannot be read"
+e="$TESTTMP/empty"
+mkdir -p "$e"
+printf 'level_max 3\nend_days 0\nend_minutes 0\ncdf_output_frequency 900\nrestart_interval 0\nphysics_mode disabled\nio_config_file %s\ncdf_output_path out\n' \
+  "$inputs/ZGrd.LZ.fcfg.nophys" >"$e/p.in"
+(cd "$e" && run 2 "$prog" p.in --driver null --json p.json --quiet) >"$TESTTMP/nodesc.txt" 2>&1 \
+  || { cat "$TESTTMP/nodesc.txt"; fail "a parameter file without io_desc_file, no ZGrd.desc here"; }
+grep -qF "gcrm_io: note: io_desc_file './ZGrd.desc' (default) is not on disk here: using the built-in copy" \
+  "$TESTTMP/nodesc.txt" || { cat "$TESTTMP/nodesc.txt"; fail "no note on the built-in descriptor"; }
+[ "$(json_get "$e/p.json" 'd["kernel_report"]["desc_file"]')" = "<built-in ./ZGrd.desc>" ] || fail "desc_file in the JSON"
+# a descriptor the user named that is nowhere is still an error
+printf 'io_desc_file nope.desc\n' >>"$e/p.in"
+(cd "$e" && "$prog" p.in --driver null) >"$TESTTMP/nope.txt" 2>&1 && fail "a missing named descriptor ran"
+grep -qF "p.in:9: io_desc_file 'nope.desc' cannot be read" "$TESTTMP/nope.txt" || { cat "$TESTTMP/nope.txt"; fail "missing descriptor message"; }
 pass

@@ -4,21 +4,29 @@
 # with --level_max): the files, records and bytes are GCRM-IO's.
 . "$top_srcdir/tests/lib.sh"
 set -e
-[ -d "$GCRM_REFERENCE/inputs" ] || skip "GCRM-IO's inputs not found in \$GCRM_REFERENCE ($GCRM_REFERENCE)"
+[ -d "$GCRM_REFERENCE/inputs" ] || fail "GCRM-IO's inputs not found in \$GCRM_REFERENCE ($GCRM_REFERENCE)"
 prog="$top_builddir/src/gcrm/gcrm_io"
 d="$TESTTMP/orig"
 mkdir -p "$d/out"
 cp "$GCRM_REFERENCE"/inputs/* "$d/"
 chmod u+w "$d"/*
 cd "$d"
-for f in zgrd.in zgrd.in.r6 zgrd.in.r7 zgrd.in.r8 zgrd.in.r9 zgrd.in.r10 zgrd.in.r11; do
+# zgrd.in.r8's 8 s restart interval and frequency fall between level 3's 900 s steps:
+# refused (GCRM-IO would silently write t = 0 only), naming the step and the nearest valid values
+set +e
+GCRM_OUTPUT_PATH="$d/out" timeout 120 "$prog" zgrd.in.r8 --level_max 3 --driver null >"$d/r8.out" 2>"$d/r8.err"
+rc=$?
+set -e
+[ $rc -ne 0 ] || fail "zgrd.in.r8 at level 3 ran"
+grep -qF "zgrd.in.r8:94: restart_interval 8 s does not fall on the model time steps: level 3 steps by 900 s, so its output times between steps would be skipped; nearest valid values: 7.5 or 9" "$d/r8.err" \
+  || { cat "$d/r8.err"; fail "zgrd.in.r8 at level 3: no message naming the step"; }
+for f in zgrd.in zgrd.in.r6 zgrd.in.r7 zgrd.in.r9 zgrd.in.r10 zgrd.in.r11; do
   # one process, no launcher: the same parsing and plan as any count
   GCRM_OUTPUT_PATH="$d/out" timeout 120 "$prog" $f --level_max 3 --driver null --json "$d/$f.json" \
     >"$d/$f.out" 2>"$d/$f.err" || { cat "$d/$f.err"; fail "$f does not run"; }
   # GCRM-IO at level 3 with ZGrd.CP.lyr.fcfg: 38 history files of 2 records, grid.nc, 2 restart files
-  # (t = 0 and 900 s); zgrd.in.r8's 8 s frequency does not divide 900 s: only t = 0 is written
+  # (t = 0 and 900 s)
   files=41 bytes=229047180
-  [ $f = zgrd.in.r8 ] && files=40 bytes=114587468
   [ "$(json_get "$d/$f.json" 'len(d["kernel_report"]["files"])')" = $files ] || fail "$f: not $files files"
   [ "$(json_get "$d/$f.json" 'd["write"]["bytes"]["written"]')" = $bytes ] || fail "$f: bytes written"
   [ "$(json_get "$d/$f.json" 'd["kernel_report"]["output_path"]')" = "$d/out/" ] || fail "$f: GCRM_OUTPUT_PATH not honoured"

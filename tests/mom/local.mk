@@ -3,11 +3,11 @@
 check_PROGRAMS += tests/mom/test_mom_domain
 tests_mom_test_mom_domain_SOURCES = tests/mom/test_mom_domain.c src/mom/mom_domain.c src/mom/mom_config.c
 tests_mom_test_mom_domain_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/mom
-tests_mom_test_mom_domain_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+tests_mom_test_mom_domain_LDADD = src/mom/libmom_model.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 TESTS += tests/mom/test_mom_domain
 TESTS += tests/mom/test_mom_null.sh
 EXTRA_DIST += tests/mom/test_mom_null.sh tests/mom/mom_expect.py
 TESTS += tests/mom/test_mom_files.sh tests/mom/test_mom_combine_errors.sh
 EXTRA_DIST += tests/mom/test_mom_files.sh tests/mom/test_mom_combine_errors.sh
-TESTS += tests/mom/test_bench_mom.sh
-EXTRA_DIST += tests/mom/test_bench_mom.sh
+TESTS += tests/mom/test_bench_mom.sh tests/mom/test_mom_fms.sh tests/mom/test_mom_combine_mpp.sh
+EXTRA_DIST += tests/mom/test_bench_mom.sh tests/mom/test_mom_fms.sh tests/mom/test_mom_combine_mpp.sh

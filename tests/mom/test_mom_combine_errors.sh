@@ -51,6 +51,51 @@ expect_fail 2 "ocean.nc.0000 was written with 'nk 5 pack 2; fields temp salt u:u
 grep -qF "the parameters ($tiny) give 'nk 5 pack 1;" "$TESTTMP/err.txt" || fail "the pack mismatch message lacks the parameters' side"
 expect_fail 1 "was written with 'nk 5 pack 2" "$comb" "$tiny" $common --out "$TESTTMP/a" --nk 4 --output "$TESTTMP/a/out.nc"
 [ ! -e "$TESTTMP/a/out.nc" ] || fail "output written for a different nk"
+# An output that is an input (by name or through a link) is refused and the
+# input is left as it was (issue 15 item 1: it used to be overwritten).
+cp -r "$TESTTMP/a" "$TESTTMP/self"
+sum1=$(cksum <"$TESTTMP/self/ocean.nc.0001")
+expect_fail 2 "the output $TESTTMP/self/ocean.nc.0001 is the set's member $TESTTMP/self/ocean.nc.0001 (the same file)" \
+  "$comb" "$tiny" $common --out "$TESTTMP/self" --output "$TESTTMP/self/ocean.nc.0001"
+[ "$(cksum <"$TESTTMP/self/ocean.nc.0001")" = "$sum1" ] || fail "the member named as output was changed"
+ln -s ocean.nc.0002 "$TESTTMP/self/link.nc"
+sum2=$(cksum <"$TESTTMP/self/ocean.nc.0002")
+expect_fail 1 "the output $TESTTMP/self/link.nc is the set's member $TESTTMP/self/ocean.nc.0002 (the same file)" \
+  "$comb" "$tiny" $common --out "$TESTTMP/self" --output "$TESTTMP/self/link.nc"
+[ "$(cksum <"$TESTTMP/self/ocean.nc.0002")" = "$sum2" ] || fail "the member behind a link named as output was changed"
+
+# A member shorter than its header says (item 2): refused with the byte counts
+# when the driver can say where the data ends (PnetCDF: ncvalidator's check).
+if have_driver pnetcdf; then
+  cp -r "$TESTTMP/a" "$TESTTMP/trunc"
+  size=$(wc -c <"$TESTTMP/trunc/ocean.nc.0002")
+  truncate -s -3000 "$TESTTMP/trunc/ocean.nc.0002"
+  expect_fail 2 "$TESTTMP/trunc/ocean.nc.0002 is $((size - 3000)) bytes, but its header says its data ends at byte $size: the file is truncated (3000 bytes missing)" \
+    "$comb" "$tiny" --driver pnetcdf --quiet --out "$TESTTMP/trunc" --output "$TESTTMP/trunc/out.nc"
+  [ ! -e "$TESTTMP/trunc/out.nc" ] || fail "output written for a truncated member"
+fi
+
+# Members with other output times (item 3): same record count, other time axis.
+w 4 "$TESTTMP/f" --layout 2,2 --io_layout 2,2 --pattern iodomain --output_freq 3600
+cp -r "$TESTTMP/a" "$TESTTMP/times"
+cp "$TESTTMP/f/ocean.nc.0003" "$TESTTMP/times/"
+expect_fail 2 "$TESTTMP/times/ocean.nc.0003: record 1 is at time 0.0208333333 days, in $TESTTMP/times/ocean.nc.0000 at 0.0104166667 days: the members were written with different output times" \
+  "$comb" "$tiny" $common --out "$TESTTMP/times" --output "$TESTTMP/times/out.nc"
+[ ! -e "$TESTTMP/times/out.nc" ] || fail "output written for members with different time axes"
+
+# An empty member and a directory in a member's place are named (item 17).
+cp -r "$TESTTMP/a" "$TESTTMP/empty"
+: >"$TESTTMP/empty/ocean.nc.0001"
+expect_fail 2 "$TESTTMP/empty/ocean.nc.0001 is empty (0 bytes): not a netCDF file" \
+  "$comb" "$tiny" $common --out "$TESTTMP/empty" --output "$TESTTMP/empty/out.nc"
+cp -r "$TESTTMP/a" "$TESTTMP/dir"
+rm "$TESTTMP/dir/ocean.nc.0003"; mkdir "$TESTTMP/dir/ocean.nc.0003"
+expect_fail 2 "$TESTTMP/dir/ocean.nc.0003 is a directory, not a member file of the set" \
+  "$comb" "$tiny" $common --out "$TESTTMP/dir" --output "$TESTTMP/dir/out.nc"
+rm "$TESTTMP/dir/ocean.nc.0000"; mkdir "$TESTTMP/dir/ocean.nc.0000"
+expect_fail 1 "$TESTTMP/dir/ocean.nc.0000 is a directory, not a member file of the set" \
+  "$comb" "$tiny" $common --out "$TESTTMP/dir" --output "$TESTTMP/dir/out.nc"
+
 # and the good set combines
 run 2 "$comb" "$tiny" $common --out "$TESTTMP/a" --output "$TESTTMP/a/out.nc" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "good set"; }
 grep -q "mom_combine: 4 members of $TESTTMP/a/ocean.nc (3 records" "$TESTTMP/log" || { cat "$TESTTMP/log"; fail "combine report line"; }

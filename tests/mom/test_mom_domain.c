@@ -11,14 +11,29 @@ static void test_extents(void)
     mom_extents(1440, 16, b, n);            /* the 0.25 degree case divides evenly */
     for (int i = 0; i < 16; i++) CHECK_EQ_INT(n[i], 90);
     CHECK_EQ_INT(b[15], 1350);
-    mom_extents(10, 3, b, n);               /* near-equal, larger first, consecutive */
+    /* FMS mpp_compute_extent mirrors uneven extents about the centre */
+    mom_extents(41, 3, b, n);
+    CHECK_EQ_INT(n[0], 14);
+    CHECK_EQ_INT(n[1], 13);
+    CHECK_EQ_INT(n[2], 14);
+    CHECK_EQ_INT(b[1], 14);
+    CHECK_EQ_INT(b[2], 27);
+    mom_extents(10, 3, b, n);               /* FMS's own answer: 4, 2, 4 */
     CHECK_EQ_INT(n[0], 4);
-    CHECK_EQ_INT(n[1], 3);
-    CHECK_EQ_INT(n[2], 3);
-    CHECK_EQ_INT(b[2], 7);
-    mom_extents(30, 4, b, n);
-    CHECK_EQ_INT(n[0] + n[1] + n[2] + n[3], 30);
-    for (int i = 0; i < 4; i++) CHECK(n[i] == 7 || n[i] == 8);
+    CHECK_EQ_INT(n[1], 2);
+    CHECK_EQ_INT(n[2], 4);
+    CHECK_EQ_INT(b[2], 6);
+    mom_extents(30, 4, b, n);               /* both even: 8, 7, 7, 8 */
+    CHECK_EQ_INT(n[0], 8);
+    CHECK_EQ_INT(n[1], 7);
+    CHECK_EQ_INT(n[2], 7);
+    CHECK_EQ_INT(n[3], 8);
+    mom_extents(10, 4, b, n);               /* 4 even divisions of an even count: 3, 2, 2, 3 */
+    CHECK_EQ_INT(n[0] * 1000 + n[1] * 100 + n[2] * 10 + n[3], 3223);
+    mom_extents(7, 2, b, n);                /* no symmetry possible (odd points, even divisions): 4, 3 */
+    CHECK_EQ_INT(n[0] * 10 + n[1], 43);
+    mom_extents(40, 3, b, n);               /* even points, 3 < 40/2: 14, 12, 14 */
+    CHECK_EQ_INT(n[0] * 10000 + n[1] * 100 + n[2], 141214);
 }
 
 static void test_auto_layout(void)
@@ -127,17 +142,19 @@ static void test_errors(void)
 static void test_pairs(void)
 {
     int p[2];
-    CHECK_EQ_INT(mom_parse_pair("16,15", p), 0);
+    CHECK_EQ_INT(mom_parse_pair("16,15", p, 0), 0);
     CHECK_EQ_INT(p[0] * 100 + p[1], 1615);
-    CHECK_EQ_INT(mom_parse_pair("16x15", p), 0);
-    CHECK_EQ_INT(mom_parse_pair(" 3 , 5 ", p), 0);
+    CHECK_EQ_INT(mom_parse_pair("16x15", p, 0), 0);
+    CHECK_EQ_INT(mom_parse_pair(" 3 , 5 ", p, 0), 0);
     CHECK_EQ_INT(p[1], 5);
-    CHECK_EQ_INT(mom_parse_pair("auto", p), 0);
+    CHECK_EQ_INT(mom_parse_pair("auto", p, 0), 0);
+    CHECK_EQ_INT(p[0] + p[1], -2);
+    CHECK_EQ_INT(mom_parse_pair("0,0", p, 1), 0);       /* io_layout: MOM5's no io domain */
     CHECK_EQ_INT(p[0] + p[1], 0);
-    CHECK(mom_parse_pair("16", p) != 0);
-    CHECK(mom_parse_pair("0,4", p) != 0);
-    CHECK(mom_parse_pair("4,4,4", p) != 0);
-    CHECK(mom_parse_pair("automatic", p) != 0);
+    CHECK(mom_parse_pair("16", p, 0) != 0);
+    CHECK(mom_parse_pair("0,4", p, 0) != 0);
+    CHECK(mom_parse_pair("4,4,4", p, 0) != 0);
+    CHECK(mom_parse_pair("automatic", p, 0) != 0);
 }
 
 int main(void)

@@ -21,11 +21,13 @@ sums_equal() {  # combine.json mom_io.json what: the combined file's checksums a
 }
 case_run() {    # np layout io_layout combine-np
   np=$1; tag="$np-$2-$3"; d="$TESTTMP/$tag"
-  for pat in serial parallel iodomain perpe; do
+  pats="serial parallel iodomain perpe"
+  [ "$3" != 1,1 ] || pats="serial iodomain perpe"      # FMS refuses parallel with io_layout 1,1
+  for pat in $pats; do
     run $np "$io" "$tiny" $common --layout $2 --io_layout $3 --pattern $pat --out "$d/$pat" --json "$d/$pat.json" \
       >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "$tag $pat"; }
   done
-  same_data "$d/serial/ocean.nc" "$d/parallel/ocean.nc" "$tag parallel"
+  [ "$3" = 1,1 ] || same_data "$d/serial/ocean.nc" "$d/parallel/ocean.nc" "$tag parallel"
   for pat in iodomain perpe; do
     if [ "$(json_get "$d/$pat.json" 'd["kernel_report"]["files"]')" -gt 1 ]; then
       run $4 "$comb" "$tiny" $common --out "$d/$pat" --output "$d/$pat/combined.nc" --json "$d/$pat.combine.json" \
@@ -51,7 +53,7 @@ cmp "$TESTTMP/1-1,1-1,1/serial/ocean.nc" "$TESTTMP/4-2,2-2,1/serial/ocean.nc" ||
 # (layout 2,2, io_layout 2,1: member 1 is the east half, x 21..40, all of y)
 for want in "xt_ocean = 20" "yt_ocean = 30" "time = UNLIMITED ; // (3 currently)" "float temp(time, st_ocean, yt_ocean, xt_ocean)" \
             "float u(time, st_ocean, yu_ocean, xu_ocean)" "yt_ocean:domain_decomposition = 1, 30, 1, 30" \
-            "xt_ocean:domain_decomposition = 1, 40, 21, 40" ":NumFilesInSet = 2" ':filename = "ocean.nc"' \
+            "xt_ocean:domain_decomposition = 1, 40, 21, 40" ":NumFilesInSet = 2" ':filename = "ocean.nc.0001"' \
             'temp:time_avg_info = "average_T1,average_T2,average_DT"' "double time_bnds(time, nv)"; do
   grep -qF "$want" "$TESTTMP/h.txt" || { cat "$TESTTMP/h.txt"; fail "member header lacks '$want'"; }
 done

@@ -26,11 +26,14 @@ check_run() {   # np layout io_layout pattern
   grep -q "Tabulating mpp_clock statistics" "$TESTTMP/log" || true
 }
 for pat in serial iodomain perpe parallel; do
-  check_run 1 1,1 1,1 $pat
+  # io_layout 1,1: FMS's parallel branch refuses it (test_mom_fms.sh checks the refusal)
+  if [ $pat != parallel ]; then
+    check_run 1 1,1 1,1 $pat
+    check_run 2 1,2 1,1 $pat
+    check_run 3 1,3 1,1 $pat
+  fi
   check_run 2 2,1 2,1 $pat
-  check_run 2 1,2 1,1 $pat
   check_run 3 3,1 3,1 $pat
-  check_run 3 1,3 1,1 $pat
   check_run 4 2,2 2,1 $pat
   check_run 4 2,2 1,2 $pat
   check_run 4 4,1 2,1 $pat
@@ -44,6 +47,11 @@ for row in "Tabulating mpp_clock statistics across      2 PEs" "Total runtime" m
            "tmin          tmax          tavg          tstd  tfrac grain pemin pemax"; do
   grep -qF "$row" "$TESTTMP/log" || { cat "$TESTTMP/log"; fail "report lacks '$row'"; }
 done
+
+# FMS's creation order (Total runtime; mpp_read, mpp_write, mpp_open, mpp_close) and no grain
+sed -n '/Tabulating mpp_clock/,$p' "$TESTTMP/log" | awk '/^Total runtime|^mpp_/{print $1}' | tr '\n' ' ' | grep -qx "Total mpp_read mpp_write mpp_open mpp_close " ||
+  { cat "$TESTTMP/log"; fail "clock rows not in FMS's order"; }
+grep "^Total runtime" "$TESTTMP/log" | awk '{ if ($8 != 0) exit 1 }' || fail "Total runtime has a grain"
 
 # the dry run plans what the run writes
 run 1 "$io" "$tiny" --driver null --pattern iodomain --layout 2,2 --io_layout 2,1 --dry_run --nprocs 4 \

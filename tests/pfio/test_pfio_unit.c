@@ -5,7 +5,7 @@
  * report, which must reproduce the wiki's lines exactly. */
 #include "config.h"
 #include "pfio.h"
-#include "serve.h"
+#include "pfio_serve.h"
 #include "check.h"
 #include "util.h"
 
@@ -347,6 +347,37 @@ static void test_wire(void)
     cio_free(buf);
 }
 
+/* MAPL's set_optimal_server on vectors of oservers (ClientManager.F90), steps
+ * of one collection each: the sequences worked by hand from its rules */
+static void test_server_choice(void)
+{
+    pf_server_choice ch;
+    int sizes3[3] = {4, 2, 6}, want3[4] = {0, 2, 1, 0};
+    pf_choice_init(&ch, 3, sizes3, 0, 0, NULL);
+    CHECK_EQ_INT(ch.ssize, 1);          /* sorted 2 | 4 6: the small pool is the 2-rank server */
+    CHECK_EQ_INT(ch.small[0], 1);
+    CHECK_EQ_INT(ch.lsize, 2);
+    for (int i = 0; i < 4; i++) CHECK_EQ_INT(pf_choice_next(&ch, 1, NULL), want3[i]);
+    pf_choice_free(&ch);
+    /* two equal servers: the large pool (the second) first, then the small one;
+     * from then on both pools' last steps weigh the same per rank, and a tie
+     * goes to the large pool, so MAPL keeps choosing it */
+    int sizes2[2] = {3, 3}, want2[4] = {1, 0, 1, 1};
+    pf_choice_init(&ch, 2, sizes2, 0, 0, NULL);
+    for (int i = 0; i < 4; i++) CHECK_EQ_INT(pf_choice_next(&ch, 1, NULL), want2[i]);
+    pf_choice_free(&ch);
+    /* n_hist_split fixes the cutoff: 3 collections go large, 1 small */
+    pf_choice_init(&ch, 2, (int[]){2, 5}, 0, 2, NULL);
+    CHECK_EQ_INT(pf_choice_next(&ch, 3, NULL), 1);
+    CHECK_EQ_INT(pf_choice_next(&ch, 1, NULL), 0);
+    pf_choice_free(&ch);
+    /* one server: always it */
+    pf_choice_init(&ch, 1, (int[]){4}, 0, 0, NULL);
+    CHECK_EQ_INT(pf_choice_next(&ch, 1, NULL), 0);
+    CHECK_EQ_INT(pf_choice_next(&ch, 7, NULL), 0);
+    pf_choice_free(&ch);
+}
+
 static void test_profiler_format(void)
 {
     /* the wiki's o_server_front block: the same numbers must give the same lines */
@@ -360,7 +391,7 @@ static void test_profiler_format(void)
         {"collection_1", 2, 0.039910, 0.039910, 0.048129, 0.030721, 18, 19},
         {"clean up", 1, 0.000325, 0.000325, 0.000529, 0.000244, 9, 17},
     };
-    char *text = pf_prof_format(rows, 8);
+    char *text = pf_prof_format(rows, 8, PF_PROF_WIKI2021);
     const char *want =
         "Name                 Inclusive % Incl Exclusive % Excl Max Excl  Min Excl  Max PE Min PE\n"
         "o_server_front        0.357244 100.00  0.053738  15.04  0.881602  0.013470  0000   0002\n"
@@ -375,6 +406,24 @@ static void test_profiler_format(void)
         fprintf(stderr, "profiler report differs from the wiki's:\n%s\nexpected:\n%s", text, want);
         check_failures++;
     }
+    cio_free(text);
+    /* current MAPL (AbstractServer%report_profile): f10.2 in 10-wide columns,
+     * whose headers show MAPL's stray ')' */
+    text = pf_prof_format(rows, 8, PF_PROF_MAPL);
+    want = "Name                 Inclusive  % Incl Exclusive  % Excl Max Excl)  Min Excl)  Max PE Min PE\n"
+           "o_server_front             0.36 100.00       0.05  15.04       0.88       0.01  0000   0002\n"
+           "--wait_message             0.05  13.21       0.05  13.21       0.05       0.04  0011   0013\n"
+           "--add_Histcollection       0.00   0.94       0.00   0.94       0.01       0.00  0002   0007\n"
+           "--receive_data             0.19  54.52       0.00   0.14       0.00       0.00  0013   0019\n"
+           "----collection_1           0.19  54.38       0.19  54.38       0.42       0.11  0013   0021\n"
+           "--forward_data             0.06  16.19       0.02   5.02       0.05       0.00  0020   0018\n"
+           "----collection_1           0.04  11.17       0.04  11.17       0.05       0.03  0018   0019\n"
+           "--clean up                 0.00   0.09       0.00   0.09       0.00       0.00  0009   0017\n";
+    if (strcmp(text, want) != 0) {
+        fprintf(stderr, "profiler report differs from current MAPL's:\n%s\nexpected:\n%s", text, want);
+        check_failures++;
+    }
+    CHECK(strcmp(pf_prof_title(PF_PROF_MAPL), "Final io_server profile") == 0);
     cio_free(text);
 
     /* the tree: exclusive = inclusive - children, reduced over one rank */
@@ -413,6 +462,7 @@ int main(int argc, char **argv)
     test_argv();
     test_wire();
     test_profiler_format();
+    test_server_choice();
     opts_done();
     int rc = CHECK_DONE();
     MPI_Finalize();

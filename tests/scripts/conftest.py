@@ -12,7 +12,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.abspath(os.environ.get("top_srcdir") or os.path.join(HERE, "..", ".."))
 BUILDDIR = os.path.abspath(os.environ.get("top_builddir") or SRCDIR)
 TOOL = os.path.join(SRCDIR, "scripts", "climio-sweep")
-EXERCISE = os.path.join(BUILDDIR, "tests", "engine_exercise")
+EXERCISE = os.path.join(BUILDDIR, "src", "exercise", "engine_exercise")
 SAMPLE = os.path.join(SRCDIR, "inputs", "sweep.sample.toml")
 
 sys.path.insert(0, os.path.join(SRCDIR, "scripts"))

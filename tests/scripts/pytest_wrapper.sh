@@ -5,7 +5,7 @@
 [ -n "${PYTHON:-}" ] || skip "no Python 3 configured (./configure PYTHON=...)"
 "$PYTHON" -c 'import pytest' 2>/dev/null || skip "pytest is not installed for $PYTHON (apt-get install python3-pytest)"
 "$PYTHON" -c 'import matplotlib, numpy' 2>/dev/null || skip "matplotlib or numpy is missing for $PYTHON"
-[ -x "$top_builddir/tests/engine_exercise" ] || fail "$top_builddir/tests/engine_exercise is not built"
+[ -x "$top_builddir/src/exercise/engine_exercise" ] || fail "$top_builddir/src/exercise/engine_exercise is not built"
 # the source tree may be read-only (make distcheck): no bytecode files there
 export PYTHONDONTWRITEBYTECODE=1 CLIMIO_PYTHON="$PYTHON"
 run_pytest() {

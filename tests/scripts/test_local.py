@@ -192,13 +192,16 @@ cb_nodes = 2
         assert res["write"]["bytes"]["written"] == 1 * (8 + 12 * 3 * 20 * nx) + 4 * 20 * nx
         assert os.path.isdir(str(tmp_path / "scratch" / "b" / rid))
         params = open(os.path.join(d, "params.in")).read()
-        assert "! (set by the sweep below) nx 8" in params and "\nny 20\n" in params
+        base = tmp_path / "base.in"
+        assert "! nx 8   ! %s:3: set by the sweep below" % base in params
+        assert "\nny 20   ! %s:2\n" % base in params
         # hints from the base file and from the sweep together; the base file's
         # hints file (beside it) found although the run starts in its own folder
         req = res["hints"]["requested"]
         assert req["cb_buffer_size"]["value"] == "4096" and req["cb_nodes"]["value"] == "2"
         assert req["romio_ds_write"]["value"] == "disable"
-        assert "hints_file %s" % (tmp_path / "extra.hints") in params
+        assert "hints_file %s   ! %s:6: 'extra.hints', relative to the base file" % (
+            tmp_path / "extra.hints", base) in params
 
 
 def test_submit_dry_run_needs_no_slurm(tmp_path, exercise):

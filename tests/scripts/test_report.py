@@ -24,7 +24,8 @@ nprocs = 2
 nrec = [1, 2]
 nx = [8, 16, 0]          # the kernel refuses nx 0: those runs fail
 """)
-    p = run_tool(["run", sw], cwd=str(tmp_path), check=False)
+    # --no-check: not refused before the runs (the kernel is not asked), so they run and fail
+    p = run_tool(["run", sw, "--no-check"], cwd=str(tmp_path), check=False)
     out = str(tmp_path / "one.sweep")
     assert p.returncode == 1 and "6 runs: 4 done, 2 failed" in p.stdout, p.stdout
     p = run_tool(["report", out, "--run", "np2,nrec=2,nx=16/rep0"], cwd=str(tmp_path))

@@ -36,15 +36,17 @@ CASES = [
     ("nested-list", HEAD + "nprocs = 1\n[parameters]\nnx = [[1, 2]]\n", 5,
      "nx: expected a list of strings, numbers or booleans, found a list ([1, 2]) in it"),
     ("unknown-parameter", HEAD + 'nprocs = 1\n[parameters]\nnx = 8\niotyp = ["blocking_collective"]\n', 6,
-     "expected a parameter of engine_exercise, found 'iotyp' (did you mean 'iotype'?)"),
+     "engine_exercise refuses nx = 8, iotyp = \"blocking_collective\": engine_exercise: error: command line: "
+     "unknown option '--iotyp=blocking_collective' (did you mean '--iotype'?)"),
     ("bad-choice", HEAD + 'nprocs = 1\n[parameters]\niotype = ["blocking", "nonblocking_collective"]\n', 5,
-     "iotype: expected one of nonblocking_collective|nonblocking_independent|blocking_collective|"
-     'blocking_independent, found "blocking"'),
-    ("bad-int", HEAD + 'nprocs = 1\n[parameters]\nnx = ["big"]\n', 5, 'nx: expected a whole number, found "big"'),
+     "engine_exercise: error: command line: iotype expects one of nonblocking_collective|nonblocking_independent|"
+     "blocking_collective|blocking_independent, found 'blocking'"),
+    ("bad-int", HEAD + 'nprocs = 1\n[parameters]\nnx = ["big"]\n', 5,
+     "engine_exercise: error: command line: nx expects an integer, found 'big'"),
     ("bad-bool", HEAD + 'nprocs = 1\n[parameters]\nverify = "maybe"\n', 5,
-     'verify: expected true or false, found "maybe"'),
+     "engine_exercise: error: command line: verify expects true or false, found 'maybe'"),
     ("driver-not-built", HEAD + 'nprocs = 1\n[parameters]\ndriver = ["null", "nosuch"]\n', 5,
-     'driver: expected one of the drivers built into engine_exercise ('),
+     'engine_exercise cannot run driver = "nosuch": driver: expected one of the drivers built into engine_exercise ('),
     ("reserved-json", HEAD + 'nprocs = 1\n[parameters]\njson = "x.json"\n', 5,
      "json: expected a kernel parameter the sweep does not set itself, found 'json' (the sweep passes --json "
      "itself)"),

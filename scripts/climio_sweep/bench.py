@@ -1,0 +1,260 @@
+"""The runner every bench-* script shares (bench-gcrm, bench-mom, bench-drivers,
+bench-aggregation, bench-pfio, bench-adios2): the same flags, spelled the same
+way and described in --help; each run in its own empty folder, through the
+sweep's run_command (timeouts, no launcher outliving the script); repetitions
+interleaved (every configuration once, then again); a failed run explained by
+the program's own "error:" line; and table cells that show the median with
+[min-max], flagged when the spread is more than 25% of the median."""
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import shlex
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+from .execute import run_command, run_environment
+from .kernel import kernel_error_line
+
+SPREAD_LIMIT = 0.25      # (max - min) / median above this: the cell is flagged
+FLAG = "!"
+
+
+def add_arguments(ap, dir_default=None):
+    """The flags every bench-* script has."""
+    g = ap.add_argument_group("flags every bench-* script has")
+    g.add_argument("--repetitions", type=int, default=3, metavar="N",
+                   help="runs of each configuration, interleaved (every configuration once, then again); each "
+                        "table cell is the median with [min-max] of the N runs, flagged '%s' when max - min is more "
+                        "than %d%%%% of the median (default: %%(default)s)" % (FLAG, SPREAD_LIMIT * 100))
+    g.add_argument("--dir", default=dir_default or ("/dev/shm" if os.path.isdir("/dev/shm") else "."),
+                   help="file system to write on: every run gets its own empty folder there, removed after it "
+                        "(default: %(default)s)")
+    g.add_argument("--json", metavar="FILE", help="also write the table, with every repetition's figures, as JSON")
+    g.add_argument("--json-dir", metavar="DIR", help="keep every run's own JSON result in DIR")
+    g.add_argument("--mpiexec", default=os.environ.get("MPIEXEC", "mpiexec"), metavar="CMD",
+                   help="MPI launcher, words split as a shell would (default: $MPIEXEC, else %(default)s)")
+    g.add_argument("--timeout", type=float, default=1800, metavar="S",
+                   help="seconds a run may take before it is stopped (default: %(default)s)")
+    return g
+
+
+def check_arguments(ap, args):
+    if args.repetitions < 1:
+        ap.error("--repetitions: expected a whole number >= 1, found %d" % args.repetitions)
+    try:
+        os.makedirs(args.dir, exist_ok=True)
+    except OSError as e:
+        ap.error("--dir: cannot make the folder %s: %s" % (args.dir, e.strerror or e))
+
+
+class RunFailed(Exception):
+    """A run that did not succeed: its name and the program's own words."""
+
+
+class Runner:
+    """Runs the programs of one bench-* script; use as a context manager so
+    its scratch folder goes away whatever happens."""
+
+    def __init__(self, tool, args):
+        self.tool = tool
+        self.args = args
+        self.launcher = shlex.split(args.mpiexec)
+        self.env = run_environment({"hints": {}, "env": {}})
+        self.work = None
+        if args.json_dir:
+            os.makedirs(args.json_dir, exist_ok=True)
+
+    def __enter__(self):
+        # absolute: each run starts in its own folder, where a relative --dir means nothing
+        self.work = os.path.abspath(tempfile.mkdtemp(prefix="climio-%s-" % self.tool, dir=self.args.dir))
+        return self
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    @contextlib.contextmanager
+    def folder(self, name):
+        """An empty folder for runs that share files (a write, then its
+        combine), removed afterwards."""
+        wd = os.path.join(self.work, re.sub(r"[^A-Za-z0-9_.=+-]", "_", name) + ".shared")
+        shutil.rmtree(wd, ignore_errors=True)
+        os.makedirs(wd)
+        try:
+            yield wd
+        finally:
+            shutil.rmtree(wd, ignore_errors=True)
+
+    def run(self, name, nprocs, argv, json_option="--json", folder=None):
+        """One MPI run of argv (program and options) on nprocs processes, in an
+        empty folder of its own (relative output paths land there), or in
+        folder (from folder()).  Returns (the run's JSON document, None when
+        json_option is None; wall seconds; its stdout); raises RunFailed with
+        the program's error line.  Its own folder is removed after it."""
+        safe = re.sub(r"[^A-Za-z0-9_.=+-]", "_", name)
+        wd = folder or os.path.join(self.work, safe)
+        if not folder:
+            shutil.rmtree(wd, ignore_errors=True)
+            os.makedirs(wd)
+        os.sync()    # the previous run's write-back should not slow this one
+        jpath = os.path.join(wd, safe + ".result.json")
+        cmd = self.launcher + ["-n", str(nprocs)] + list(argv) + ([json_option, jpath] if json_option else [])
+        t0 = time.monotonic()
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            rc, reason = run_command(cmd, wd, self.env, out, err, self.args.timeout, timeout_from="--timeout")
+            out.seek(0)
+            err.seek(0)
+            text_out = out.read().decode(errors="replace")
+            text_err = err.read().decode(errors="replace")
+        seconds = time.monotonic() - t0
+        try:
+            if rc != 0 or reason:
+                said = kernel_error_line(text_err) or kernel_error_line(text_out)
+                tail = [l for l in text_err.splitlines() if l.strip()][-1:] or ["no output"]
+                raise RunFailed("%s: %s%s" % (name, reason or "exit status %d" % rc,
+                                              ": " + (said or tail[0])[:300]))
+            doc = None
+            if json_option:
+                try:
+                    with open(jpath) as f:
+                        doc = json.load(f)
+                except (OSError, ValueError) as e:
+                    raise RunFailed("%s: exit status 0 but no readable JSON result (%s)" % (name, e))
+                if self.args.json_dir:
+                    shutil.copyfile(jpath, os.path.join(self.args.json_dir, safe + ".json"))
+            return doc, seconds, text_out
+        finally:
+            if folder:
+                if os.path.exists(jpath):
+                    os.remove(jpath)
+            else:
+                shutil.rmtree(wd, ignore_errors=True)
+
+
+def repeat(configs, repetitions, one, log=sys.stderr):
+    """one(config, rep) for every configuration, every configuration once per
+    repetition (interleaved, so a slow spell of a shared machine spreads over
+    all of them).  Returns {index: [result or RunFailed, ...]}."""
+    results = {i: [] for i in range(len(configs))}
+    for rep in range(repetitions):
+        for i, cfg in enumerate(configs):
+            try:
+                results[i].append(one(cfg, rep))
+            except RunFailed as e:
+                print("%s: FAILED %s" % (os.path.basename(sys.argv[0]), e), file=log)
+                results[i].append(e)
+    return results
+
+
+def ok(results):
+    return [r for r in results if not isinstance(r, Exception)]
+
+
+def first_error(results):
+    return next((str(r) for r in results if isinstance(r, Exception)), None)
+
+
+class Spread:
+    """Median, min and max of a cell's repetitions."""
+
+    def __init__(self, values):
+        self.values = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if self.values:
+            self.median = statistics.median(self.values)
+            self.min, self.max = min(self.values), max(self.values)
+        else:
+            self.median = self.min = self.max = None
+
+    @property
+    def relative(self):
+        """(max - min) / median, 0 for one value or a zero median."""
+        if len(self.values) < 2 or not self.median:
+            return 0.0
+        return (self.max - self.min) / abs(self.median)
+
+    @property
+    def flagged(self):
+        return self.relative > SPREAD_LIMIT
+
+    def cell(self, fmt="%.2f"):
+        """'median [min-max]' (just the value for one repetition), FLAG appended
+        when the spread is over the limit."""
+        if self.median is None:
+            return "-"
+        if len(self.values) == 1:
+            return fmt % self.median
+        return "%s [%s-%s]%s" % (fmt % self.median, fmt % self.min, fmt % self.max,
+                                 " " + FLAG if self.flagged else "")
+
+    def json(self):
+        return {"median": self.median, "min": self.min, "max": self.max, "values": self.values,
+                "spread_over_limit": self.flagged}
+
+
+def cell(values, fmt="%.2f"):
+    return Spread(values).cell(fmt)
+
+
+def legend(repetitions):
+    """The line under every table."""
+    if repetitions == 1:
+        return ("cells: one run each (--repetitions 1): no spread to judge; use --repetitions 3 or more for figures "
+                "to compare")
+    return ("cells: median [min-max] of %d runs, interleaved; %s: max - min is more than %d%% of the median (the "
+            "machine was not steady: compare such cells with care, or run more repetitions)"
+            % (repetitions, FLAG, SPREAD_LIMIT * 100))
+
+
+def markdown(head, rows):
+    """A Markdown table as lines."""
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return out
+
+
+def command_line():
+    return " ".join([os.path.basename(sys.argv[0])] + [shlex.quote(a) for a in sys.argv[1:]])
+
+
+def write_json(path, doc):
+    """The script's JSON (--json): the command, then what the script puts in."""
+    doc = dict({"command": command_line(), "spread_limit": SPREAD_LIMIT}, **doc)
+    try:
+        with open(path, "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+    except OSError as e:
+        sys.exit("%s: --json %s: cannot write: %s" % (os.path.basename(sys.argv[0]), path, e.strerror or e))
+
+
+def find_program(name, given=None, env_var=None, tool="bench"):
+    """given, $env_var, beside the script (installed bin/), the build tree
+    (src/*/, tests/, run/), then $PATH."""
+    for cand in (given, os.environ.get(env_var) if env_var else None):
+        if cand:
+            return os.path.abspath(cand)
+    here = os.path.dirname(os.path.abspath(sys.argv[0]))
+    top = os.path.dirname(here)
+    for d in [here, os.path.join(top, "tests"), os.path.join(top, "run")] + sorted(
+            os.path.join(top, "src", s) for s in (os.listdir(os.path.join(top, "src"))
+                                                  if os.path.isdir(os.path.join(top, "src")) else [])):
+        p = os.path.join(d, name)
+        if os.path.isfile(p) and os.access(p, os.X_OK):
+            return os.path.abspath(p)
+    p = shutil.which(name)
+    if not p:
+        sys.exit("%s: cannot find %s: build it (make) or give its path%s" % (
+            tool, name, " (or set %s)" % env_var if env_var else ""))
+    return p
+
+
+def parser(doc, dir_default=None):
+    """An argparse parser with the script's docstring and the shared flags."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_arguments(ap, dir_default)
+    return ap

@@ -1,0 +1,86 @@
+/* decomp_io: replay a decomposition map recorded by a model (PIO, SCORPIO,
+ * E3SM-IO) or one of pioperf's built-in ones, through climio's engine. */
+#ifndef CLIMIO_DECOMP_H
+#define CLIMIO_DECOMP_H
+
+#include "app.h"
+#include "dmap.h"
+
+extern const cio_param_spec decomp_params[];
+extern const char decomp_builtin_name[];
+extern const char decomp_builtin_text[];
+
+typedef enum decomp_source { DECOMP_FILE, DECOMP_BLOCK, DECOMP_ROUNDROBIN } decomp_source;
+
+typedef struct decomp_cfg {
+    decomp_source source;
+    const char *decomp;         /* file name, or BLOCK / ROUNDROBIN */
+    const char *decomp_origin;  /* "file:line" or "command line" of the decomp key */
+    dmap_opts opts;
+    int64_t varsize;            /* BLOCK / ROUNDROBIN: elements per rank */
+    int64_t nvars, records;
+    cio_type type;
+    const char *outdir, *file;
+    int blob;                   /* E3SM-IO's blob layout instead of the canonical one */
+    char e3sm_case;             /* 0: nvars per decomposition; 'A' (auto), 'F', 'G', 'I': E3SM-IO's case */
+    int sorted;                 /* replay requests in index order (PIO's sorted map) rather than buffer order */
+} decomp_cfg;
+
+int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e);
+
+/* The maps one rank replays: read from a file, or built for BLOCK / ROUNDROBIN. */
+typedef struct decomp_maps {
+    dmap_loaded m;
+} decomp_maps;
+
+/* pioperf's built-in maps for rank `rank` of `nranks` (init_ideal_dof). */
+void decomp_ideal(const decomp_cfg *c, int rank, int nranks, dmap_loaded *out);
+
+/* This rank's share of decomposition k as engine blocks: each run of the map
+ * becomes the fewest boxes of the array that cover it, in buffer order. */
+cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *d, int sorted, MPI_Comm comm);
+
+/* One output file: how many variables on each decomposition, how many
+ * variables no decomposition partitions (written by rank 0), records, type. */
+typedef struct decomp_file {
+    char suffix[8];                 /* "" or E3SM-IO's "_h0" / "_h1" */
+    int64_t nvars[DMAP_MAX_DECOMPS];
+    int64_t nonpart;
+    int64_t records;
+    cio_type type;
+} decomp_file;
+
+/* The files of a run: one with nvars variables on every decomposition, or the
+ * files of E3SM-IO's F, G or I case (their variable counts per decomposition,
+ * from E3SM-IO's docs/variables.md).  Returns how many (1 or 2), or -1 with e. */
+int decomp_files(const decomp_cfg *c, int ndecomps, decomp_file *f, cio_err *e);
+
+/* The file pioperf writes: dims dim000001.. (fastest first) and time, then per
+ * variable vard0001.. (time, dims) with _FillValue; several decompositions
+ * (E3SM-IO maps) get a D<k>. prefix; non-partitioned variables np0001.. are
+ * record scalars that rank 0 of comm (`rank` 0 of a virtual run) writes. */
+cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *f, MPI_Comm comm, int rank);
+
+/* E3SM-IO's blob layout: per decomposition, each rank's elements written as one
+ * contiguous block of a 1-D array (blob_elems), its place and its requests stored
+ * beside them (nreqs, blob_start, blob_count per blob; offsets, lengths).  The
+ * file depends on the process count, as E3SM-IO's blob files do.  Collective. */
+int decomp_blob_schema(const decomp_cfg *c, const dmap_loaded *m, MPI_Comm comm, cio_schema **out, cio_err *e);
+void decomp_blob_free(void);
+
+/* Write a file through the engine: every record of every variable. */
+void decomp_write(cio_engine *e, cio_schema *s, int64_t records, const char *path, MPI_Comm comm);
+
+/* --dry_run: the preamble prints the map's summary (rank 0; returns the exit
+ * status), then the suite's planner calls decomp_plan_rank for every rank. */
+int decomp_dry_run_open(cio_app *a, const decomp_cfg *c, int nprocs);
+void decomp_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs);
+void decomp_dry_run_close(void);
+
+/* --make_decomp KIND: write a generated map (rank 0 only).  Returns the exit status. */
+int decomp_make(const cio_params *p, const char *argv0line);
+
+/* pioperf's experiment from a pioperf.nl namelist.  Returns the exit status. */
+int decomp_pioperf(cio_app *a, const char *nl_path);
+
+#endif

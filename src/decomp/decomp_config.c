@@ -1,0 +1,166 @@
+/* decomp_io's parameters, and pioperf's built-in BLOCK and ROUNDROBIN maps. */
+#include "config.h"
+#include "decomp.h"
+#include "driver.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+const cio_param_spec decomp_params[] = {
+    {"decomp", CIO_P_STRING, "BLOCK",
+     "the map to replay: a PIO text (version 2001), PIO netCDF, SCORPIO logger or E3SM-IO map file, or pioperf's "
+     "BLOCK / ROUNDROBIN (varsize elements per rank)", 0, 0, 0, 0},
+    {"decomp_format", CIO_P_CHOICE, "auto", "the map file's format (auto: from its first bytes and contents)",
+     "auto|pio_text|pio_nc|scorpio_nc|e3sm", 0, 0, 0},
+    {"decomp_order", CIO_P_CHOICE, "fortran",
+     "PIO text maps: the order the dimension lengths are listed in (fortran: fastest first, as E3SM/SCORPIO save "
+     "them and pioperf and dat2nc read them; c: as PIOc_write_decomp writes them)", "fortran|c", 0, 0, 0},
+    {"e3sm_fill", CIO_P_BOOL, "false",
+     "E3SM-IO maps: also write the fill requests (those past fill_starts), as e3sm_io -u does", 0, 0, 0, 0},
+    {"varsize", CIO_P_INT, "1024", "BLOCK / ROUNDROBIN: elements per rank (pioperf's varsize)", 0, 1, 1e12, 0},
+    {"nvars", CIO_P_INT, "10", "variables written per decomposition (pioperf's nvars)", 0, 1, 1e6, 0},
+    {"records", CIO_P_INT, "1", "records written per variable (pioperf's nframes)", 0, 1, 1e9, 0},
+    {"var_type", CIO_P_CHOICE, "double", "element type of the variables (pioperf compiles double)",
+     "double|float|int", 0, 0, 0},
+    {"sorted", CIO_P_BOOL, "false",
+     "write each rank's requests in index order (as PIO sorts an unsorted map and e3sm_io sorts its requests); "
+     "default: the map's buffer order", 0, 0, 0, 0},
+    {"e3sm_case", CIO_P_CHOICE, "none",
+     "E3SM-IO maps: write E3SM-IO's case files instead of nvars per decomposition: F (h0, h1), G, I (h0, h1) with "
+     "their variable counts per decomposition and records (generic names); auto: from the number of decompositions "
+     "(3 F, 6 G, 5 I)", "none|auto|F|G|I", 0, 0, 0},
+    {"layout", CIO_P_CHOICE, "canonical",
+     "canonical: the arrays as the model has them (pioperf, e3sm_io -x canonical); blob: each rank's elements "
+     "contiguous, its requests stored beside them (e3sm_io -x blob; the file depends on the process count)",
+     "canonical|blob", 0, 0, 0},
+    {"output_dir", CIO_P_STRING, "out", "output folder", 0, 0, 0, 0},
+    {"out", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
+    {"file", CIO_P_STRING, "decomp_io", "output file name without .nc", 0, 0, 0, 0},
+    {"pioperf", CIO_P_STRING, NULL,
+     "run pioperf's experiment from this namelist (pioperf.nl): its decompositions, iotypes, rearrangers, I/O "
+     "task counts, variables and RESULT lines", 0, 0, 0, 0},
+    {"make_decomp", CIO_P_CHOICE, "none",
+     "write a generated map and exit: block, roundrobin, random (a permutation), holes (block with every "
+     "gen_hole_every-th slot a hole), cubed_sphere (E3SM-like columns on a cubed sphere, Hilbert-curve elements), "
+     "mom (mom_io's 2-D domain layout), convert (the map given by decomp, rewritten)",
+     "none|block|roundrobin|random|holes|cubed_sphere|mom|convert", 0, 0, 0},
+    {"gen_out", CIO_P_STRING, NULL, "--make_decomp: the file to write", 0, 0, 0, 0},
+    {"gen_format", CIO_P_CHOICE, "pio_text", "--make_decomp: the format written", "pio_text|e3sm", 0, 0, 0},
+    {"gen_tasks", CIO_P_INT, "4", "--make_decomp: tasks the map is recorded at", 0, 1, 1e7, 0},
+    {"gen_dims", CIO_P_STRING, "8,96",
+     "--make_decomp block/roundrobin/random/holes: the array's lengths, C order (slowest first)", 0, 0, 0, 0},
+    {"gen_hole_every", CIO_P_INT, "7", "--make_decomp holes: every n-th buffer slot is a hole", 0, 2, 1e9, 0},
+    {"gen_seed", CIO_P_INT, "1", "--make_decomp random: the permutation's seed", 0, 0, 1e18, 0},
+    {"gen_ne", CIO_P_INT, "4", "--make_decomp cubed_sphere: elements along a cube face edge (a power of 2)", 0, 1,
+     4096, 0},
+    {"gen_nlev", CIO_P_INT, "8", "--make_decomp cubed_sphere: vertical levels (0: columns only)", 0, 0, 1e5, 0},
+    {"gen_ni", CIO_P_INT, "40", "--make_decomp mom: grid points along x", 0, 1, 1e9, 0},
+    {"gen_nj", CIO_P_INT, "30", "--make_decomp mom: grid points along y", 0, 1, 1e9, 0},
+    {"gen_nk", CIO_P_INT, "5", "--make_decomp mom: levels (1: a 2-D field)", 0, 1, 1e6, 0},
+    {"gen_raw", CIO_P_BOOL, "true", "--make_decomp e3sm: include D*.raw_nreqs / raw_offsets (dat2nc -r)", 0, 0, 0,
+     0},
+    CIO_PARAM_END,
+};
+
+const char decomp_builtin_name[] = "<built-in parameters>";
+const char decomp_builtin_text[] =
+    "! no parameter file given: pioperf's BLOCK map, 1024 doubles per rank, 10 variables\n"
+    "decomp BLOCK\n";
+
+/* A relative map path given in a parameter file that is not found from the
+ * current folder is looked up beside that file (how sweeps and shipped inputs
+ * name their maps). */
+static const char *beside_param_file(const char *path, const char *origin)
+{
+    static char buf[4096];
+    const char *colon = strrchr(origin, ':');
+    if (path[0] == '/' || access(path, F_OK) == 0 || !colon) return path;
+    const char *slash = NULL;
+    for (const char *q = origin; q < colon; q++)
+        if (*q == '/') slash = q;
+    if (!slash) return path;
+    snprintf(buf, sizeof buf, "%.*s/%s", (int)(slash - origin), origin, path);
+    return access(buf, F_OK) == 0 ? buf : path;
+}
+
+int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
+{
+    memset(c, 0, sizeof *c);
+    c->decomp = cio_param_str(p, "decomp");
+    c->decomp_origin = cio_param_origin(p, "decomp");
+    if (cio_strcaseeq(c->decomp, "BLOCK")) c->source = DECOMP_BLOCK;
+    else if (cio_strcaseeq(c->decomp, "ROUNDROBIN")) c->source = DECOMP_ROUNDROBIN;
+    else {
+        c->source = DECOMP_FILE;
+        c->decomp = beside_param_file(c->decomp, c->decomp_origin);
+    }
+    if (!c->decomp[0]) return cio_seterr(e, "%s: decomp is empty: give a map file, BLOCK or ROUNDROBIN", c->decomp_origin);
+    if (dmap_format_from_name(cio_param_str(p, "decomp_format"), &c->opts.format) != 0)
+        return cio_seterr(e, "%s: unknown decomp_format", cio_param_origin(p, "decomp_format"));
+    c->opts.text_c_order = cio_strcaseeq(cio_param_str(p, "decomp_order"), "c");
+    c->opts.e3sm_fill = cio_param_bool(p, "e3sm_fill");
+    c->varsize = cio_param_int(p, "varsize");
+    c->nvars = cio_param_int(p, "nvars");
+    c->records = cio_param_int(p, "records");
+    if (cio_type_from_name(cio_param_str(p, "var_type"), &c->type) != 0)
+        return cio_seterr(e, "%s: unknown var_type", cio_param_origin(p, "var_type"));
+    c->sorted = cio_param_bool(p, "sorted");
+    c->blob = cio_strcaseeq(cio_param_str(p, "layout"), "blob");
+    const char *ec = cio_param_str(p, "e3sm_case");
+    c->e3sm_case = cio_strcaseeq(ec, "none") ? 0 : cio_strcaseeq(ec, "auto") ? 'A' : (char)(ec[0] & ~0x20);
+    if (c->e3sm_case && c->blob)
+        return cio_seterr(e, "%s: e3sm_case writes the canonical layout; drop layout blob",
+                          cio_param_origin(p, "e3sm_case"));
+    c->outdir = cio_param_str(p, "output_dir");
+    c->file = cio_param_str(p, "file");
+    return 0;
+}
+
+void decomp_ideal(const decomp_cfg *c, int rank, int nranks, dmap_loaded *out)
+{
+    memset(out, 0, sizeof *out);
+    out->format = DMAP_AUTO;
+    out->ndecomps = 1;
+    out->ntasks = nranks;
+    out->desc[0].ndims = 1;
+    out->desc[0].dims[0] = (int64_t)nranks * c->varsize;
+    dmap_part *p = &out->part[0];
+    dmap_part_init(p, rank, 1);
+    if (c->source == DECOMP_BLOCK) dmap_part_add_run(p, rank, (int64_t)rank * c->varsize, c->varsize);
+    else
+        for (int64_t i = 0; i < c->varsize; i++) dmap_part_add(p, rank, i * nranks + rank);
+}
+
+/* E3SM-IO's cases (docs/variables.md): variables per decomposition D1.. and not
+ * partitioned, per history file.  F h0 and I h1 hold one record, the others
+ * `records`; G is double whatever var_type says. */
+int decomp_files(const decomp_cfg *c, int ndecomps, decomp_file *f, cio_err *e)
+{
+    memset(f, 0, 2 * sizeof *f);
+    if (!c->e3sm_case) {
+        for (int k = 0; k < ndecomps; k++) f[0].nvars[k] = c->nvars;
+        f[0].records = c->records;
+        f[0].type = c->type;
+        return 1;
+    }
+    char cs = c->e3sm_case;
+    if (cs == 'A') cs = ndecomps == 3 ? 'F' : ndecomps == 6 ? 'G' : ndecomps == 5 ? 'I' : 0;
+    int want = cs == 'F' ? 3 : cs == 'G' ? 6 : cs == 'I' ? 5 : 0;
+    if (!cs || ndecomps != want)
+        return cio_seterr(e, "%s: e3sm_case %c needs an E3SM-IO map with %d decompositions (F 3, G 6, I 5); %s has %d",
+                          c->decomp, cs ? cs : '?', want, c->decomp, ndecomps);
+    static const int64_t F[2][4] = {{1, 323, 63, 27}, {1, 22, 1, 27}};
+    static const int64_t G[7] = {6, 2, 25, 2, 2, 4, 11};
+    static const int64_t I[2][6] = {{465, 75, 4, 1, 1, 14}, {465, 69, 2, 1, 1, 14}};
+    int n = cs == 'G' ? 1 : 2;
+    for (int h = 0; h < n; h++) {
+        const int64_t *t = cs == 'F' ? F[h] : cs == 'G' ? G : I[h];
+        for (int k = 0; k < want; k++) f[h].nvars[k] = t[k];
+        f[h].nonpart = t[want];
+        f[h].records = (cs == 'F' && h == 0) || (cs == 'I' && h == 1) ? 1 : c->records;
+        f[h].type = cs == 'G' ? CIO_DOUBLE : c->type;
+        if (n == 2) snprintf(f[h].suffix, sizeof f[h].suffix, "_h%d", h);
+    }
+    return n;
+}

@@ -1,0 +1,191 @@
+/* decomp_io: replay a model's decomposition map (PIO text, PIO netCDF, SCORPIO
+ * logger, E3SM-IO map files) or pioperf's BLOCK / ROUNDROBIN at any process
+ * count, through every driver; or generate maps (--make_decomp); or run
+ * pioperf's experiment from its namelist (--pioperf pioperf.nl). */
+#include "config.h"
+#include "decomp.h"
+#include "kernel.h"
+#include "outputs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "decomp_io [parameter file] [--decomp FILE|BLOCK|ROUNDROBIN] [--key value ...]\n"
+    "  Replays a decomposition map saved by PIO (PIO_SAVE_DECOMPS, PIOc_writemap, PIOc_write_nc_decomp), SCORPIO\n"
+    "  or E3SM-IO (map_*_case_*p.nc) at any process count: a map recorded at P tasks runs on N ranks, rank r\n"
+    "  taking a block of consecutive recorded tasks.  --pioperf pioperf.nl runs PIO's pioperf experiment;\n"
+    "  --make_decomp KIND --gen_out FILE writes a generated map.  See doc/decomp.md";
+
+typedef struct run_info {
+    const decomp_cfg *c;
+    const dmap_loaded *m;
+    int64_t task0, ntasks;
+} run_info;
+
+static void kernel_json(cio_json *j, void *ctx)
+{
+    const run_info *ri = ctx;
+    cio_json_obj(j, "decomp_io");
+    cio_json_str(j, "decomp", ri->c->decomp);
+    cio_json_str(j, "decomp_format", ri->c->source == DECOMP_FILE ? dmap_format_name(ri->m->format) : "builtin");
+    cio_json_int(j, "recorded_tasks", ri->m->ntasks);
+    cio_json_arr(j, "decompositions");
+    for (int k = 0; k < ri->m->ndecomps; k++) {
+        cio_json_obj(j, NULL);
+        cio_json_arr(j, "dims");
+        for (int i = 0; i < ri->m->desc[k].ndims; i++) cio_json_int(j, NULL, ri->m->desc[k].dims[i]);
+        cio_json_arr_end(j);
+        cio_json_obj_end(j);
+    }
+    cio_json_arr_end(j);
+    cio_json_int(j, "nvars", ri->c->nvars);
+    cio_json_int(j, "records", ri->c->records);
+    cio_json_str(j, "var_type", cio_type_name(ri->c->type));
+    cio_json_obj_end(j);
+}
+
+/* Global counts of what the map names, for the report. */
+static void report_map(const cio_app *a, const decomp_cfg *c, const dmap_loaded *m)
+{
+    int64_t mine[2 * DMAP_MAX_DECOMPS] = {0}, all[2 * DMAP_MAX_DECOMPS];
+    for (int k = 0; k < m->ndecomps; k++) {
+        mine[2 * k] = m->part[k].nelems;
+        mine[2 * k + 1] = m->part[k].nholes;
+    }
+    MPI_Reduce(mine, all, 2 * DMAP_MAX_DECOMPS, MPI_INT64_T, MPI_SUM, 0, a->comm);
+    if (a->rank != 0 || cio_param_bool(a->params, "quiet")) return;
+    if (c->source == DECOMP_FILE)
+        printf("decomp_io: %s (%s), recorded at %lld tasks, replayed on %d rank%s\n", c->decomp,
+               dmap_format_name(m->format), (long long)m->ntasks, a->nprocs, a->nprocs == 1 ? "" : "s");
+    else
+        printf("decomp_io: pioperf's %s map, %lld elements per rank, on %d rank%s\n", c->decomp, (long long)c->varsize,
+               a->nprocs, a->nprocs == 1 ? "" : "s");
+    for (int k = 0; k < m->ndecomps; k++) {
+        char dims[128];
+        int64_t g = dmap_desc_elems(&m->desc[k]);
+        printf("  D%d: %s, %lld elements written per variable and record, %lld holes, %lld never written", k + 1,
+               dmap_dims_str(&m->desc[k], dims, sizeof dims), (long long)all[2 * k], (long long)all[2 * k + 1],
+               (long long)(g - all[2 * k]));
+        if (!c->e3sm_case)
+            printf("; %lld variables x %lld records of %s", (long long)c->nvars, (long long)c->records,
+                   cio_type_name(c->type));
+        printf("\n");
+    }
+}
+
+/* The kernel's state across the descriptor's steps. */
+typedef struct decomp_kernel {
+    cio_app *app;
+    decomp_cfg c;
+    dmap_loaded m;
+    int nfiles;                 /* one, or an E3SM-IO case's history files */
+    decomp_file files[2];
+    cio_schema *s[2];
+    char path[2][4200];
+    run_info ri;
+} decomp_kernel;
+
+/* --make_decomp and --pioperf are whole programs of their own: they run here and
+ * end the run; otherwise the settings. */
+static cio_format decomp_setup(cio_app *a, void *ctx)
+{
+    decomp_kernel *k = ctx;
+    k->app = a;
+    if (strcmp(cio_param_str(a->params, "make_decomp"), "none") != 0) {
+        int rc = a->rank == 0 ? decomp_make(a->params, NULL) : 0;
+        MPI_Bcast(&rc, 1, MPI_INT, 0, a->comm);
+        cio_app_exit(a, rc);
+    }
+    cio_err e = {0};
+    if (decomp_config_load(&k->c, a->params, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+    const char *nl = cio_param_str(a->params, "pioperf");
+    if (nl) cio_app_exit(a, decomp_pioperf(a, nl));
+    if (k->c.blob && cio_param_bool(a->params, "dry_run"))
+        cio_die_all(a->comm, "%s: the planner plans the canonical layout only", cio_param_origin(a->params, "layout"));
+    return CIO_FMT_CDF5;   /* pioperf creates PnetCDF files with PIO_64BIT_DATA */
+}
+
+static int decomp_preamble(cio_app *a, void *ctx, int nprocs) { return decomp_dry_run_open(a, &((decomp_kernel *)ctx)->c, nprocs); }
+
+/* The map, this rank's share (collective), the folder, the file's layout. */
+static void decomp_prepare(cio_app *a, void *ctx)
+{
+    decomp_kernel *k = ctx;
+    cio_err e = {0};
+    if (k->c.source == DECOMP_FILE) {
+        if (dmap_load(k->c.decomp, &k->c.opts, a->comm, &k->m, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+    } else {
+        decomp_ideal(&k->c, a->rank, a->nprocs, &k->m);
+    }
+    report_map(a, &k->c, &k->m);
+    if (a->rank == 0) cio_mkdir_p(k->c.outdir, &e);
+    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
+    k->nfiles = decomp_files(&k->c, k->m.ndecomps, k->files, &e);
+    if (k->nfiles < 0) cio_die_all(a->comm, "%s", e.msg);
+    for (int i = 0; i < k->nfiles; i++) {
+        snprintf(k->path[i], sizeof k->path[i], "%s/%s%s.nc", k->c.outdir, k->c.file, k->files[i].suffix);
+        if (!k->c.blob) k->s[i] = decomp_schema(&k->c, &k->m, &k->files[i], a->comm, a->rank);
+        else if (decomp_blob_schema(&k->c, &k->m, a->comm, &k->s[i], &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+        if (k->c.e3sm_case && a->rank == 0 && !cio_param_bool(a->params, "quiet")) {
+            printf("  %s: E3SM-IO case file, %lld record%s of %s; variables per decomposition:", k->path[i],
+                   (long long)k->files[i].records, k->files[i].records == 1 ? "" : "s", cio_type_name(k->files[i].type));
+            for (int d = 0; d < k->m.ndecomps; d++) printf(" D%d %lld", d + 1, (long long)k->files[i].nvars[d]);
+            printf(", not partitioned %lld (rank 0)\n", (long long)k->files[i].nonpart);
+        }
+    }
+    k->ri = (run_info){&k->c, &k->m, k->m.part[0].task0, k->m.part[0].ntasks};
+}
+
+static void decomp_list_outputs(cio_app *a, void *ctx, cio_outputs *out)
+{
+    decomp_kernel *k = ctx;
+    for (int i = 0; i < k->nfiles; i++)   /* every rank writes its share */
+        cio_outputs_add(out, k->path[i], cio_param_origin(a->params, "file"), k->files[i].suffix, 1);
+}
+
+static void output_once(void *ctx, int repetition)
+{
+    decomp_kernel *k = ctx;
+    (void)repetition;
+    for (int i = 0; i < k->nfiles; i++) decomp_write(k->app->engine, k->s[i], k->files[i].records, k->path[i], k->app->comm);
+}
+
+static void decomp_cleanup(cio_app *a, void *ctx)
+{
+    decomp_kernel *k = ctx;
+    (void)a;
+    decomp_dry_run_close();
+    for (int i = 0; i < k->nfiles; i++) cio_schema_free(k->s[i]);
+    k->nfiles = 0;
+    decomp_blob_free();
+    dmap_loaded_free(&k->m);
+}
+
+static void decomp_output(cio_app *a, void *ctx) { cio_app_repeat(a, output_once, ctx); }
+
+static void decomp_json(cio_json *j, void *ctx) { kernel_json(j, &((decomp_kernel *)ctx)->ri); }
+
+static const cio_kernel decomp_kernel_desc = {
+    .name = "decomp_io",
+    .usage = usage,
+    .params = decomp_params,
+    .default_file = "decomp_io.in",
+    .builtin_name = decomp_builtin_name,
+    .builtin_text = decomp_builtin_text,
+    .setup = decomp_setup,
+    .plan_rank = decomp_plan_rank,
+    .dry_run_preamble = decomp_preamble,
+    .prepare = decomp_prepare,
+    .list_outputs = decomp_list_outputs,
+    .output = decomp_output,
+    .json = decomp_json,
+    .cleanup = decomp_cleanup,
+};
+
+int main(int argc, char **argv)
+{
+    static decomp_kernel k;
+    return cio_kernel_main(&decomp_kernel_desc, &k, argc, argv);
+}

@@ -1,0 +1,330 @@
+/* PIO's pioperf experiment (tests/performance/pioperformance.F90) from its
+ * namelist: for each decomposition x varsize x nvars, each iotype, each
+ * rearranger and each I/O task count, write pioperf.<rearr>-<ntasks>-<iotype>.nc
+ * (nframes records of nvars variables), time it as pioperf does (from a barrier
+ * before the writes to a barrier after the close, maximum over ranks), print its
+ * RESULT line, read the file back, check every value and print the read line (as
+ * SCORPIO's pioperf does; PIO2 builds it without DOREAD). */
+#include "config.h"
+#include "decomp.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NL_MAXFILES 64
+
+typedef struct nl {
+    char *decompfile[NL_MAXFILES];
+    int ndecomp;
+    int types[4], ntypes;           /* pioperf's iotype numbers: 1 pnetcdf, 2 netcdf, 3 netcdf4c, 4 netcdf4p */
+    int typeline;
+    int rearr[2];
+    int niotasks[64];
+    int64_t nframes, nvars[12], varsize[12];
+} nl;
+
+/* ---- the namelist: &pioperf name = values ... / ---- */
+
+typedef struct tok {
+    char *s;
+    int line;
+    int quoted;
+} tok;
+
+static int tokenize(const char *text, const char *path, tok **out, int *n, cio_err *e)
+{
+    int cap = 64, line = 1;
+    *n = 0;
+    *out = cio_malloc((size_t)cap * sizeof(tok));
+    for (const char *p = text; *p;) {
+        if (*p == '\n') line++;
+        if (isspace((unsigned char)*p) || *p == ',') {
+            p++;
+            continue;
+        }
+        if (*p == '!') {
+            while (*p && *p != '\n') p++;
+            continue;
+        }
+        if (*n == cap) *out = cio_realloc(*out, (size_t)(cap *= 2) * sizeof(tok));
+        tok *t = &(*out)[(*n)++];
+        t->line = line;
+        t->quoted = 0;
+        if (*p == '\'' || *p == '"') {
+            char q = *p++;
+            const char *b = p;
+            while (*p && *p != q && *p != '\n') p++;
+            if (*p != q) return cio_seterr(e, "%s:%d: a string is not closed", path, line);
+            t->s = cio_strndup(b, (size_t)(p - b));
+            t->quoted = 1;
+            p++;
+        } else if (*p == '=' || *p == '/') {
+            t->s = cio_strndup(p, 1);
+            p++;
+        } else {
+            const char *b = p;
+            while (*p && !isspace((unsigned char)*p) && *p != ',' && *p != '=' && *p != '/' && *p != '!') p++;
+            t->s = cio_strndup(b, (size_t)(p - b));
+        }
+    }
+    return 0;
+}
+
+static int pio_type_number(const char *s)
+{
+    static const char *const names[] = {"pnetcdf", "netcdf", "netcdf4c", "netcdf4p"};
+    for (int i = 0; i < 4; i++)
+        if (cio_strcaseeq(s, names[i])) return i + 1;
+    return 0;
+}
+
+static int int_value(const tok *t, const char *path, const char *name, int64_t *v, cio_err *e)
+{
+    if (t->quoted || cio_parse_int(t->s, v) != 0)
+        return cio_seterr(e, "%s:%d: %s: expected an integer, found \"%s\"", path, t->line, name, t->s);
+    return 0;
+}
+
+static int parse_nl(const char *text, const char *path, nl *o, cio_err *e)
+{
+    memset(o, 0, sizeof *o);
+    o->nframes = 5;
+    o->varsize[0] = 1;
+    for (int i = 0; i < 64; i++) o->niotasks[i] = -1;
+    tok *t = NULL;
+    int n = 0, rc = tokenize(text, path, &t, &n, e), i = 0;
+    while (rc == 0 && i < n && !cio_strcaseeq(t[i].s, "&pioperf")) i++;
+    if (rc == 0 && i == n) rc = cio_seterr(e, "%s: no &pioperf namelist group", path);
+    for (i++; rc == 0;) {
+        if (i >= n) {
+            rc = cio_seterr(e, "%s:%d: the &pioperf group does not end with /", path, n ? t[n - 1].line : 1);
+            break;
+        }
+        if (!strcmp(t[i].s, "/")) break;
+        const char *name = t[i].s;
+        int line = t[i].line;
+        if (t[i].quoted || i + 1 >= n || strcmp(t[i + 1].s, "=") != 0) {
+            rc = cio_seterr(e, "%s:%d: expected a name and =, found \"%s\"", path, line, name);
+            break;
+        }
+        i += 2;
+        int j = i;   /* the values run to the next "name =" or "/" */
+        while (j < n && strcmp(t[j].s, "/") != 0 && !(j + 1 < n && !strcmp(t[j + 1].s, "=") && !t[j].quoted)) j++;
+        int nv = j - i;
+        if (nv == 0) {
+            rc = cio_seterr(e, "%s:%d: %s has no value", path, line, name);
+            break;
+        }
+        int64_t v;
+        if (cio_strcaseeq(name, "decompfile")) {
+            if (nv > NL_MAXFILES) rc = cio_seterr(e, "%s:%d: decompfile: at most %d entries", path, line, NL_MAXFILES);
+            for (int k = 0; k < o->ndecomp; k++) cio_free(o->decompfile[k]);
+            o->ndecomp = 0;
+            for (int k = 0; k < nv && rc == 0; k++) {
+                char *s = cio_trim(t[i + k].s);
+                if (!*s) break;   /* the list ends at the first blank entry */
+                o->decompfile[o->ndecomp++] = cio_strdup(s);
+            }
+        } else if (cio_strcaseeq(name, "pio_typenames")) {
+            o->ntypes = 0;
+            o->typeline = line;
+            for (int k = 0; k < nv && k < 4; k++) {
+                int ty = pio_type_number(cio_trim(t[i + k].s));
+                if (!ty) break;   /* as pioperf: the list ends at the first unrecognised name */
+                o->types[o->ntypes++] = ty;
+            }
+        } else if (cio_strcaseeq(name, "rearrangers")) {
+            if (nv > 2) rc = cio_seterr(e, "%s:%d: rearrangers: at most 2 values", path, line);
+            for (int k = 0; k < nv && rc == 0; k++)
+                if ((rc = int_value(&t[i + k], path, name, &v, e)) == 0) o->rearr[k] = (int)v;
+        } else if (cio_strcaseeq(name, "niotasks")) {
+            if (nv > 64) rc = cio_seterr(e, "%s:%d: niotasks: at most 64 values", path, line);
+            for (int k = 0; k < nv && rc == 0; k++)
+                if ((rc = int_value(&t[i + k], path, name, &v, e)) == 0) o->niotasks[k] = (int)v;
+        } else if (cio_strcaseeq(name, "nframes")) {
+            if (nv > 1) rc = cio_seterr(e, "%s:%d: nframes: one value", path, line);
+            if (rc == 0 && (rc = int_value(&t[i], path, name, &o->nframes, e)) == 0 && o->nframes < 1)
+                rc = cio_seterr(e, "%s:%d: nframes %lld: expected at least 1", path, line, (long long)o->nframes);
+        } else if (cio_strcaseeq(name, "nvars") || cio_strcaseeq(name, "varsize")) {
+            int64_t *a = cio_strcaseeq(name, "nvars") ? o->nvars : o->varsize;
+            if (nv > 12) rc = cio_seterr(e, "%s:%d: %s: at most 12 values", path, line, name);
+            memset(a, 0, 12 * sizeof *a);
+            for (int k = 0; k < nv && rc == 0; k++) rc = int_value(&t[i + k], path, name, &a[k], e);
+        } else if (cio_strcaseeq(name, "unlimdimindof")) {
+            int b = 0;
+            const char *s = t[i].s;
+            if (cio_strcaseeq(s, ".true.") || cio_strcaseeq(s, "t") || cio_strcaseeq(s, ".t.")) b = 1;
+            if (b) rc = cio_seterr(e, "%s:%d: unlimdimindof = .true. (a map that includes the time dimension) is not "
+                                      "supported by decomp_io", path, line);
+        } else if (cio_strcaseeq(name, "log_level")) {
+            /* PIO's own log level: nothing to do here */
+        } else {
+            rc = cio_seterr(e, "%s:%d: unknown namelist item %s (pioperf reads decompfile, pio_typenames, rearrangers, "
+                               "niotasks, nframes, nvars, varsize, unlimdimindof, log_level)", path, line, name);
+        }
+        i = j;
+    }
+    for (int k = 0; k < n; k++) cio_free(t[k].s);
+    cio_free(t);
+    if (rc == 0 && o->ndecomp == 0) rc = cio_seterr(e, "%s: decompfile lists no decomposition", path);
+    if (rc == 0 && o->ntypes == 0)
+        rc = cio_seterr(e, "%s:%d: pio_typenames names no iotype pioperf knows (pnetcdf, netcdf, netcdf4c, netcdf4p)",
+                        path, o->typeline ? o->typeline : 1);
+    return rc;
+}
+
+/* ---- the experiment ---- */
+
+/* pioperf's iotypes as climio drivers and formats. */
+static int iotype_driver(int ty, const cio_driver **d, cio_format *f, const char *path, cio_err *e)
+{
+    static const char *const names[] = {"", "pnetcdf", "netcdf", "netcdf4c", "netcdf4p"};
+    const char *dn = ty == 1 ? "pnetcdf" : "netcdf";
+    *f = ty == 1 ? CIO_FMT_CDF5 : ty == 2 ? CIO_FMT_CDF1 : CIO_FMT_NC4;
+    *d = cio_driver_find(dn);
+    if (!*d) return cio_seterr(e, "%s: pio_typenames '%s' needs climio's %s driver, which is not built (drivers: %s)",
+                               path, names[ty], dn, cio_driver_names());
+    if (!((*d)->formats & CIO_FMT_BIT(*f)))
+        return cio_seterr(e, "%s: pio_typenames '%s': the %s driver here cannot write %s", path, names[ty], dn,
+                          cio_format_name(*f));
+    return 0;
+}
+
+typedef struct combo {
+    const cio_driver *drv;
+    cio_format fmt;
+    int iotype, rearr, ntasks;
+} combo;
+
+/* One write + read-back; returns mismatches (or -1 on a setup error). */
+static int64_t run_one(cio_app *a, const decomp_cfg *c, const dmap_loaded *m, const combo *k, int64_t gmaplen)
+{
+    cio_engine_cfg cfg = a->ecfg;
+    cfg.drv = k->drv;
+    cfg.opts.format = k->fmt;
+    if (!(k->drv->modes & CIO_MODE_BIT(cfg.opts.mode))) cfg.opts.mode = CIO_MODE_BLOCKING_COLLECTIVE;
+    void *conf = NULL;
+    cio_err e = {0};
+    if (k->drv->configure && k->drv->configure(a->params, &cfg.opts, &conf, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+    cfg.opts.conf = conf;
+    cfg.remember = 1;
+    cfg.agg.io_tasks = k->ntasks < a->nprocs ? k->ntasks : 0;   /* every rank an I/O task: no rearrangement */
+    cfg.agg.io_stride = a->nprocs / k->ntasks > 1 ? a->nprocs / k->ntasks : 1;
+    cfg.agg.io_base = 0;
+    cfg.agg.rearranger = k->rearr == 2 ? CIO_REARR_SUBSET : CIO_REARR_BOX;
+    cio_stats st, rst;
+    cio_stats_init(&st);
+    cio_stats_init(&rst);
+    cio_engine *eng = cio_engine_new(&cfg, a->comm, &st);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/pioperf.%d-%06d-%d.nc", c->outdir, k->rearr, k->ntasks, k->iotype);
+    decomp_file df[2];
+    cio_err fe = {0};
+    decomp_cfg c1 = *c;
+    c1.e3sm_case = 0;   /* pioperf's file: nvars variables */
+    decomp_files(&c1, m->ndecomps, df, &fe);
+    cio_schema *s = decomp_schema(c, m, &df[0], a->comm, a->rank);
+    cio_engine_event(eng);
+    cio_file *f = cio_create(eng, path, s, a->comm);
+    /* pioperf's timed region: barrier, the writes of every frame and variable, close, barrier */
+    MPI_Barrier(a->comm);
+    double t0 = MPI_Wtime();
+    for (int64_t r = 0; r < c->records; r++) {
+        for (int v = 0; v < s->nvars; v++) cio_write(f, v, r);
+        cio_flush(f);
+    }
+    cio_close(f);
+    MPI_Barrier(a->comm);
+    double wall = MPI_Wtime() - t0, wmax;
+    MPI_Reduce(&wall, &wmax, 1, MPI_DOUBLE, MPI_MAX, 0, a->comm);
+    static const char *const rname[] = {"", "   BOX", "SUBSET"};
+    double mult = c->type == CIO_DOUBLE ? 2 : 1;
+    double mib = mult * (double)c->nvars * (double)c->records * (double)gmaplen * 4.0 / 1048576.0;
+    if (a->rank == 0)
+        printf("%15s%9s%10d%10d%10lld%20.10f%20.10f\n", "RESULT: write ", rname[k->rearr], k->iotype, k->ntasks,
+               (long long)c->nvars, mib / wmax, wmax);
+    /* the read-back: every rank reads its own share and checks it */
+    cio_readback rb;
+    MPI_Barrier(a->comm);
+    t0 = MPI_Wtime();
+    cio_engine_readback(eng, 0, 1, &rst, &rb);
+    MPI_Barrier(a->comm);
+    wall = MPI_Wtime() - t0;
+    MPI_Reduce(&wall, &wmax, 1, MPI_DOUBLE, MPI_MAX, 0, a->comm);
+    if (a->rank == 0) {
+        if (rb.mismatches) printf(" ERROR: INPUT/OUTPUT data mismatch %lld\n first: %s\n", (long long)rb.mismatches,
+                                  rb.first_mismatch);
+        printf("%15s%9s%10d%10d%10lld%20.10f\n", "RESULT: read ", rname[k->rearr], k->iotype, k->ntasks,
+               (long long)c->nvars, mib / wmax);
+        fflush(stdout);
+    }
+    cio_schema_free(s);
+    cio_engine_free(eng);
+    cio_free(conf);
+    return rb.mismatches;
+}
+
+int decomp_pioperf(cio_app *a, const char *nl_path)
+{
+    cio_err e = {0};
+    nl o;
+    char *text = cio_read_file_bcast(nl_path, a->comm, &e);
+    if (!text || parse_nl(text, nl_path, &o, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+    cio_free(text);
+    cio_app_setup_engine(a, CIO_FMT_CDF5);   /* the user's driver options (hints, mode) */
+    combo types[4];
+    for (int t = 0; t < o.ntypes; t++) {
+        types[t].iotype = o.types[t];
+        if (iotype_driver(o.types[t], &types[t].drv, &types[t].fmt, nl_path, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+    }
+    int rearr[2] = {o.rearr[0], o.rearr[1]};
+    if (rearr[0] == 0) rearr[0] = 1, rearr[1] = 2;   /* pioperf's default: both */
+    int ntl[64], nnt = 0;
+    if (o.niotasks[0] <= 0)
+        for (int q = a->nprocs; q >= 1 && nnt < 64; q--) ntl[nnt++] = q;
+    else
+        for (int q = 0; q < 64 && o.niotasks[q] > 0 && o.niotasks[q] <= a->nprocs; q++) ntl[nnt++] = o.niotasks[q];
+    decomp_cfg c;
+    if (decomp_config_load(&c, a->params, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+    c.records = o.nframes;
+    if (a->rank == 0) cio_mkdir_p(c.outdir, &e);
+    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
+    int64_t bad = 0;
+    for (int d = 0; d < o.ndecomp; d++)
+        for (int vs = 0; vs < 12; vs++) {
+            if (o.varsize[vs] <= 0) continue;
+            for (int nv = 0; nv < 12; nv++) {
+                if (o.nvars[nv] <= 0) continue;
+                c.decomp = o.decompfile[d];
+                c.source = cio_strcaseeq(c.decomp, "BLOCK") ? DECOMP_BLOCK
+                           : cio_strcaseeq(c.decomp, "ROUNDROBIN") ? DECOMP_ROUNDROBIN : DECOMP_FILE;
+                c.varsize = o.varsize[vs];
+                c.nvars = o.nvars[nv];
+                dmap_loaded m;
+                if (c.source == DECOMP_FILE) {
+                    if (dmap_load(c.decomp, &c.opts, a->comm, &m, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+                } else decomp_ideal(&c, a->rank, a->nprocs, &m);
+                int64_t mine = 0, gmaplen;
+                for (int k = 0; k < m.ndecomps; k++) mine += dmap_part_entries(&m.part[k]);
+                MPI_Allreduce(&mine, &gmaplen, 1, MPI_INT64_T, MPI_SUM, a->comm);
+                if (a->rank == 0) printf(" Testing decomp: %s\n", c.decomp);
+                for (int t = 0; t < o.ntypes; t++) {
+                    if (a->rank == 0) printf(" iotype=%12d  of %12d\n", types[t].iotype, o.ntypes);
+                    for (int r = 0; r < 2 && (rearr[r] == 1 || rearr[r] == 2); r++)
+                        for (int q = 0; q < nnt; q++) {
+                            combo k = types[t];
+                            k.rearr = rearr[r];
+                            k.ntasks = ntl[q];
+                            bad += run_one(a, &c, &m, &k, gmaplen);
+                        }
+                }
+                dmap_loaded_free(&m);
+            }
+        }
+    if (a->rank == 0) printf(" complete\n");
+    for (int d = 0; d < o.ndecomp; d++) cio_free(o.decompfile[d]);
+    cio_engine_free(a->engine);
+    return bad ? 3 : 0;
+}

@@ -1,0 +1,386 @@
+/* What decomp_io writes: a map's runs as engine blocks, pioperf's file layout, the
+ * output loop (real or virtual rank), and the dry run's map summary. */
+#include "config.h"
+#include "decomp.h"
+#include "aggregate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- runs to boxes ---- */
+
+static void add_run(cio_decomp *d, int64_t a, int64_t n) { cio_range_to_boxes(d->ndims, d->shape, a, a + n, d); }
+
+typedef struct run {
+    int64_t start, len;
+} run;
+
+static int run_cmp(const void *x, const void *y)
+{
+    const run *a = x, *b = y;
+    return a->start < b->start ? -1 : a->start > b->start;
+}
+
+cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *desc, int sorted, MPI_Comm comm)
+{
+    cio_decomp *d = cio_decomp_new(desc->ndims, desc->dims);
+    if (!sorted) {
+        for (int64_t r = 0; r < p->nruns; r++)
+            if (p->start[r] >= 0) add_run(d, p->start[r], p->len[r]);   /* holes are never written */
+    } else {
+        run *v = cio_malloc((size_t)(p->nruns ? p->nruns : 1) * sizeof(run));
+        int64_t n = 0;
+        for (int64_t r = 0; r < p->nruns; r++)
+            if (p->start[r] >= 0) v[n++] = (run){p->start[r], p->len[r]};
+        qsort(v, (size_t)n, sizeof(run), run_cmp);
+        for (int64_t i = 0; i < n;) {   /* runs that meet become one */
+            int64_t s = v[i].start, e = s + v[i].len;
+            for (i++; i < n && v[i].start == e; i++) e += v[i].len;
+            add_run(d, s, e - s);
+        }
+        cio_free(v);
+    }
+    cio_decomp_commit(d, comm);
+    return d;
+}
+
+/* ---- the file ---- */
+
+static const char *type_prefix(cio_type t) { return t == CIO_DOUBLE ? "vard" : t == CIO_FLOAT ? "varr" : "vari"; }
+
+cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm, int rank)
+{
+    cio_schema *s = cio_schema_new(c->file);
+    cio_schema_att_text(s, -1, "title", "decomp_io: a replayed decomposition map (climio)");
+    cio_schema_att_text(s, -1, "decomposition", c->source == DECOMP_FILE ? c->decomp
+                                              : c->source == DECOMP_BLOCK ? "BLOCK" : "ROUNDROBIN");
+    /* pioperf's dimensions: dim000001 is the first (fastest) length it was given */
+    for (int k = 0; k < m->ndecomps; k++) {
+        const dmap_desc *d = &m->desc[k];
+        char pre[16] = "";
+        if (m->ndecomps > 1) snprintf(pre, sizeof pre, "D%d.", k + 1);
+        for (int i = 1; i <= d->ndims; i++) {
+            char name[64];
+            snprintf(name, sizeof name, "%sdim%06d", pre, i);
+            cio_schema_dim(s, name, d->dims[d->ndims - i]);
+        }
+    }
+    cio_schema_dim(s, "time", CIO_UNLIMITED);
+    const double fd = 9.9692099683868690e+36;     /* PIO_FILL_DOUBLE, PIO_FILL_FLOAT, PIO_FILL_INT */
+    const float ff = 9.9692099683868690e+36f;
+    const int fi = -2147483647;
+    cio_type type = df->type;
+    const void *fill = type == CIO_DOUBLE ? (const void *)&fd : type == CIO_FLOAT ? (const void *)&ff : &fi;
+    for (int k = 0; k < m->ndecomps; k++) {
+        const dmap_desc *d = &m->desc[k];
+        char pre[16] = "", dn[CIO_MAX_DIMS + 1][64];
+        const char *dims[CIO_MAX_DIMS + 1];
+        if (m->ndecomps > 1) snprintf(pre, sizeof pre, "D%d.", k + 1);
+        dims[0] = "time";
+        for (int i = 0; i < d->ndims; i++) {   /* C order: the slowest (last defined) first */
+            snprintf(dn[i], sizeof dn[i], "%sdim%06d", pre, d->ndims - i);
+            dims[i + 1] = dn[i];
+        }
+        cio_decomp *dec = decomp_blocks(&m->part[k], d, c->sorted, comm);
+        for (int64_t v = 1; v <= df->nvars[k]; v++) {
+            char name[64];
+            snprintf(name, sizeof name, "%s%s%04lld", pre, type_prefix(type), (long long)v);
+            int id = cio_schema_var(s, name, type, d->ndims + 1, dims);
+            cio_schema_att(s, id, "_FillValue", type, 1, fill);
+            cio_schema_set_decomp(s, id, dec);
+        }
+        cio_decomp_release(dec);
+    }
+    /* variables no decomposition partitions: record scalars, written by rank 0 */
+    if (df->nonpart > 0) {
+        cio_decomp *d0 = cio_decomp_new(0, NULL);
+        if (rank == 0) cio_decomp_add(d0, NULL, NULL);
+        cio_decomp_commit(d0, comm);
+        const char *td[] = {"time"};
+        for (int64_t v = 1; v <= df->nonpart; v++) {
+            char name[64];
+            snprintf(name, sizeof name, "np%04lld", (long long)v);
+            int id = cio_schema_var(s, name, type, 1, td);
+            cio_schema_set_decomp(s, id, d0);
+        }
+        cio_decomp_release(d0);
+    }
+    return s;
+}
+
+/* ---- the blob layout (E3SM-IO's -x blob): each rank's elements contiguous ---- */
+
+/* What one rank wrote of one decomposition's map, for the map variables. */
+typedef struct blob_map {
+    int rank;
+    int64_t nreqs, start, count;    /* this rank's requests and its place in the blob */
+    int64_t *off, *len;             /* its requests (0-based offsets, holes dropped) */
+} blob_map;
+
+static blob_map *blob_maps[DMAP_MAX_DECOMPS];
+
+void decomp_blob_free(void)
+{
+    for (int k = 0; k < DMAP_MAX_DECOMPS; k++)
+        if (blob_maps[k]) {
+            cio_free(blob_maps[k]->off);
+            cio_free(blob_maps[k]->len);
+            cio_free(blob_maps[k]);
+            blob_maps[k] = NULL;
+        }
+}
+
+/* The map variables' values: this rank's entry of nreqs / blob_start / blob_count,
+ * its slice of offsets / lengths.  Written only by their owner (not verifiable
+ * from a position, so marked CIO_VAR_NOVERIFY). */
+static void blob_fill(void *ctx, const cio_var *v, int64_t record, const cio_box *box, void *buf)
+{
+    const blob_map *b = ctx;
+    int64_t *out = buf;
+    const char *dot = strrchr(v->name, '.');
+    const char *what = dot ? dot + 1 : v->name;
+    (void)record;
+    if (!strcmp(what, "nreqs")) out[0] = b->nreqs;
+    else if (!strcmp(what, "blob_start")) out[0] = b->start;
+    else if (!strcmp(what, "blob_count")) out[0] = b->count;
+    else
+        for (int64_t i = 0; i < box->count[0]; i++) out[i] = !strcmp(what, "offsets") ? b->off[i] : b->len[i];
+}
+
+int decomp_blob_schema(const decomp_cfg *c, const dmap_loaded *m, MPI_Comm comm, cio_schema **out, cio_err *e)
+{
+    int rank, n;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &n);
+    cio_schema *s = cio_schema_new(c->file);
+    cio_schema_att_text(s, -1, "title", "decomp_io: a replayed decomposition map, blob layout (climio)");
+    cio_schema_att_text(s, -1, "decomposition", c->decomp);
+    cio_schema_dim(s, "time", CIO_UNLIMITED);
+    cio_schema_dim(s, "nblobs", n);
+    for (int k = 0; k < m->ndecomps; k++) {
+        const dmap_part *p = &m->part[k];
+        blob_map *b = cio_calloc(1, sizeof *b);
+        blob_maps[k] = b;
+        b->rank = rank;
+        b->off = cio_malloc((size_t)(p->nruns ? p->nruns : 1) * sizeof(int64_t));
+        b->len = cio_malloc((size_t)(p->nruns ? p->nruns : 1) * sizeof(int64_t));
+        for (int64_t r = 0; r < p->nruns; r++)
+            if (p->start[r] >= 0) {
+                b->off[b->nreqs] = p->start[r];
+                b->len[b->nreqs++] = p->len[r];
+            }
+        int64_t mine[2] = {p->nelems, b->nreqs}, before[2] = {0, 0}, total[2];
+        MPI_Exscan(mine, before, 2, MPI_INT64_T, MPI_SUM, comm);
+        MPI_Allreduce(mine, total, 2, MPI_INT64_T, MPI_SUM, comm);
+        if (rank == 0) before[0] = before[1] = 0;
+        b->start = before[0];
+        b->count = p->nelems;
+        if (total[0] == 0) {
+            cio_schema_free(s);
+            return cio_seterr(e, "%s: decomposition %d names no element: nothing to store as a blob", c->decomp, k + 1);
+        }
+        char pre[16] = "", dn[3][64], vn[64];
+        if (m->ndecomps > 1) snprintf(pre, sizeof pre, "D%d.", k + 1);
+        snprintf(dn[0], sizeof dn[0], "%sblob_elems", pre);
+        snprintf(dn[1], sizeof dn[1], "%stotal_nreqs", pre);
+        cio_schema_dim(s, dn[0], total[0]);
+        cio_schema_dim(s, dn[1], total[1]);
+        int dims[CIO_MAX_DIMS];
+        for (int i = 0; i < m->desc[k].ndims; i++) dims[i] = (int)m->desc[k].dims[i];
+        snprintf(vn, sizeof vn, "%sdims", pre);
+        cio_schema_att(s, -1, vn, CIO_INT, m->desc[k].ndims, dims);
+        /* the map beside the data: per blob its requests and its place */
+        static const char *const per_blob[] = {"nreqs", "blob_start", "blob_count"};
+        const char *nb[] = {"nblobs"};
+        for (int i = 0; i < 3; i++) {
+            snprintf(vn, sizeof vn, "%s%s", pre, per_blob[i]);
+            int id = cio_schema_var(s, vn, CIO_INT64, 1, nb);
+            int64_t st = rank, one = 1;
+            cio_decomp *d = cio_decomp_new(1, (int64_t[]){n});
+            cio_decomp_add(d, &st, &one);
+            cio_decomp_commit(d, comm);
+            cio_schema_set_decomp(s, id, d);
+            cio_decomp_release(d);
+            cio_schema_set_fill(s, id, blob_fill, b);
+            s->vars[id].flags |= CIO_VAR_NOVERIFY;
+        }
+        const char *tn[] = {dn[1]};
+        for (int i = 0; i < 2; i++) {
+            snprintf(vn, sizeof vn, "%s%s", pre, i ? "lengths" : "offsets");
+            int id = cio_schema_var(s, vn, CIO_INT64, 1, tn);
+            cio_decomp *d = cio_decomp_new(1, &total[1]);
+            if (b->nreqs) cio_decomp_add(d, &before[1], &b->nreqs);
+            cio_decomp_commit(d, comm);
+            cio_schema_set_decomp(s, id, d);
+            cio_decomp_release(d);
+            cio_schema_set_fill(s, id, blob_fill, b);
+            s->vars[id].flags |= CIO_VAR_NOVERIFY;
+        }
+        /* the data: this rank's elements, in its buffer order, one contiguous block */
+        cio_decomp *d = cio_decomp_new(1, &total[0]);
+        if (p->nelems) cio_decomp_add(d, &b->start, &b->count);
+        cio_decomp_commit(d, comm);
+        const char *vd[] = {"time", dn[0]};
+        for (int64_t v = 1; v <= c->nvars; v++) {
+            snprintf(vn, sizeof vn, "%s%s%04lld", pre, type_prefix(c->type), (long long)v);
+            int id = cio_schema_var(s, vn, c->type, 2, vd);
+            cio_schema_set_decomp(s, id, d);
+        }
+        cio_decomp_release(d);
+    }
+    *out = s;
+    return 0;
+}
+
+void decomp_write(cio_engine *e, cio_schema *s, int64_t records, const char *path, MPI_Comm comm)
+{
+    cio_engine_event(e);
+    cio_file *f = cio_create(e, path, s, comm);
+    for (int64_t r = 0; r < records; r++) {
+        for (int v = 0; v < s->nvars; v++) cio_write(f, v, r);
+        cio_flush(f);
+    }
+    cio_close(f);
+}
+
+/* ---- dry run ---- */
+
+typedef struct plan_ctx {
+    const decomp_cfg *c;
+    dmap_file *f;       /* NULL: BLOCK / ROUNDROBIN */
+    char path[4096];
+} plan_ctx;
+
+static void plan_rank(void *ctx, cio_engine *e, int rank, int nprocs)
+{
+    plan_ctx *pc = ctx;
+    dmap_loaded m;
+    cio_err err = {0};
+    if (!pc->f) {
+        decomp_ideal(pc->c, rank, nprocs, &m);
+    } else {
+        memset(&m, 0, sizeof m);
+        m.ndecomps = dmap_ndecomps(pc->f);
+        m.ntasks = dmap_ntasks(pc->f);
+        int64_t t0, cnt;
+        dmap_tasks_of_rank(m.ntasks, rank, nprocs, &t0, &cnt);
+        for (int k = 0; k < m.ndecomps; k++) {
+            m.desc[k] = *dmap_decomp(pc->f, k);
+            if (dmap_read(pc->f, k, t0, cnt, &m.part[k], &err) != 0) cio_die("%s", err.msg);
+        }
+    }
+    decomp_file df[2];
+    int nf = decomp_files(pc->c, m.ndecomps, df, &err);
+    if (nf < 0) cio_die("%s", err.msg);
+    for (int i = 0; i < nf; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s%s.nc", pc->c->outdir, pc->c->file, df[i].suffix);
+        cio_schema *s = decomp_schema(pc->c, &m, &df[i], MPI_COMM_SELF, rank);
+        decomp_write(e, s, df[i].records, path, MPI_COMM_SELF);
+        cio_schema_free(s);
+    }
+    dmap_loaded_free(&m);
+}
+
+#define NBUCKETS 40
+
+/* The map as recorded: entries, holes, coverage, and how fragmented it is. */
+static int map_summary(const decomp_cfg *c, dmap_file *f, int nprocs)
+{
+    int64_t P = dmap_ntasks(f);
+    printf("decomp_io plan: %s (%s), recorded at %lld tasks, replayed at %d rank%s", c->decomp,
+           dmap_format_name(dmap_file_format(f)), (long long)P, nprocs, nprocs == 1 ? "" : "s");
+    if (nprocs != P) {
+        int64_t t0, lo, hi;
+        dmap_tasks_of_rank(P, nprocs - 1, nprocs, &t0, &lo);
+        dmap_tasks_of_rank(P, 0, nprocs, &t0, &hi);
+        printf(" (%lld to %lld recorded tasks per rank)", (long long)lo, (long long)hi);
+    }
+    printf("\n");
+    for (int k = 0; k < dmap_ndecomps(f); k++) {
+        const dmap_desc *d = dmap_decomp(f, k);
+        int64_t g = dmap_desc_elems(d), elems = 0, holes = 0, runs = 0;
+        int64_t emin = INT64_MAX, emax = 0, rmin = INT64_MAX, rmax = 0;
+        int64_t hist[NBUCKETS] = {0}, hbytes[NBUCKETS] = {0};
+        cio_err err = {0};
+        for (int64_t t = 0; t < P; t++) {
+            dmap_part p;
+            if (dmap_read(f, k, t, 1, &p, &err) != 0) {
+                dmap_part_free(&p);
+                fprintf(stderr, "decomp_io: error: %s\n", err.msg);
+                return 2;
+            }
+            int64_t nr = 0;
+            for (int64_t r = 0; r < p.nruns; r++) {
+                if (p.start[r] < 0) continue;
+                nr++;
+                int b = 0;
+                while (b < NBUCKETS - 1 && ((int64_t)1 << (b + 1)) <= p.len[r]) b++;
+                hist[b]++;
+                hbytes[b] += p.len[r];
+            }
+            elems += p.nelems;
+            holes += p.nholes;
+            runs += nr;
+            if (p.nelems < emin) emin = p.nelems;
+            if (p.nelems > emax) emax = p.nelems;
+            if (nr < rmin) rmin = nr;
+            if (nr > rmax) rmax = nr;
+            dmap_part_free(&p);
+        }
+        char dims[128];
+        printf("  D%d: %s = %lld elements; %lld named (%.1f%%), %lld holes, %lld never written\n", k + 1,
+               dmap_dims_str(d, dims, sizeof dims), (long long)g, (long long)elems, 100.0 * (double)elems / (double)g,
+               (long long)holes, (long long)(g - elems));
+        printf("      per recorded task: %lld to %lld elements (mean %.1f), %lld to %lld contiguous runs (mean %.1f)\n",
+               (long long)emin, (long long)emax, (double)elems / (double)P, (long long)rmin, (long long)rmax,
+               (double)runs / (double)P);
+        printf("      contiguous run lengths (elements): count, share of the elements\n");
+        for (int b = 0; b < NBUCKETS; b++)
+            if (hist[b])
+                printf("        %12lld - %-12lld %10lld  %5.1f%%\n", (long long)1 << b, ((long long)2 << b) - 1,
+                       (long long)hist[b], 100.0 * (double)hbytes[b] / (double)(elems ? elems : 1));
+    }
+    printf("  (a run is a stretch of consecutive indices in one task's buffer; the engine writes each as the fewest "
+           "boxes of the array, below)\n");
+    return 0;
+}
+
+/* The dry run's state: the map file, open from the preamble to the cleanup (the
+ * planner calls decomp_plan_rank rank after rank, in increasing order, so a text
+ * map is read once). */
+static plan_ctx dry;
+
+int decomp_dry_run_open(cio_app *a, const decomp_cfg *c, int nprocs)
+{
+    (void)a;
+    dry.c = c;
+    snprintf(dry.path, sizeof dry.path, "%s/%s.nc", c->outdir, c->file);
+    if (c->source != DECOMP_FILE) {
+        printf("decomp_io plan: pioperf's %s map, %lld elements per rank, at %d rank%s\n",
+               c->source == DECOMP_BLOCK ? "BLOCK" : "ROUNDROBIN", (long long)c->varsize, nprocs, nprocs == 1 ? "" : "s");
+        return 0;
+    }
+    cio_err err = {0};
+    dry.f = dmap_open(c->decomp, &c->opts, &err);
+    if (!dry.f) {
+        fprintf(stderr, "decomp_io: error: %s\n", err.msg);
+        return 2;
+    }
+    int rc = map_summary(c, dry.f, nprocs);
+    if (rc == 0) printf("  (duplicates are checked by a real run, not by the plan)\n");
+    return rc;
+}
+
+void decomp_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs)
+{
+    (void)ctx;
+    plan_rank(&dry, e, rank, nprocs);
+}
+
+void decomp_dry_run_close(void)
+{
+    dmap_close(dry.f);
+    dry.f = NULL;
+}

@@ -1,0 +1,409 @@
+/* Decomposition maps: runs per rank, the block rule that spreads recorded tasks
+ * over ranks, opening any format, the distributed load and the duplicate check. */
+#include "config.h"
+#include "dmap_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const format_names[DMAP_NFORMATS] = {"auto", "pio_text", "pio_nc", "scorpio_nc", "e3sm"};
+
+const char *dmap_format_name(dmap_format f) { return f < DMAP_NFORMATS ? format_names[f] : "?"; }
+
+int dmap_format_from_name(const char *s, dmap_format *f)
+{
+    for (int i = 0; i < DMAP_NFORMATS; i++)
+        if (cio_strcaseeq(s, format_names[i])) {
+            *f = (dmap_format)i;
+            return 0;
+        }
+    return -1;
+}
+
+int64_t dmap_desc_elems(const dmap_desc *d)
+{
+    int64_t n = 1;
+    for (int i = 0; i < d->ndims; i++) n *= d->dims[i];
+    return n;
+}
+
+const char *dmap_dims_str(const dmap_desc *d, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int i = 0; i < d->ndims && o < len; i++)
+        o += (size_t)snprintf(buf + o, len - o, "%s%lld", i ? " x " : "", (long long)d->dims[i]);
+    return buf;
+}
+
+/* ---- parts ---- */
+
+void dmap_part_init(dmap_part *p, int64_t task0, int64_t ntasks)
+{
+    memset(p, 0, sizeof *p);
+    p->task0 = task0;
+    p->ntasks = ntasks;
+    p->task_len = cio_calloc((size_t)(ntasks > 0 ? ntasks : 1), sizeof(int64_t));
+    p->task_nruns = cio_calloc((size_t)(ntasks > 0 ? ntasks : 1), sizeof(int64_t));
+}
+
+void dmap_part_free(dmap_part *p)
+{
+    cio_free(p->task_len);
+    cio_free(p->task_nruns);
+    cio_free(p->start);
+    cio_free(p->len);
+    memset(p, 0, sizeof *p);
+}
+
+static void part_grow(dmap_part *p)
+{
+    if (p->nruns < p->cap) return;
+    p->cap = p->cap ? 2 * p->cap : 64;
+    p->start = cio_realloc(p->start, (size_t)p->cap * sizeof(int64_t));
+    p->len = cio_realloc(p->len, (size_t)p->cap * sizeof(int64_t));
+}
+
+void dmap_part_add_run(dmap_part *p, int64_t t, int64_t start, int64_t n)
+{
+    int64_t i = t - p->task0;
+    if (n <= 0) return;
+    if (start < 0) start = -1;
+    p->task_len[i] += n;
+    if (start < 0) p->nholes += n;
+    else p->nelems += n;
+    /* extend the task's last run when this one continues it */
+    if (p->task_nruns[i] > 0) {
+        int64_t l = p->nruns - 1;
+        if ((start < 0 && p->start[l] < 0) || (start >= 0 && p->start[l] >= 0 && p->start[l] + p->len[l] == start)) {
+            p->len[l] += n;
+            return;
+        }
+    }
+    part_grow(p);
+    p->start[p->nruns] = start;
+    p->len[p->nruns] = n;
+    p->nruns++;
+    p->task_nruns[i]++;
+}
+
+void dmap_part_add(dmap_part *p, int64_t t, int64_t v) { dmap_part_add_run(p, t, v, 1); }
+
+int64_t dmap_part_entries(const dmap_part *p) { return p->nelems + p->nholes; }
+
+void dmap_tasks_of_rank(int64_t ntasks, int rank, int nranks, int64_t *task0, int64_t *count)
+{
+    int64_t q = ntasks / nranks, rem = ntasks % nranks;
+    *count = q + (rank < rem ? 1 : 0);
+    *task0 = rank * q + (rank < rem ? rank : rem);
+}
+
+/* ---- opening ---- */
+
+static dmap_format sniff(const char *path, cio_err *e)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        cio_seterr(e, "%s: cannot open the decomposition file", path);
+        return DMAP_AUTO;
+    }
+    unsigned char b[8] = {0};
+    size_t n = fread(b, 1, sizeof b, fp);
+    fclose(fp);
+    if (n >= 4 && memcmp(b, "CDF", 3) == 0) return DMAP_PIO_NC;   /* refined by dmap_nc_open */
+    if (n >= 8 && memcmp(b, "\211HDF\r\n\032\n", 8) == 0) {
+        cio_seterr(e, "%s: an HDF5 (netCDF-4) decomposition file: decomp_io reads the classic netCDF containers "
+                      "(CDF-1/2/5) only; convert it with `nccopy -k cdf5 %s out.nc`", path, path);
+        return DMAP_AUTO;
+    }
+    size_t i = 0;
+    while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r')) i++;
+    if (n - i >= 4 && memcmp(b + i, "vers", 4) == 0) return DMAP_PIO_TEXT;
+    cio_seterr(e, "%s: not a decomposition file: a PIO text map starts with \"version 2001\", the netCDF ones with "
+                  "\"CDF\"", path);
+    return DMAP_AUTO;
+}
+
+dmap_file *dmap_open(const char *path, const dmap_opts *o, cio_err *e)
+{
+    dmap_format fmt = o->format;
+    if (fmt == DMAP_AUTO) {
+        fmt = sniff(path, e);
+        if (fmt == DMAP_AUTO) return NULL;
+    }
+    dmap_file *f = cio_calloc(1, sizeof *f);
+    f->path = cio_strdup(path);
+    f->opts = *o;
+    f->fmt = fmt;
+    int rc = fmt == DMAP_PIO_TEXT ? dmap_text_open(f, e) : dmap_nc_open(f, e);
+    if (rc == 0 && o->format != DMAP_AUTO && f->fmt != o->format)
+        rc = cio_seterr(e, "%s: decomp_format is %s, but the file is a %s file", path, dmap_format_name(o->format),
+                        dmap_format_name(f->fmt));
+    if (rc != 0) {
+        dmap_close(f);
+        return NULL;
+    }
+    return f;
+}
+
+void dmap_close(dmap_file *f)
+{
+    if (!f) return;
+    if (f->close) f->close(f);
+    cio_free(f->path);
+    cio_free(f);
+}
+
+dmap_format dmap_file_format(const dmap_file *f) { return f->fmt; }
+int dmap_ndecomps(const dmap_file *f) { return f->ndecomps; }
+int64_t dmap_ntasks(const dmap_file *f) { return f->ntasks; }
+const dmap_desc *dmap_decomp(const dmap_file *f, int k) { return &f->desc[k]; }
+
+int dmap_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_part *p, cio_err *e)
+{
+    dmap_part_init(p, task0, ntasks);
+    if (k < 0 || k >= f->ndecomps || task0 < 0 || ntasks < 0 || task0 + ntasks > f->ntasks)
+        return cio_seterr(e, "%s: no tasks [%lld, %lld) in decomposition %d", f->path, (long long)task0,
+                          (long long)(task0 + ntasks), k + 1);
+    if (ntasks == 0) return 0;
+    return f->read(f, k, task0, ntasks, p, e);
+}
+
+/* ---- the distributed load ---- */
+
+static void load_free_parts(dmap_loaded *l)
+{
+    for (int k = 0; k < DMAP_MAX_DECOMPS; k++) dmap_part_free(&l->part[k]);
+}
+
+void dmap_loaded_free(dmap_loaded *l) { load_free_parts(l); }
+
+/* Header fields rank 0 broadcasts for a text file. */
+typedef struct load_head {
+    int64_t fmt, ndecomps, ntasks;
+    dmap_desc desc[DMAP_MAX_DECOMPS];
+} load_head;
+
+static void send_part(const dmap_part *p, int to, MPI_Comm comm)
+{
+    int64_t h[3] = {0, p->ntasks, p->nruns};
+    MPI_Send(h, 3, MPI_INT64_T, to, 1, comm);
+    MPI_Send(p->task_len, (int)p->ntasks, MPI_INT64_T, to, 2, comm);
+    MPI_Send(p->task_nruns, (int)p->ntasks, MPI_INT64_T, to, 3, comm);
+    MPI_Send(p->start, (int)p->nruns, MPI_INT64_T, to, 4, comm);
+    MPI_Send(p->len, (int)p->nruns, MPI_INT64_T, to, 5, comm);
+}
+
+/* Returns 0, or -1 when rank 0 failed (the message comes with the agreement). */
+static int recv_part(dmap_part *p, int64_t task0, MPI_Comm comm)
+{
+    int64_t h[3];
+    MPI_Recv(h, 3, MPI_INT64_T, 0, 1, comm, MPI_STATUS_IGNORE);
+    dmap_part_init(p, task0, h[0] ? 0 : h[1]);
+    if (h[0]) return -1;
+    p->nruns = p->cap = h[2];
+    p->start = cio_malloc((size_t)(h[2] ? h[2] : 1) * sizeof(int64_t));
+    p->len = cio_malloc((size_t)(h[2] ? h[2] : 1) * sizeof(int64_t));
+    MPI_Recv(p->task_len, (int)h[1], MPI_INT64_T, 0, 2, comm, MPI_STATUS_IGNORE);
+    MPI_Recv(p->task_nruns, (int)h[1], MPI_INT64_T, 0, 3, comm, MPI_STATUS_IGNORE);
+    MPI_Recv(p->start, (int)h[2], MPI_INT64_T, 0, 4, comm, MPI_STATUS_IGNORE);
+    MPI_Recv(p->len, (int)h[2], MPI_INT64_T, 0, 5, comm, MPI_STATUS_IGNORE);
+    for (int64_t i = 0; i < p->nruns; i++) {
+        if (p->start[i] < 0) p->nholes += p->len[i];
+        else p->nelems += p->len[i];
+    }
+    return 0;
+}
+
+static int load_text(const char *path, const dmap_opts *o, MPI_Comm comm, dmap_loaded *out, cio_err *e)
+{
+    int rank, n;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &n);
+    load_head h;
+    memset(&h, 0, sizeof h);
+    dmap_file *f = NULL;
+    if (rank == 0) {
+        f = dmap_open(path, o, e);
+        if (f) {
+            h.fmt = f->fmt;
+            h.ndecomps = f->ndecomps;
+            h.ntasks = f->ntasks;
+            memcpy(h.desc, f->desc, sizeof h.desc);
+        }
+    }
+    if (cio_agree(comm, e)) return -1;
+    MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, comm);
+    out->format = (dmap_format)h.fmt;
+    out->ndecomps = (int)h.ndecomps;
+    out->ntasks = h.ntasks;
+    memcpy(out->desc, h.desc, sizeof h.desc);
+    int64_t t0, cnt;
+    if (rank == 0) {
+        /* one rank's share in memory at a time; after a failure the others are told */
+        int failed = 0;
+        for (int r = 0; r < n; r++) {
+            dmap_tasks_of_rank(h.ntasks, r, n, &t0, &cnt);
+            dmap_part p;
+            if (failed || dmap_read(f, 0, t0, cnt, &p, e) != 0) {
+                if (!failed) dmap_part_free(&p);
+                failed = 1;
+                if (r > 0) {
+                    int64_t bad[3] = {1, 0, 0};
+                    MPI_Send(bad, 3, MPI_INT64_T, r, 1, comm);
+                }
+                continue;
+            }
+            if (r == 0) out->part[0] = p;
+            else {
+                send_part(&p, r, comm);
+                dmap_part_free(&p);
+            }
+        }
+        dmap_close(f);
+    } else {
+        dmap_tasks_of_rank(h.ntasks, rank, n, &t0, &cnt);
+        recv_part(&out->part[0], t0, comm);
+    }
+    return cio_agree(comm, e) ? -1 : 0;
+}
+
+int dmap_load(const char *path, const dmap_opts *o, MPI_Comm comm, dmap_loaded *out, cio_err *e)
+{
+    int rank, n;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &n);
+    memset(out, 0, sizeof *out);
+    dmap_format fmt = o->format;
+    if (fmt == DMAP_AUTO) {
+        /* every rank can look at the first bytes; agree in case the file system disagrees */
+        fmt = sniff(path, e);
+        if (cio_agree(comm, e)) return -1;
+    }
+    int rc;
+    if (fmt == DMAP_PIO_TEXT) {
+        rc = load_text(path, o, comm, out, e);
+    } else {
+        /* netCDF containers: each rank reads its own slices */
+        dmap_file *f = dmap_open(path, o, e);
+        if (f) {
+            out->format = f->fmt;
+            out->ndecomps = f->ndecomps;
+            out->ntasks = f->ntasks;
+            memcpy(out->desc, f->desc, sizeof out->desc);
+            int64_t t0, cnt;
+            dmap_tasks_of_rank(f->ntasks, rank, n, &t0, &cnt);
+            for (int k = 0; k < f->ndecomps && !e->code; k++) dmap_read(f, k, t0, cnt, &out->part[k], e);
+            dmap_close(f);
+        }
+        rc = cio_agree(comm, e) ? -1 : 0;
+    }
+    if (rc != 0) {
+        load_free_parts(out);
+        return -1;
+    }
+    for (int k = 0; k < out->ndecomps; k++)
+        if (dmap_check_duplicates(&out->part[k], &out->desc[k], path, comm, e) != 0) {
+            if (out->ndecomps > 1) {
+                size_t l = strlen(e->msg);
+                if (l + 24 < sizeof e->msg) sprintf(e->msg + l, " (decomposition D%d)", k + 1);
+            }
+            load_free_parts(out);
+            return -1;
+        }
+    return 0;
+}
+
+/* ---- duplicates ---- */
+
+typedef struct trip {
+    int64_t start, len, task;
+} trip;
+
+static int trip_cmp(const void *a, const void *b)
+{
+    const trip *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+int dmap_check_duplicates(const dmap_part *p, const dmap_desc *d, const char *path, MPI_Comm comm, cio_err *e)
+{
+    int rank, n;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &n);
+    int64_t g = dmap_desc_elems(d);
+    int64_t span = (g + n - 1) / n;   /* rank r owns indices [r*span, (r+1)*span) */
+    if (span < 1) span = 1;
+    int *scount = cio_calloc((size_t)n, sizeof(int)), *rcount = cio_calloc((size_t)n, sizeof(int));
+    int *sdisp = cio_calloc((size_t)n, sizeof(int)), *rdisp = cio_calloc((size_t)n, sizeof(int));
+    /* two passes over the runs: count, then pack (runs split at owner boundaries) */
+    trip *sbuf = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        int *fill = pass ? cio_calloc((size_t)n, sizeof(int)) : NULL;
+        int64_t r = 0;
+        for (int64_t t = 0; t < p->ntasks; t++)
+            for (int64_t j = 0; j < p->task_nruns[t]; j++, r++) {
+                if (p->start[r] < 0) continue;
+                for (int64_t s = p->start[r], left = p->len[r]; left > 0;) {
+                    int o = (int)(s / span);
+                    int64_t take = (o + 1) * span - s;
+                    if (take > left) take = left;
+                    if (pass == 0) scount[o] += 3;
+                    else {
+                        trip *x = &sbuf[(sdisp[o] + fill[o]) / 3];
+                        x->start = s;
+                        x->len = take;
+                        x->task = p->task0 + t;
+                        fill[o] += 3;
+                    }
+                    s += take;
+                    left -= take;
+                }
+            }
+        if (pass == 0) {
+            int tot = 0;
+            for (int i = 0; i < n; i++) {
+                sdisp[i] = tot;
+                tot += scount[i];
+            }
+            sbuf = cio_malloc((size_t)(tot ? tot : 3) * sizeof(int64_t));
+        }
+        cio_free(fill);
+    }
+    MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, comm);
+    int rtot = 0;
+    for (int i = 0; i < n; i++) {
+        rdisp[i] = rtot;
+        rtot += rcount[i];
+    }
+    trip *rbuf = cio_malloc((size_t)(rtot ? rtot : 3) * sizeof(int64_t));
+    MPI_Alltoallv(sbuf, scount, sdisp, MPI_INT64_T, rbuf, rcount, rdisp, MPI_INT64_T, comm);
+    int64_t nt = rtot / 3;
+    qsort(rbuf, (size_t)nt, sizeof(trip), trip_cmp);
+    /* the furthest-reaching earlier run decides an overlap */
+    int64_t end = nt ? rbuf[0].start + rbuf[0].len : 0, who = nt ? rbuf[0].task : 0;
+    for (int64_t i = 1; i < nt && !e->code; i++) {
+        if (rbuf[i].start < end) {
+            if (who == rbuf[i].task)
+                cio_seterr(e, "%s: task %lld names global element %lld twice (1-based %lld): duplicate indices", path,
+                           (long long)who, (long long)rbuf[i].start, (long long)rbuf[i].start + 1);
+            else
+                cio_seterr(e, "%s: global element %lld (1-based %lld) is named by task %lld and task %lld: "
+                              "duplicate indices", path, (long long)rbuf[i].start, (long long)rbuf[i].start + 1,
+                           (long long)(who < rbuf[i].task ? who : rbuf[i].task),
+                           (long long)(who < rbuf[i].task ? rbuf[i].task : who));
+        }
+        if (rbuf[i].start + rbuf[i].len > end) {
+            end = rbuf[i].start + rbuf[i].len;
+            who = rbuf[i].task;
+        }
+    }
+    cio_free(sbuf);
+    cio_free(rbuf);
+    cio_free(scount);
+    cio_free(rcount);
+    cio_free(sdisp);
+    cio_free(rdisp);
+    (void)rank;
+    return cio_agree(comm, e) ? -1 : 0;
+}

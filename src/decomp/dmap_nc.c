@@ -1,0 +1,612 @@
+/* The netCDF decomposition containers, read through PnetCDF on MPI_COMM_SELF so
+ * each rank reads only its own slices:
+ *
+ *   pio_nc      PIOc_write_nc_decomp: dims `dims`, `task`, `map_element`; int
+ *               global_size(dims) (C order), maplen(task), map(task, map_element)
+ *               0-based, -1 a hole, rows padded with NC_FILL_INT
+ *   scorpio_nc  SCORPIO's decomposition logger: attribute gdimlen (C order),
+ *               counts(comm_sz), int64 gmap(gmaplen) 1-based, 0 a hole
+ *   e3sm        E3SM-IO map files: dims num_decomp, decomp_nprocs; per
+ *               decomposition k attribute Dk.dims (C order) and Dk.nreqs,
+ *               Dk.fill_starts (optional), Dk.offsets, Dk.lengths: (offset, length)
+ *               pairs, 0-based
+ *
+ * Each reader checks what upstream's reader relies on, and what a bad file would
+ * break silently there (counts that do not add up, indices beyond the array). */
+#include "config.h"
+#include "dmap_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef HAVE_PNETCDF
+
+int dmap_nc_open(dmap_file *f, cio_err *e)
+{
+    return cio_seterr(e, "%s: a netCDF decomposition file: this decomp_io was built without PnetCDF, which reads it "
+                         "(./configure --with-pnetcdf=DIR)", f->path);
+}
+
+int dmap_write_e3sm(const char *path, int ndecomps, const dmap_desc *d, int64_t ntasks, int raw,
+                    const char *command_line, dmap_task_fn fn, void *ctx, cio_err *e)
+{
+    (void)ndecomps, (void)d, (void)ntasks, (void)raw, (void)command_line, (void)fn, (void)ctx;
+    return cio_seterr(e, "%s: writing E3SM-IO map files needs PnetCDF, and this decomp_io was built without it", path);
+}
+
+#else
+#include <pnetcdf.h>
+
+#define CHUNK ((int64_t)1 << 20)    /* entries read per call */
+
+typedef struct nc_state {
+    int ncid;
+    /* per decomposition: per-task counts, where each task's segment starts, and
+     * how many of its entries (pio_nc, scorpio_nc) or pairs (e3sm) to use */
+    int64_t *count[DMAP_MAX_DECOMPS], *first[DMAP_MAX_DECOMPS], *use[DMAP_MAX_DECOMPS];
+    int varid[DMAP_MAX_DECOMPS][2];
+    int64_t max_maplen;
+} nc_state;
+
+static int nerr(dmap_file *f, const char *what, int rc, cio_err *e)
+{
+    return cio_seterr(e, "%s: %s: %s", f->path, what, ncmpi_strerror(rc));
+}
+
+static int has_dim(int ncid, const char *name) { int id; return ncmpi_inq_dimid(ncid, name, &id) == NC_NOERR; }
+
+static int dim_len(dmap_file *f, int ncid, const char *name, int64_t *len, cio_err *e)
+{
+    int id;
+    MPI_Offset l;
+    if (ncmpi_inq_dimid(ncid, name, &id) != NC_NOERR)
+        return cio_seterr(e, "%s: dimension %s is missing (%s format)", f->path, name, dmap_format_name(f->fmt));
+    int rc = ncmpi_inq_dimlen(ncid, id, &l);
+    if (rc != NC_NOERR) return nerr(f, name, rc, e);
+    *len = l;
+    return 0;
+}
+
+/* An integer attribute's values (at most max); *n its length. */
+static int int_att(dmap_file *f, int ncid, int varid, const char *name, int64_t *vals, int max, int *n, cio_err *e)
+{
+    nc_type t;
+    MPI_Offset len;
+    if (ncmpi_inq_att(ncid, varid, name, &t, &len) != NC_NOERR)
+        return cio_seterr(e, "%s: attribute %s is missing (%s format)", f->path, name, dmap_format_name(f->fmt));
+    if (t != NC_INT && t != NC_INT64 && t != NC_SHORT)
+        return cio_seterr(e, "%s: attribute %s: expected integers", f->path, name);
+    if (len < 1 || len > max)
+        return cio_seterr(e, "%s: attribute %s has %lld values: expected 1 to %d", f->path, name, (long long)len, max);
+    long long v[CIO_MAX_DIMS];
+    int rc = ncmpi_get_att_longlong(ncid, varid, name, v);
+    if (rc != NC_NOERR) return nerr(f, name, rc, e);
+    for (int i = 0; i < len; i++) vals[i] = v[i];
+    *n = (int)len;
+    return 0;
+}
+
+static int text_att(dmap_file *f, int ncid, const char *name, char *buf, size_t cap, cio_err *e)
+{
+    nc_type t;
+    MPI_Offset len;
+    if (ncmpi_inq_att(ncid, NC_GLOBAL, name, &t, &len) != NC_NOERR)
+        return cio_seterr(e, "%s: attribute %s is missing (%s format)", f->path, name, dmap_format_name(f->fmt));
+    if (t != NC_CHAR || (size_t)len >= cap) return cio_seterr(e, "%s: attribute %s: expected text", f->path, name);
+    int rc = ncmpi_get_att_text(ncid, NC_GLOBAL, name, buf);
+    if (rc != NC_NOERR) return nerr(f, name, rc, e);
+    buf[len] = 0;
+    return 0;
+}
+
+/* A variable of integer type over the named dimensions. */
+static int int_var(dmap_file *f, int ncid, const char *name, int ndims, const char *const *dims, int *varid, cio_err *e)
+{
+    nc_type t;
+    int nd, dimids[CIO_MAX_DIMS];
+    if (ncmpi_inq_varid(ncid, name, varid) != NC_NOERR)
+        return cio_seterr(e, "%s: variable %s is missing (%s format)", f->path, name, dmap_format_name(f->fmt));
+    ncmpi_inq_vartype(ncid, *varid, &t);
+    ncmpi_inq_varndims(ncid, *varid, &nd);
+    if (t != NC_INT && t != NC_INT64)
+        return cio_seterr(e, "%s: variable %s: expected int or int64 values", f->path, name);
+    int ok = nd == ndims;
+    if (ok) ncmpi_inq_vardimid(ncid, *varid, dimids);
+    for (int i = 0; ok && i < nd; i++) {
+        char dn[NC_MAX_NAME + 1];
+        ncmpi_inq_dimname(ncid, dimids[i], dn);
+        ok = strcmp(dn, dims[i]) == 0;
+    }
+    if (!ok) {
+        char want[256] = "";
+        for (int i = 0; i < ndims; i++) snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i ? ", " : "", dims[i]);
+        return cio_seterr(e, "%s: variable %s: expected dimensions (%s)", f->path, name, want);
+    }
+    return 0;
+}
+
+/* values [start, start+n) of a 1-d variable (or of row `row` of a 2-d one). */
+static int get_ll(dmap_file *f, int ncid, int varid, const char *name, int row, int64_t start, int64_t n,
+                  long long *v, cio_err *e)
+{
+    MPI_Offset st[2] = {row, start}, ct[2] = {1, n};
+    if (row < 0) st[0] = start, ct[0] = n;
+    if (n == 0) return 0;
+    int rc = ncmpi_get_vara_longlong(ncid, varid, st, ct, v);
+    if (rc != NC_NOERR) return nerr(f, name, rc, e);
+    return 0;
+}
+
+/* ---- pio_nc ---- */
+
+static int pio_nc_header(dmap_file *f, nc_state *s, cio_err *e)
+{
+    int ncid = s->ncid, n;
+    char buf[300];
+    if (ncmpi_inq_att(ncid, NC_GLOBAL, "PIO_library_version", NULL, NULL) != NC_NOERR &&
+        ncmpi_inq_att(ncid, NC_GLOBAL, "version", NULL, NULL) != NC_NOERR)
+        return cio_seterr(e, "%s: attribute PIO_library_version (PIO2) or version (SCORPIO) is missing", f->path);
+    if (text_att(f, ncid, "array_order", buf, sizeof buf, e)) return -1;
+    if (strcmp(buf, "C") != 0 && strcmp(buf, "Fortran") != 0)
+        return cio_seterr(e, "%s: attribute array_order is \"%s\": expected \"C\" or \"Fortran\"", f->path, buf);
+    int64_t mm;
+    if (int_att(f, ncid, NC_GLOBAL, "max_maplen", &mm, 1, &n, e)) return -1;
+    int64_t nd, nt, me;
+    if (dim_len(f, ncid, "dims", &nd, e) || dim_len(f, ncid, "task", &nt, e) || dim_len(f, ncid, "map_element", &me, e))
+        return -1;
+    if (me != mm)
+        return cio_seterr(e, "%s: dimension map_element is %lld, attribute max_maplen %lld: they must be equal", f->path,
+                          (long long)me, (long long)mm);
+    if (nd < 1 || nd > CIO_MAX_DIMS)
+        return cio_seterr(e, "%s: dimension dims is %lld: expected 1 to %d", f->path, (long long)nd, CIO_MAX_DIMS);
+    if (nt < 1) return cio_seterr(e, "%s: dimension task is 0: expected at least one task", f->path);
+    static const char *const d_dims[] = {"dims"}, *const d_task[] = {"task"}, *const d_map[] = {"task", "map_element"};
+    int vg, vl;
+    if (int_var(f, ncid, "global_size", 1, d_dims, &vg, e) || int_var(f, ncid, "maplen", 1, d_task, &vl, e) ||
+        int_var(f, ncid, "map", 2, d_map, &s->varid[0][0], e))
+        return -1;
+    long long g[CIO_MAX_DIMS];
+    if (get_ll(f, ncid, vg, "global_size", -1, 0, nd, g, e)) return -1;
+    f->desc[0].ndims = (int)nd;
+    for (int i = 0; i < nd; i++) {
+        if (g[i] < 1)
+            return cio_seterr(e, "%s: variable global_size, element %d is %lld: expected a positive length", f->path, i,
+                              g[i]);
+        f->desc[0].dims[i] = g[i];
+    }
+    f->ndecomps = 1;
+    f->ntasks = nt;
+    s->max_maplen = mm;
+    s->count[0] = cio_malloc((size_t)nt * sizeof(int64_t));
+    if (get_ll(f, ncid, vl, "maplen", -1, 0, nt, (long long *)s->count[0], e)) return -1;
+    for (int64_t t = 0; t < nt; t++)
+        if (s->count[0][t] < 0 || s->count[0][t] > mm)
+            return cio_seterr(e, "%s: variable maplen, task %lld: %lld: expected 0 to max_maplen (%lld)", f->path,
+                              (long long)t, (long long)s->count[0][t], (long long)mm);
+    return 0;
+}
+
+static int pio_nc_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_part *p, cio_err *e)
+{
+    nc_state *s = f->impl;
+    int64_t g = dmap_desc_elems(&f->desc[0]);
+    long long *v = cio_malloc((size_t)(s->max_maplen ? s->max_maplen : 1) * sizeof(long long));
+    int rc = 0;
+    (void)k;
+    for (int64_t t = task0; t < task0 + ntasks && rc == 0; t++) {
+        rc = get_ll(f, s->ncid, s->varid[0][0], "map", (int)t, 0, s->count[0][t], v, e);
+        for (int64_t i = 0; i < s->count[0][t] && rc == 0; i++) {
+            if (v[i] >= g)
+                rc = cio_seterr(e, "%s: variable map, task %lld, element %lld: %lld is beyond the array (%lld elements, "
+                                   "0-based)", f->path, (long long)t, (long long)i, v[i], (long long)g);
+            else dmap_part_add(p, t, v[i] < 0 ? -1 : v[i]);
+        }
+    }
+    cio_free(v);
+    return rc;
+}
+
+/* ---- scorpio_nc ---- */
+
+static int scorpio_header(dmap_file *f, nc_state *s, cio_err *e)
+{
+    int ncid = s->ncid, n, nd;
+    int64_t np, ndims, gdim[CIO_MAX_DIMS], csz, gl;
+    char buf[300];
+    if (text_att(f, ncid, "version", buf, sizeof buf, e) || int_att(f, ncid, NC_GLOBAL, "nprocs", &np, 1, &n, e) ||
+        int_att(f, ncid, NC_GLOBAL, "ndims", &ndims, 1, &n, e) ||
+        int_att(f, ncid, NC_GLOBAL, "gdimlen", gdim, CIO_MAX_DIMS, &nd, e) || dim_len(f, ncid, "comm_sz", &csz, e) ||
+        dim_len(f, ncid, "gmaplen", &gl, e))
+        return -1;
+    if (np != csz)
+        return cio_seterr(e, "%s: attribute nprocs is %lld, dimension comm_sz %lld: they must be equal", f->path,
+                          (long long)np, (long long)csz);
+    if (ndims != nd)
+        return cio_seterr(e, "%s: attribute ndims is %lld, but gdimlen has %d values", f->path, (long long)ndims, nd);
+    if (csz < 1) return cio_seterr(e, "%s: dimension comm_sz is 0: expected at least one task", f->path);
+    static const char *const d_c[] = {"comm_sz"}, *const d_g[] = {"gmaplen"};
+    int vc;
+    if (int_var(f, ncid, "counts", 1, d_c, &vc, e) || int_var(f, ncid, "gmap", 1, d_g, &s->varid[0][0], e)) return -1;
+    f->desc[0].ndims = nd;
+    for (int i = 0; i < nd; i++) {
+        if (gdim[i] < 1)
+            return cio_seterr(e, "%s: attribute gdimlen, value %d is %lld: expected a positive length", f->path, i,
+                              (long long)gdim[i]);
+        f->desc[0].dims[i] = gdim[i];
+    }
+    f->ndecomps = 1;
+    f->ntasks = csz;
+    s->count[0] = cio_malloc((size_t)csz * sizeof(int64_t));
+    s->first[0] = cio_malloc((size_t)csz * sizeof(int64_t));
+    if (get_ll(f, ncid, vc, "counts", -1, 0, csz, (long long *)s->count[0], e)) return -1;
+    int64_t sum = 0;
+    for (int64_t t = 0; t < csz; t++) {
+        if (s->count[0][t] < 0)
+            return cio_seterr(e, "%s: variable counts, task %lld: %lld: expected 0 or more", f->path, (long long)t,
+                              (long long)s->count[0][t]);
+        s->first[0][t] = sum;
+        sum += s->count[0][t];
+    }
+    if (sum != gl)
+        return cio_seterr(e, "%s: variable counts adds up to %lld, dimension gmaplen is %lld: they must be equal",
+                          f->path, (long long)sum, (long long)gl);
+    return 0;
+}
+
+static int scorpio_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_part *p, cio_err *e)
+{
+    nc_state *s = f->impl;
+    int64_t g = dmap_desc_elems(&f->desc[0]);
+    long long *v = cio_malloc((size_t)CHUNK * sizeof(long long));
+    int rc = 0;
+    (void)k;
+    for (int64_t t = task0; t < task0 + ntasks && rc == 0; t++)
+        for (int64_t i = 0; i < s->count[0][t] && rc == 0; i += CHUNK) {
+            int64_t n = s->count[0][t] - i < CHUNK ? s->count[0][t] - i : CHUNK;
+            rc = get_ll(f, s->ncid, s->varid[0][0], "gmap", -1, s->first[0][t] + i, n, v, e);
+            for (int64_t j = 0; j < n && rc == 0; j++) {
+                if (v[j] > g)
+                    rc = cio_seterr(e, "%s: variable gmap, task %lld, entry %lld: %lld is beyond the array (%lld "
+                                       "elements, 1-based)", f->path, (long long)t, (long long)(i + j), v[j], (long long)g);
+                else dmap_part_add(p, t, v[j] - 1);
+            }
+        }
+    cio_free(v);
+    return rc;
+}
+
+/* ---- e3sm ---- */
+
+static int e3sm_header(dmap_file *f, nc_state *s, cio_err *e)
+{
+    int ncid = s->ncid;
+    int64_t K, P;
+    if (dim_len(f, ncid, "num_decomp", &K, e) || dim_len(f, ncid, "decomp_nprocs", &P, e)) return -1;
+    if (K < 1 || K > DMAP_MAX_DECOMPS)
+        return cio_seterr(e, "%s: dimension num_decomp is %lld: expected 1 to %d (E3SM-IO's MAX_NUM_DECOMP)", f->path,
+                          (long long)K, DMAP_MAX_DECOMPS);
+    if (P < 1) return cio_seterr(e, "%s: dimension decomp_nprocs is 0", f->path);
+    f->ndecomps = (int)K;
+    f->ntasks = P;
+    for (int k = 0; k < K; k++) {
+        char name[64], dn[64];
+        int64_t total, dims[CIO_MAX_DIMS];
+        int nd, n;
+        snprintf(dn, sizeof dn, "D%d.total_nreqs", k + 1);
+        if (dim_len(f, ncid, dn, &total, e)) return -1;
+        snprintf(name, sizeof name, "D%d.dims", k + 1);
+        if (int_att(f, ncid, NC_GLOBAL, name, dims, 4, &nd, e)) return -1;
+        snprintf(name, sizeof name, "D%d.ndims", k + 1);
+        int64_t ndims;
+        if (ncmpi_inq_att(ncid, NC_GLOBAL, name, NULL, NULL) == NC_NOERR) {
+            if (int_att(f, ncid, NC_GLOBAL, name, &ndims, 1, &n, e)) return -1;
+            if (ndims != nd)
+                return cio_seterr(e, "%s: attribute D%d.ndims is %lld, but D%d.dims has %d values", f->path, k + 1,
+                                  (long long)ndims, k + 1, nd);
+        }
+        f->desc[k].ndims = nd;
+        for (int i = 0; i < nd; i++) {
+            if (dims[i] < 1)
+                return cio_seterr(e, "%s: attribute D%d.dims, value %d is %lld: expected a positive length", f->path,
+                                  k + 1, i, (long long)dims[i]);
+            f->desc[k].dims[i] = dims[i];
+        }
+        const char *const d_p[] = {"decomp_nprocs"}, *const d_t[] = {dn};
+        int vn, vf;
+        snprintf(name, sizeof name, "D%d.nreqs", k + 1);
+        if (int_var(f, ncid, name, 1, d_p, &vn, e)) return -1;
+        s->count[k] = cio_malloc((size_t)P * sizeof(int64_t));
+        s->first[k] = cio_malloc((size_t)P * sizeof(int64_t));
+        s->use[k] = cio_malloc((size_t)P * sizeof(int64_t));
+        if (get_ll(f, ncid, vn, name, -1, 0, P, (long long *)s->count[k], e)) return -1;
+        int64_t sum = 0;
+        for (int64_t t = 0; t < P; t++) {
+            if (s->count[k][t] < 0)
+                return cio_seterr(e, "%s: variable %s, task %lld: %lld: expected 0 or more", f->path, name, (long long)t,
+                                  (long long)s->count[k][t]);
+            s->first[k][t] = sum;   /* segments are laid out by nreqs, whatever fill_starts says */
+            sum += s->count[k][t];
+            s->use[k][t] = s->count[k][t];
+        }
+        if (sum != total)
+            return cio_seterr(e, "%s: variable %s adds up to %lld, dimension %s is %lld: they must be equal", f->path,
+                              name, (long long)sum, dn, (long long)total);
+        snprintf(name, sizeof name, "D%d.fill_starts", k + 1);
+        if (!f->opts.e3sm_fill && ncmpi_inq_varid(ncid, name, &vf) == NC_NOERR) {
+            if (int_var(f, ncid, name, 1, d_p, &vf, e)) return -1;
+            if (get_ll(f, ncid, vf, name, -1, 0, P, (long long *)s->use[k], e)) return -1;
+            for (int64_t t = 0; t < P; t++)
+                if (s->use[k][t] < 0 || s->use[k][t] > s->count[k][t])
+                    return cio_seterr(e, "%s: variable %s, task %lld: %lld: expected 0 to D%d.nreqs (%lld)", f->path,
+                                      name, (long long)t, (long long)s->use[k][t], k + 1, (long long)s->count[k][t]);
+        }
+        snprintf(name, sizeof name, "D%d.offsets", k + 1);
+        if (int_var(f, ncid, name, 1, d_t, &s->varid[k][0], e)) return -1;
+        snprintf(name, sizeof name, "D%d.lengths", k + 1);
+        if (int_var(f, ncid, name, 1, d_t, &s->varid[k][1], e)) return -1;
+    }
+    return 0;
+}
+
+static int e3sm_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_part *p, cio_err *e)
+{
+    nc_state *s = f->impl;
+    const dmap_desc *d = &f->desc[k];
+    int64_t g = dmap_desc_elems(d), row = d->dims[d->ndims - 1];
+    long long *off = cio_malloc((size_t)CHUNK * sizeof(long long)), *len = cio_malloc((size_t)CHUNK * sizeof(long long));
+    char on[64], ln[64];
+    snprintf(on, sizeof on, "D%d.offsets", k + 1);
+    snprintf(ln, sizeof ln, "D%d.lengths", k + 1);
+    int rc = 0;
+    for (int64_t t = task0; t < task0 + ntasks && rc == 0; t++)
+        for (int64_t i = 0; i < s->use[k][t] && rc == 0; i += CHUNK) {
+            int64_t n = s->use[k][t] - i < CHUNK ? s->use[k][t] - i : CHUNK;
+            rc = get_ll(f, s->ncid, s->varid[k][0], on, -1, s->first[k][t] + i, n, off, e) ||
+                 get_ll(f, s->ncid, s->varid[k][1], ln, -1, s->first[k][t] + i, n, len, e);
+            for (int64_t j = 0; j < n && rc == 0; j++) {
+                long long o = off[j], l = len[j];
+                int64_t at = s->first[k][t] + i + j;
+                if (l < 1)
+                    rc = cio_seterr(e, "%s: %s[%lld] (task %lld) is %lld: expected a length of at least 1", f->path, ln,
+                                    (long long)at, (long long)t, l);
+                else if (o < 0 || o + l > g)
+                    rc = cio_seterr(e, "%s: %s[%lld] (task %lld): request [%lld, %lld) is beyond the array (%lld "
+                                       "elements, 0-based)", f->path, on, (long long)at, (long long)t, o, o + l,
+                                    (long long)g);
+                else if (o % row + l > row)
+                    rc = cio_seterr(e, "%s: %s[%lld] (task %lld): request [%lld, %lld) crosses a row of the fastest "
+                                       "dimension (%lld): E3SM-IO's requests never do", f->path, on, (long long)at,
+                                    (long long)t, o, o + l, (long long)row);
+                else dmap_part_add_run(p, t, o, l);
+            }
+        }
+    cio_free(off);
+    cio_free(len);
+    return rc;
+}
+
+static void nc_close(dmap_file *f)
+{
+    nc_state *s = f->impl;
+    if (!s) return;
+    if (s->ncid >= 0) ncmpi_close(s->ncid);
+    for (int k = 0; k < DMAP_MAX_DECOMPS; k++) {
+        cio_free(s->count[k]);
+        cio_free(s->first[k]);
+        cio_free(s->use[k]);
+    }
+    cio_free(s);
+    f->impl = NULL;
+}
+
+int dmap_nc_open(dmap_file *f, cio_err *e)
+{
+    nc_state *s = cio_calloc(1, sizeof *s);
+    s->ncid = -1;
+    f->impl = s;
+    f->close = nc_close;
+    int rc = ncmpi_open(MPI_COMM_SELF, f->path, NC_NOWRITE, MPI_INFO_NULL, &s->ncid);
+    if (rc != NC_NOERR) {
+        s->ncid = -1;
+        return nerr(f, "cannot open as netCDF", rc, e);
+    }
+    ncmpi_begin_indep_data(s->ncid);
+    if (has_dim(s->ncid, "num_decomp")) {
+        f->fmt = DMAP_E3SM;
+        f->read = e3sm_read;
+        return e3sm_header(f, s, e);
+    }
+    if (has_dim(s->ncid, "comm_sz")) {
+        f->fmt = DMAP_SCORPIO_NC;
+        f->read = scorpio_read;
+        return scorpio_header(f, s, e);
+    }
+    if (has_dim(s->ncid, "map_element")) {
+        f->fmt = DMAP_PIO_NC;
+        f->read = pio_nc_read;
+        return pio_nc_header(f, s, e);
+    }
+    return cio_seterr(e, "%s: a netCDF file, but not a decomposition file: it has no dimension num_decomp (E3SM-IO), "
+                         "comm_sz (SCORPIO logger) or map_element (PIO)", f->path);
+}
+
+/* ---- the E3SM-IO writer ---- */
+
+/* A task's own pairs as dat2nc builds them: holes dropped, a new pair where the
+ * offset does not continue the previous one or starts a row of the fastest
+ * dimension.  Returns the number of pairs; fills off/len when given. */
+static int64_t coalesce(const int64_t *m, int64_t n, int64_t row, long long *off, long long *len, int64_t *raw)
+{
+    int64_t np = 0, end = -1;
+    *raw = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (m[i] < 0) continue;
+        (*raw)++;
+        if (np > 0 && m[i] == end && m[i] % row != 0) {
+            if (len) len[np - 1]++;
+        } else {
+            if (off) off[np] = m[i], len[np] = 1;
+            np++;
+        }
+        end = m[i] + 1;
+    }
+    return np;
+}
+
+#define PW(call, what)                                     \
+    do {                                                   \
+        int rc_ = (call);                                  \
+        if (rc_ != NC_NOERR) {                             \
+            cio_seterr(e, "%s: %s: %s", path, what, ncmpi_strerror(rc_)); \
+            goto out;                                      \
+        }                                                  \
+    } while (0)
+
+static void put_text(int ncid, int varid, const char *name, const char *text)
+{
+    ncmpi_put_att_text(ncid, varid, name, (MPI_Offset)strlen(text), text);
+}
+
+int dmap_write_e3sm(const char *path, int ndecomps, const dmap_desc *d, int64_t ntasks, int raw,
+                    const char *command_line, dmap_task_fn fn, void *ctx, cio_err *e)
+{
+    int ncid = -1, rc = -1;
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "nc_header_align_size", "8192");
+    int64_t *nreqs[DMAP_MAX_DECOMPS] = {0}, *nraw[DMAP_MAX_DECOMPS] = {0};
+    int vid[DMAP_MAX_DECOMPS][6];
+    long long *off = NULL, *len = NULL;
+    int64_t *m = NULL;
+    PW(ncmpi_create(MPI_COMM_SELF, path, NC_CLOBBER | NC_64BIT_DATA, info, &ncid), "cannot create");
+    int dk, dp;
+    PW(ncmpi_def_dim(ncid, "num_decomp", ndecomps, &dk), "num_decomp");
+    put_text(ncid, NC_GLOBAL, "command_line", command_line);
+    for (int k = 0; k < ndecomps; k++) {
+        /* pass 1: the counts the header needs */
+        int64_t row = d[k].dims[d[k].ndims - 1], total = 0, total_raw = 0, elems = 0;
+        int lmax = 0, lmin = 0, any = 0, maxn = 0, minn = 0;
+        nreqs[k] = cio_malloc((size_t)ntasks * sizeof(int64_t));
+        nraw[k] = cio_malloc((size_t)ntasks * sizeof(int64_t));
+        for (int64_t t = 0; t < ntasks; t++) {
+            int64_t *m = NULL, n = fn(ctx, k, t, &m), r;
+            long long *o = cio_malloc((size_t)(n ? n : 1) * sizeof(long long)), *l = cio_malloc((size_t)(n ? n : 1) * sizeof(long long));
+            nreqs[k][t] = coalesce(m, n, row, o, l, &r);
+            nraw[k][t] = r;
+            for (int64_t i = 0; i < nreqs[k][t]; i++) {
+                if (!any || l[i] > lmax) lmax = (int)l[i];
+                if (!any || l[i] < lmin) lmin = (int)l[i];
+                any = 1;
+            }
+            if (t == 0 || nreqs[k][t] > maxn) maxn = (int)nreqs[k][t];
+            if (t == 0 || nreqs[k][t] < minn) minn = (int)nreqs[k][t];
+            total += nreqs[k][t];
+            total_raw += r;
+            elems += r;
+            cio_free(o);
+            cio_free(l);
+            cio_free(m);
+        }
+        if (total == 0) {
+            cio_seterr(e, "%s: decomposition D%d names no element: an E3SM-IO map cannot store it (a dimension of "
+                          "length 0 is the unlimited one)", path, k + 1);
+            goto out;
+        }
+        char name[64], dn[64], rdn[64];
+        int dt, drt;
+        if (k == 0) PW(ncmpi_def_dim(ncid, "decomp_nprocs", ntasks, &dp), "decomp_nprocs");
+        snprintf(name, sizeof name, "D%d.nreqs", k + 1);
+        PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dp, &vid[k][0]), name);
+        put_text(ncid, vid[k][0], "description", "Number of noncontiguous requests per process");
+        snprintf(name, sizeof name, "D%d.fill_starts", k + 1);
+        PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dp, &vid[k][1]), name);
+        put_text(ncid, vid[k][1], "description",
+                 "Start index in offsets[] and lengths[] for requests to be written with fill values");
+        snprintf(dn, sizeof dn, "D%d.total_nreqs", k + 1);
+        PW(ncmpi_def_dim(ncid, dn, total, &dt), dn);
+        snprintf(name, sizeof name, "D%d.offsets", k + 1);
+        PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dt, &vid[k][2]), name);
+        put_text(ncid, vid[k][2], "description", "Flattened starting indices of noncontiguous requests");
+        snprintf(name, sizeof name, "D%d.lengths", k + 1);
+        PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dt, &vid[k][3]), name);
+        put_text(ncid, vid[k][3], "description", "Lengths of noncontiguous requests");
+        ncmpi_put_att_int(ncid, vid[k][3], "max", NC_INT, 1, &lmax);
+        ncmpi_put_att_int(ncid, vid[k][3], "min", NC_INT, 1, &lmin);
+        if (raw) {
+            snprintf(name, sizeof name, "D%d.raw_nreqs", k + 1);
+            PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dp, &vid[k][4]), name);
+            put_text(ncid, vid[k][4], "description", "Number of file offsets accessed per process before merge");
+            snprintf(rdn, sizeof rdn, "D%d.total_raw_nreqs", k + 1);
+            PW(ncmpi_def_dim(ncid, rdn, total_raw, &drt), rdn);
+            snprintf(name, sizeof name, "D%d.raw_offsets", k + 1);
+            PW(ncmpi_def_var(ncid, name, NC_INT, 1, &drt, &vid[k][5]), name);
+            put_text(ncid, vid[k][5], "description", "File offsets accessed before merge");
+        }
+        int nd = d[k].ndims, dims[CIO_MAX_DIMS];
+        for (int i = 0; i < nd; i++) dims[i] = (int)d[k].dims[i];
+        snprintf(name, sizeof name, "D%d.ndims", k + 1);
+        ncmpi_put_att_int(ncid, NC_GLOBAL, name, NC_INT, 1, &nd);
+        snprintf(name, sizeof name, "D%d.dims", k + 1);
+        ncmpi_put_att_int(ncid, NC_GLOBAL, name, NC_INT, nd, dims);
+        snprintf(name, sizeof name, "D%d.max_nreqs", k + 1);
+        ncmpi_put_att_int(ncid, NC_GLOBAL, name, NC_INT, 1, &maxn);
+        snprintf(name, sizeof name, "D%d.min_nreqs", k + 1);
+        ncmpi_put_att_int(ncid, NC_GLOBAL, name, NC_INT, 1, &minn);
+        snprintf(name, sizeof name, "D%d.fully_covered", k + 1);
+        /* maps are duplicate-free (checked on load), so counting covers */
+        put_text(ncid, NC_GLOBAL, name, elems == dmap_desc_elems(&d[k]) ? "true" : "false");
+    }
+    PW(ncmpi_enddef(ncid), "enddef");
+    PW(ncmpi_begin_indep_data(ncid), "begin_indep_data");
+    /* pass 2: the data, task by task */
+    for (int k = 0; k < ndecomps; k++) {
+        int64_t row = d[k].dims[d[k].ndims - 1], at = 0, rat = 0;
+        for (int64_t t = 0; t < ntasks; t++) {
+            MPI_Offset st = t, one = 1;
+            long long nr = nreqs[k][t], rr = nraw[k][t];
+            PW(ncmpi_put_vara_longlong(ncid, vid[k][0], &st, &one, &nr), "nreqs");
+            PW(ncmpi_put_vara_longlong(ncid, vid[k][1], &st, &one, &nr), "fill_starts");
+            if (raw) PW(ncmpi_put_vara_longlong(ncid, vid[k][4], &st, &one, &rr), "raw_nreqs");
+            int64_t n = fn(ctx, k, t, &m), r;
+            off = cio_malloc((size_t)(n ? n : 1) * sizeof(long long));
+            len = cio_malloc((size_t)(n ? n : 1) * sizeof(long long));
+            int64_t np = coalesce(m, n, row, off, len, &r);
+            MPI_Offset s0 = at, c0 = np;
+            if (np) {
+                PW(ncmpi_put_vara_longlong(ncid, vid[k][2], &s0, &c0, off), "offsets");
+                PW(ncmpi_put_vara_longlong(ncid, vid[k][3], &s0, &c0, len), "lengths");
+            }
+            if (raw && r) {
+                int64_t j = 0;
+                for (int64_t i = 0; i < n; i++)
+                    if (m[i] >= 0) off[j++] = m[i] + 1;   /* raw offsets are 1-based */
+                MPI_Offset s1 = rat, c1 = r;
+                PW(ncmpi_put_vara_longlong(ncid, vid[k][5], &s1, &c1, off), "raw_offsets");
+            }
+            at += np;
+            rat += r;
+            cio_free(m);
+            cio_free(off);
+            cio_free(len);
+            m = NULL;
+            off = len = NULL;
+        }
+    }
+    rc = 0;
+out:
+    if (ncid >= 0) {
+        int crc = ncmpi_close(ncid);
+        if (rc == 0 && crc != NC_NOERR) rc = cio_seterr(e, "%s: close: %s", path, ncmpi_strerror(crc));
+    }
+    MPI_Info_free(&info);
+    cio_free(m);
+    cio_free(off);
+    cio_free(len);
+    for (int k = 0; k < DMAP_MAX_DECOMPS; k++) {
+        cio_free(nreqs[k]);
+        cio_free(nraw[k]);
+    }
+    return rc;
+}
+
+#endif

@@ -1,0 +1,26 @@
+# decomp_io: replays decomposition maps saved by PIO, SCORPIO and E3SM-IO (issue 19).
+# libdmap: the map readers and writers (PnetCDF reads the netCDF containers).
+noinst_LIBRARIES += src/decomp/libdmap.a
+src_decomp_libdmap_a_CPPFLAGS = $(AM_CPPFLAGS) $(PNETCDF_CFLAGS)
+src_decomp_libdmap_a_SOURCES = \
+	src/decomp/dmap.c src/decomp/dmap.h src/decomp/dmap_impl.h \
+	src/decomp/dmap_text.c src/decomp/dmap_nc.c
+DMAP_LIBS = src/decomp/libdmap.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+
+bin_PROGRAMS += src/decomp/decomp_io
+RUN_EXES += src/decomp/decomp_io
+src_decomp_decomp_io_SOURCES = src/decomp/decomp.h \
+	src/decomp/decomp_main.c src/decomp/decomp_config.c src/decomp/decomp_plan.c \
+	src/decomp/decomp_gen.c src/decomp/decomp_pioperf.c \
+	src/mom/mom_domain.c src/mom/mom_domain.h
+src_decomp_decomp_io_LDADD = $(DMAP_LIBS)
+
+# generated maps (decomp_io --make_decomp; doc/decomp.md says how), pioperf's
+# namelist, a parameter file and a sample sweep
+DECOMP_INPUTS = inputs/decomp.cubed_sphere.4p.dat inputs/decomp.holes.4p.dat inputs/decomp.random.4p.dat \
+	inputs/decomp.mom.4p.dat inputs/map_cs_case_4p.nc inputs/pioperf.nl inputs/decomp_io.in.sample \
+	inputs/sweep.decomp.toml
+RUN_INPUTS += $(DECOMP_INPUTS)
+climioinputs_DATA += $(DECOMP_INPUTS)
+EXTRA_DIST += $(DECOMP_INPUTS)
+dist_doc_DATA += doc/decomp.md

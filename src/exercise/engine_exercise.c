@@ -1,0 +1,205 @@
+/* A synthetic plan for testing the engine and the drivers end to end: one file
+ * with a coordinate written by rank 0, a float and a double 4-D record variable
+ * under two different noncontiguous decompositions, and a fixed int variable,
+ * over several records, optionally reopened for each record.  --extras adds the
+ * awkward cases: a fixed scalar owned by the last rank, a short record variable
+ * whose records need padding in the classic formats, and an int64 variable
+ * (formats that have int64 only) that some ranks have no share of. */
+#include "config.h"
+#include "app.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const cio_param_spec exercise_params[] = {
+    {"driver", CIO_P_STRING, "null", "I/O driver", 0, 0, 0, 0},
+    {"nx", CIO_P_INT, "16", "x extent", 0, 1, 1e9, 0},
+    {"ny", CIO_P_INT, "12", "y extent", 0, 1, 1e9, 0},
+    {"nz", CIO_P_INT, "3", "z extent", 0, 1, 1e9, 0},
+    {"nrec", CIO_P_INT, "3", "records", 0, 1, 1e6, 0},
+    {"blocks", CIO_P_INT, "2", "slabs per rank for temp", 0, 1, 1e6, 0},
+    {"reopen", CIO_P_BOOL, "true", "close and reopen the file for every record", 0, 0, 0, 0},
+    {"flush", CIO_P_CHOICE, "file", "wait after each field or once per file", "field|file", 0, 0, 0},
+    {"output_dir", CIO_P_STRING, "out", "output folder", 0, 0, 0, 0},
+    {"out", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
+    {"mkdir", CIO_P_BOOL, "true", "create the output folder (false: the driver meets a missing one)", 0, 0, 0, 0},
+    {"extras", CIO_P_BOOL, "false", "add a scalar, a padded short record variable and an int64 variable", 0, 0, 0, 0},
+    CIO_PARAM_END,
+};
+
+static const char builtin[] = "! engine exerciser defaults\nnx 16\n";
+
+typedef struct exercise {
+    int64_t nx, ny, nz, nrec, blocks;
+    int reopen, per_field, is_null;
+    int extras, has_int64;
+    MPI_Comm comm;
+    cio_app *app;
+    char path[4096];
+} exercise;
+
+/* time = 60 s per record: a kernel value function, verified like the pattern */
+static void fill_time(void *ctx, const cio_var *v, int64_t record, const cio_box *box, void *buf)
+{
+    (void)ctx;
+    (void)v;
+    (void)box;
+    *(double *)buf = 60.0 * (double)record;
+}
+
+static void set_decomp(cio_schema *s, int varid, cio_decomp *d)
+{
+    cio_schema_set_decomp(s, varid, d);
+    cio_decomp_release(d);
+}
+
+/* The whole output of one rank; runs on a real or a virtual (dry-run) engine. */
+static void plan_rank(void *ctx, cio_engine *eng, int rank, int n)
+{
+    exercise *x = ctx;
+    int64_t nx = x->nx, ny = x->ny, nz = x->nz;
+    cio_schema *s = cio_schema_new("exercise");
+    cio_schema_dim(s, "time", CIO_UNLIMITED);
+    cio_schema_dim(s, "z", nz);
+    cio_schema_dim(s, "y", ny);
+    cio_schema_dim(s, "x", nx);
+    const char *d_t[] = {"time"}, *d_tzyx[] = {"time", "z", "y", "x"}, *d_yx[] = {"y", "x"};
+    int v_time = cio_schema_var(s, "time", CIO_DOUBLE, 1, d_t);
+    int v_temp = cio_schema_var(s, "temp", CIO_FLOAT, 4, d_tzyx);
+    int v_salt = cio_schema_var(s, "salt", CIO_DOUBLE, 4, d_tzyx);
+    int v_mask = cio_schema_var(s, "mask", CIO_INT, 2, d_yx);
+    cio_schema_att_text(s, v_time, "units", "seconds");
+    cio_schema_att_text(s, v_temp, "long_name", "temperature \"quoted\"");
+    double fv = -1.0;
+    cio_schema_att(s, v_salt, "valid_min", CIO_DOUBLE, 1, &fv);
+    cio_schema_att_text(s, -1, "title", "climio engine exerciser");
+    cio_schema_set_fill(s, v_time, fill_time, NULL);
+
+    /* time: one element on rank 0 */
+    cio_decomp *dt = cio_decomp_new(0, NULL);
+    if (rank == 0) cio_decomp_add(dt, NULL, NULL);
+    set_decomp(s, v_time, dt);
+    /* temp: `blocks` interleaved slabs of y rows per rank */
+    int64_t shape3[3] = {nz, ny, nx};
+    cio_decomp *dtemp = cio_decomp_new(3, shape3);
+    int64_t nslab = x->blocks * n, rows = ny / nslab;
+    for (int64_t k = 0; k < x->blocks; k++) {
+        int64_t slab = k * n + rank;
+        int64_t y0 = slab * rows, y1 = slab == nslab - 1 ? ny : y0 + rows;
+        int64_t st[3] = {0, y0, 0}, ct[3] = {nz, y1 - y0, nx};
+        cio_decomp_add(dtemp, st, ct);
+    }
+    set_decomp(s, v_temp, dtemp);
+    /* salt: z planes dealt round-robin */
+    cio_decomp *dsalt = cio_decomp_new(3, shape3);
+    for (int64_t z = rank; z < nz; z += n) {
+        int64_t st[3] = {z, 0, 0}, ct[3] = {1, ny, nx};
+        cio_decomp_add(dsalt, st, ct);
+    }
+    set_decomp(s, v_salt, dsalt);
+    /* mask: block-cyclic columns of width 3 */
+    int64_t shape2[2] = {ny, nx};
+    cio_decomp *dmask = cio_decomp_new(2, shape2);
+    for (int64_t c = 3 * rank; c < nx; c += 3 * n) {
+        int64_t st[2] = {0, c}, ct[2] = {ny, c + 3 > nx ? nx - c : 3};
+        cio_decomp_add(dmask, st, ct);
+    }
+    set_decomp(s, v_mask, dmask);
+
+    int v_gmean = -1, v_level = -1, v_cells = -1;
+    if (x->extras) {
+        const char *d_tz[] = {"time", "z"}, *d_x[] = {"x"};
+        v_gmean = cio_schema_var(s, "gmean", CIO_DOUBLE, 0, NULL);
+        cio_schema_att_text(s, v_gmean, "long_name", "a fixed scalar");
+        v_level = cio_schema_var(s, "level", CIO_SHORT, 2, d_tz);
+        if (x->has_int64) v_cells = cio_schema_var(s, "cells", CIO_INT64, 1, d_x);
+        /* gmean: the last rank's */
+        cio_decomp *dg = cio_decomp_new(0, NULL);
+        if (rank == n - 1) cio_decomp_add(dg, NULL, NULL);
+        set_decomp(s, v_gmean, dg);
+        /* level: element z on rank z mod n */
+        int64_t shz[1] = {nz};
+        cio_decomp *dl = cio_decomp_new(1, shz);
+        for (int64_t z = rank; z < nz; z += n) {
+            int64_t st[1] = {z}, ct[1] = {1};
+            cio_decomp_add(dl, st, ct);
+        }
+        set_decomp(s, v_level, dl);
+        /* cells: runs of 5 x-points, the first ranks only when there are few */
+        if (v_cells >= 0) {
+            int64_t shx[1] = {nx};
+            cio_decomp *dc = cio_decomp_new(1, shx);
+            for (int64_t c = 5 * rank; c < nx; c += 5 * n) {
+                int64_t st[1] = {c}, ct[1] = {c + 5 > nx ? nx - c : 5};
+                cio_decomp_add(dc, st, ct);
+            }
+            set_decomp(s, v_cells, dc);
+        }
+    }
+
+    cio_file *f = NULL;
+    for (int64_t r = 0; r < x->nrec; r++) {
+        cio_engine_event(eng);
+        if (!f) f = r == 0 ? cio_create(eng, x->path, s, x->comm) : cio_open(eng, x->path, s, x->comm);
+        if (r > 0 && x->reopen && !x->is_null && !cio_engine_is_virtual(eng) && cio_file_nrecs(f) != r)
+            cio_die("%s holds %lld records before record %lld", x->path, (long long)cio_file_nrecs(f), (long long)r);
+        int vars[] = {v_time, v_temp, v_salt, v_mask, v_gmean, v_level, v_cells};
+        for (int k = 0; k < 7; k++) {
+            if (vars[k] < 0) continue;
+            if ((vars[k] == v_mask || vars[k] == v_gmean || vars[k] == v_cells) && r > 0) continue;
+            cio_write(f, vars[k], r);
+            if (x->per_field) cio_flush(f);
+        }
+        if (x->reopen) {
+            cio_close(f);
+            f = NULL;
+        } else {
+            cio_flush(f);
+        }
+    }
+    if (f) cio_close(f);
+    cio_schema_free(s);
+}
+
+/* One repetition of the output phase (cio_app_repeat). */
+static void output_once(void *ctx, int repetition)
+{
+    exercise *x = ctx;
+    (void)repetition;
+    plan_rank(x, x->app->engine, x->app->rank, x->app->nprocs);
+}
+
+int main(int argc, char **argv)
+{
+    cio_app app;
+    cio_app_init(&app, &argc, &argv, "engine_exercise", "engine_exercise [params] [--key value ...]",
+                 exercise_params, NULL, "<built-in>", builtin);
+    cio_params *p = app.params;
+    exercise x = {
+        .nx = cio_param_int(p, "nx"), .ny = cio_param_int(p, "ny"), .nz = cio_param_int(p, "nz"),
+        .nrec = cio_param_int(p, "nrec"), .blocks = cio_param_int(p, "blocks"),
+        .reopen = cio_param_bool(p, "reopen"), .per_field = strcmp(cio_param_str(p, "flush"), "field") == 0,
+        .comm = app.comm, .extras = cio_param_bool(p, "extras"), .app = &app,
+    };
+    cio_app_setup_engine(&app, CIO_FMT_CDF5);
+    x.is_null = strcmp(app.ecfg.drv->name, "null") == 0;
+    cio_format fmt = app.ecfg.opts.format;
+    x.has_int64 = fmt != CIO_FMT_CDF1 && fmt != CIO_FMT_CDF2 && fmt != CIO_FMT_NC4C;
+    const char *outdir = cio_param_str(p, "output_dir");
+    snprintf(x.path, sizeof x.path, "%s/exercise.%s", outdir,
+             fmt == CIO_FMT_RAW ? "raw" : fmt == CIO_FMT_HDF5 ? "h5" : "nc");
+
+    if (cio_param_bool(p, "dry_run")) {
+        int rc = cio_app_dry_run(&app, (int)cio_param_int(p, "nprocs"), plan_rank, NULL, &x);
+        cio_engine_free(app.engine);
+        cio_app_exit(&app, rc);
+    }
+    cio_err e = {0};
+    if (app.rank == 0 && cio_param_bool(p, "mkdir")) cio_mkdir_p(outdir, &e);
+    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
+    cio_app_repeat(&app, output_once, &x);
+    int rc = cio_app_finish(&app, NULL, NULL);
+    cio_engine_free(app.engine);
+    cio_app_exit(&app, rc);
+}

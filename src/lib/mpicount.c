@@ -1,0 +1,182 @@
+/* Counting collective MPI calls with the MPI profiling interface: each function
+ * below takes the place of the MPI library's (the executable's definition wins,
+ * and the I/O libraries linked to it call it too), counts the call and passes it
+ * on to the PMPI_ entry point unchanged.  Only collectives over a communicator
+ * or a file handle are counted: communicator creation, the collective
+ * operations, and the collective MPI-IO calls.  What an MPI-IO implementation
+ * does inside the MPI library (two-phase exchanges) is not seen. */
+#include "config.h"
+#include "mpicount.h"
+
+#include <mpi.h>
+
+static int64_t ncoll;
+
+int64_t cio_mpi_collective_calls(void) { return ncoll; }
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Barrier(comm);
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Bcast(buf, count, t, root, comm);
+}
+
+int MPI_Reduce(const void *s, void *r, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Reduce(s, r, count, t, op, root, comm);
+}
+
+int MPI_Allreduce(const void *s, void *r, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Allreduce(s, r, count, t, op, comm);
+}
+
+int MPI_Scan(const void *s, void *r, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Scan(s, r, count, t, op, comm);
+}
+
+int MPI_Exscan(const void *s, void *r, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Exscan(s, r, count, t, op, comm);
+}
+
+int MPI_Gather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, int root, MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Gather(s, sc, st, r, rc, rt, root, comm);
+}
+
+int MPI_Gatherv(const void *s, int sc, MPI_Datatype st, void *r, const int rc[], const int displs[], MPI_Datatype rt,
+                int root, MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Gatherv(s, sc, st, r, rc, displs, rt, root, comm);
+}
+
+int MPI_Scatter(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, int root, MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Scatter(s, sc, st, r, rc, rt, root, comm);
+}
+
+int MPI_Scatterv(const void *s, const int sc[], const int displs[], MPI_Datatype st, void *r, int rc, MPI_Datatype rt,
+                 int root, MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Scatterv(s, sc, displs, st, r, rc, rt, root, comm);
+}
+
+int MPI_Allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Allgather(s, sc, st, r, rc, rt, comm);
+}
+
+int MPI_Allgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int rc[], const int displs[],
+                   MPI_Datatype rt, MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Allgatherv(s, sc, st, r, rc, displs, rt, comm);
+}
+
+int MPI_Alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Alltoall(s, sc, st, r, rc, rt, comm);
+}
+
+int MPI_Alltoallv(const void *s, const int sc[], const int sd[], MPI_Datatype st, void *r, const int rc[],
+                  const int rd[], MPI_Datatype rt, MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Alltoallv(s, sc, sd, st, r, rc, rd, rt, comm);
+}
+
+int MPI_Alltoallw(const void *s, const int sc[], const int sd[], const MPI_Datatype st[], void *r, const int rc[],
+                  const int rd[], const MPI_Datatype rt[], MPI_Comm comm)
+{
+    ncoll++;
+    return PMPI_Alltoallw(s, sc, sd, st, r, rc, rd, rt, comm);
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *out)
+{
+    ncoll++;
+    return PMPI_Comm_split(comm, color, key, out);
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *out)
+{
+    ncoll++;
+    return PMPI_Comm_dup(comm, out);
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm *out)
+{
+    ncoll++;
+    return PMPI_Comm_create(comm, g, out);
+}
+
+int MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info, MPI_File *fh)
+{
+    ncoll++;
+    return PMPI_File_open(comm, name, amode, info, fh);
+}
+
+int MPI_File_close(MPI_File *fh)
+{
+    ncoll++;
+    return PMPI_File_close(fh);
+}
+
+int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype et, MPI_Datatype ft, const char *rep, MPI_Info info)
+{
+    ncoll++;
+    return PMPI_File_set_view(fh, disp, et, ft, rep, info);
+}
+
+int MPI_File_set_size(MPI_File fh, MPI_Offset size)
+{
+    ncoll++;
+    return PMPI_File_set_size(fh, size);
+}
+
+int MPI_File_sync(MPI_File fh)
+{
+    ncoll++;
+    return PMPI_File_sync(fh);
+}
+
+int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype t, MPI_Status *st)
+{
+    ncoll++;
+    return PMPI_File_write_all(fh, buf, count, t, st);
+}
+
+int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype t, MPI_Status *st)
+{
+    ncoll++;
+    return PMPI_File_read_all(fh, buf, count, t, st);
+}
+
+int MPI_File_write_at_all(MPI_File fh, MPI_Offset off, const void *buf, int count, MPI_Datatype t, MPI_Status *st)
+{
+    ncoll++;
+    return PMPI_File_write_at_all(fh, off, buf, count, t, st);
+}
+
+int MPI_File_read_at_all(MPI_File fh, MPI_Offset off, void *buf, int count, MPI_Datatype t, MPI_Status *st)
+{
+    ncoll++;
+    return PMPI_File_read_at_all(fh, off, buf, count, t, st);
+}

@@ -1,0 +1,257 @@
+/* The model ranks: PFIO's clients, driven the way pfio_MAPL_demo drives them.
+ * Each step the model computes, then stages one record of every variable of
+ * every collection (CollectiveStageData: control message, handshake, MPI_Isend
+ * of the local block with the request id as tag); every done_every steps it
+ * ends the write phase (CollectiveStageDone), and after each step it waits for
+ * its sends (post_wait) unless it is a fast client, which copies its data and
+ * waits only when it next uses the server.  With several servers the client
+ * chooses one per file as MAPL's set_optimal_server does (optimal.c), so a
+ * file never has writers on two servers.  Everything between the end of the computation and its next start
+ * is time blocked in output. */
+#include "config.h"
+#include "pfio_serve.h"
+#include "util.h"
+
+#include <string.h>
+
+typedef struct conn {
+    int peer;                   /* world rank of my server rank on this server */
+    int next_id;
+    int staged;                 /* requests since the last Done */
+    int nreq, reqcap;
+    MPI_Request *reqs;
+    int ncopy, copycap;
+    void **copies;              /* fast client: copies freed at the next wait */
+} conn;
+
+typedef struct field {
+    int coll, var;
+    int ndims;
+    int64_t shape[3], start[3], count[3];
+    int64_t elems, bytes;
+    void *buf;                  /* the model's array of this variable */
+} field;
+
+static void conn_wait(conn *k)
+{
+    pf_waitall(k->nreq, k->reqs);
+    k->nreq = 0;
+    for (int i = 0; i < k->ncopy; i++) cio_free(k->copies[i]);
+    k->ncopy = 0;
+}
+
+static int32_t *expect_reply(pf_ctx *c, conn *k, int type, int *n)
+{
+    int32_t *w = pf_recv_ctrl(k->peer, c->pcomm, n);
+    if (w[0] != type) cio_die("protocol: expected message type %d from the server, got %d", type, (int)w[0]);
+    return w;
+}
+
+static void stage_remote(pf_ctx *c, conn *k, pf_stage *st, const void *data, int64_t bytes)
+{
+    int n = pf_stage_words(st), rn;
+    int32_t *w = cio_malloc((size_t)(n + 1) * 4);
+    w[0] = PF_MSG_COLLECTIVE_STAGE_DATA;
+    pf_stage_pack(st, w + 1);
+    pf_send_ctrl(w, n + 1, k->peer, c->pcomm);
+    cio_free(w);
+    cio_free(expect_reply(c, k, PF_MSG_DUMMY, &rn));
+    const void *src = data;
+    if (c->o.fast_oclient) {
+        void *copy = cio_malloc((size_t)(bytes ? bytes : 1));
+        memcpy(copy, data, (size_t)bytes);
+        if (k->ncopy == k->copycap) {
+            k->copycap = k->copycap ? 2 * k->copycap : 16;
+            k->copies = cio_realloc(k->copies, (size_t)k->copycap * sizeof *k->copies);
+        }
+        k->copies[k->ncopy++] = copy;
+        src = copy;
+    }
+    int nr = pf_big_nreq(bytes);
+    if (k->nreq + nr > k->reqcap) {
+        k->reqcap = 2 * (k->nreq + nr);
+        k->reqs = cio_realloc(k->reqs, (size_t)k->reqcap * sizeof *k->reqs);
+    }
+    pf_isend_big(src, bytes, k->peer, st->request_id, c->pcomm, k->reqs + k->nreq);
+    k->nreq += nr;
+    k->staged++;
+}
+
+void pf_client_run(pf_ctx *c)
+{
+    const pf_opts *o = &c->o;
+    int m, C;
+    MPI_Comm_rank(c->group_comm, &m);
+    MPI_Comm_size(c->group_comm, &C);
+    int nx, ny;
+    pf_decompose_proc(C, &nx, &ny);
+    int ix = m % nx, iy = m / nx;
+    int64_t i0, ni, j0, nj;
+    pf_decompose_dim(o->im, nx, ix, &i0, &ni);
+    pf_decompose_dim(o->jm, ny, iy, &j0, &nj);
+    size_t ts = cio_type_size(o->type);
+
+    /* the model's fields: each rank's (lev, lat, lon) block, all levels */
+    int nf = o->ncollections * o->nvars;
+    field *f = cio_calloc((size_t)nf, sizeof *f);
+    for (int k = 0; k < o->ncollections; k++)
+        for (int v = 0; v < o->nvars; v++) {
+            field *x = &f[k * o->nvars + v];
+            x->coll = k + 1;
+            x->var = v;
+            if (o->vars[v].is3d) {
+                x->ndims = 3;
+                int64_t sh[3] = {o->km, o->jm, o->im}, st[3] = {0, j0, i0}, ct[3] = {o->km, nj, ni};
+                memcpy(x->shape, sh, sizeof sh);
+                memcpy(x->start, st, sizeof st);
+                memcpy(x->count, ct, sizeof ct);
+            } else {
+                x->ndims = 2;
+                int64_t sh[2] = {o->jm, o->im}, st[2] = {j0, i0}, ct[2] = {nj, ni};
+                memcpy(x->shape, sh, sizeof sh);
+                memcpy(x->start, st, sizeof st);
+                memcpy(x->count, ct, sizeof ct);
+            }
+            x->elems = 1;
+            for (int d = 0; d < x->ndims; d++) x->elems *= x->count[d];
+            x->bytes = x->elems * (int64_t)ts;
+            x->buf = cio_malloc((size_t)(x->bytes ? x->bytes : 1));
+        }
+
+    /* connections: one per server, to the server rank that serves this client */
+    int ns = o->nserver;
+    conn *k = cio_calloc((size_t)(ns ? ns : 1), sizeof *k);
+    pf_mpiserver *local = NULL;
+    for (int s = 0; s < ns; s++) {
+        const pf_server_layout *S = &c->L.server[s];
+        k[s].peer = S->front[pf_server_of_client(m, C, S->nfront)];
+        k[s].next_id = PF_REQ_FIRST;
+    }
+    if (ns == 0) local = pf_mpiserver_new(c, c->group_comm, c->L.model, 1, NULL);
+    /* split_server_pools, as pfio_MAPL_demo calls it; MAPL prints on model rank 0 */
+    FILE *log = c->L.model[0] == c->wrank && !o->quiet ? stdout : NULL;
+    pf_server_choice choice;
+    int *sizes = cio_calloc((size_t)(ns ? ns : 1), sizeof(int));
+    for (int s = 0; s < ns; s++) sizes[s] = c->L.server[s].nranks;
+    pf_choice_init(&choice, ns, sizes, 0, 0, ns > 1 ? log : NULL);
+    cio_free(sizes);
+
+    /* AddHistCollection on every server: the id it returns is the collection's */
+    for (int i = 0; i < o->ncollections; i++) {
+        if (ns == 0) {
+            pf_mpiserver_local_add(local, &c->coll[i]);
+            continue;
+        }
+        int n = pf_collection_words(&c->coll[i]);
+        int32_t *w = cio_malloc((size_t)(n + 1) * 4);
+        w[0] = PF_MSG_ADD_HIST_COLLECTION;
+        pf_collection_pack(&c->coll[i], w + 1);
+        for (int s = 0; s < ns; s++) {
+            int rn;
+            pf_send_ctrl(w, n + 1, k[s].peer, c->pcomm);
+            int32_t *r = expect_reply(c, &k[s], PF_MSG_ID, &rn);
+            if (rn < 2 || r[1] != c->coll[i].id)
+                cio_die("protocol: o_server%d gave collection %d the id %d", s + 1, c->coll[i].id, rn < 2 ? -1 : (int)r[1]);
+            cio_free(r);
+        }
+        cio_free(w);
+    }
+
+    int cur = 0, local_id = PF_REQ_FIRST;
+    for (int n = 1; n <= o->num_steps; n++) {
+        c->compute_s += pf_compute(o, o->compute_time);
+        double t0 = MPI_Wtime();
+        int file = (n - 1) / o->num_time_records, record = (n - 1) % o->num_time_records;
+        int phase = (n - 1) / o->done_every;
+        if (ns) {
+            /* set_optimal_server(nwriting) at the first record of each file, with
+             * nwriting the collections starting a file.  (pfio_MAPL_demo calls it
+             * every step, which with several servers spreads one file's records
+             * over servers that may write it at once; a file keeps one server
+             * here.)  Then wait() for what we sent that server. */
+            if (record == 0) cur = pf_choice_next(&choice, o->ncollections, ns > 1 ? log : NULL);
+            conn_wait(&k[cur]);
+            if (record == 0)
+                for (int i = 0; i < o->ncollections; i++) {
+                    int32_t w[2] = {PF_MSG_MODIFY_METADATA, c->coll[i].id};
+                    int rn;
+                    pf_send_ctrl(w, 2, k[cur].peer, c->pcomm);
+                    cio_free(expect_reply(c, &k[cur], PF_MSG_DUMMY, &rn));
+                }
+        }
+        for (int i = 0; i < nf; i++) {
+            field *x = &f[i];
+            pf_stage st;
+            memset(&st, 0, sizeof st);
+            st.collection_id = x->coll;
+            st.file = file;
+            st.var = x->var;
+            st.record = record;
+            st.phase = phase;
+            st.type = o->type;
+            st.ndims = x->ndims;
+            memcpy(st.start, x->start, sizeof st.start);
+            memcpy(st.count, x->count, sizeof st.count);
+            memcpy(st.global_count, x->shape, sizeof st.global_count);
+            pf_file_name(o, x->coll, file, st.file_name, sizeof st.file_name);
+            snprintf(st.var_name, sizeof st.var_name, "%s", o->vars[x->var].name);
+            /* the model's new values of this field (outside the output time) */
+            double tf = MPI_Wtime();
+            cio_box box = {x->ndims, x->shape, x->start, x->count};
+            uint64_t sum = 0, key = pf_pattern_key(x->coll, st.var_name, file);
+            if (o->data == CIO_DATA_MODEL) {
+                cio_model_var mv = {st.var_name, pf_var_units(st.var_name), key, NULL};
+                cio_model_fill(&mv, o->type, record, &box, x->buf, &sum);
+            } else {
+                cio_pattern_fill(o->type, x->buf, cio_pattern_seed(key, record), &box, &sum);
+            }
+            t0 += MPI_Wtime() - tf;
+            if (ns) {
+                st.request_id = k[cur].next_id;
+                k[cur].next_id = k[cur].next_id == PF_REQ_LAST ? PF_REQ_FIRST : k[cur].next_id + 1;
+                stage_remote(c, &k[cur], &st, x->buf, x->bytes);
+            } else {
+                st.request_id = local_id;
+                local_id = local_id == PF_REQ_LAST ? PF_REQ_FIRST : local_id + 1;
+                pf_mpiserver_local_stage(local, &st, x->buf);
+            }
+            c->staged_bytes += x->bytes;
+        }
+        if (n % o->done_every == 0 || n == o->num_steps) {
+            if (ns) {
+                for (int s = 0; s < ns; s++)
+                    if (k[s].staged) {
+                        int32_t w = PF_MSG_COLLECTIVE_STAGE_DONE;
+                        pf_send_ctrl(&w, 1, k[s].peer, c->pcomm);
+                        k[s].staged = 0;
+                    }
+            } else {
+                pf_mpiserver_local_done(local);
+            }
+        }
+        if (ns && !o->fast_oclient) conn_wait(&k[cur]);   /* post_wait */
+        double dt = MPI_Wtime() - t0;
+        c->blocked_s += dt;
+        c->ph.blocked[phase] += dt;
+    }
+    /* terminate: wait for every send, then tell every server */
+    double t0 = MPI_Wtime();
+    for (int s = 0; s < ns; s++) {
+        conn_wait(&k[s]);
+        int32_t w = PF_MSG_TERMINATE;
+        pf_send_ctrl(&w, 1, k[s].peer, c->pcomm);
+    }
+    double dt = MPI_Wtime() - t0;
+    c->blocked_s += dt;
+    c->ph.blocked[o->nphases - 1] += dt;
+
+    for (int s = 0; s < ns; s++) {
+        cio_free(k[s].reqs);
+        cio_free(k[s].copies);
+    }
+    cio_free(k);
+    pf_choice_free(&choice);
+    pf_mpiserver_free(local);
+    for (int i = 0; i < nf; i++) cio_free(f[i].buf);
+    cio_free(f);
+}

@@ -1,0 +1,103 @@
+#!/bin/sh
+# Compression and quantization of model data (mom_io's tiny grid, 3 records):
+# the ratio of data bytes to the bytes HDF5 allocated on disk (h5stat's "Raw data"
+# of the real files, equal to climio's own storage report):
+# deflate 1 + shuffle >= 2 on model data, >= 4 with bitround to 3 digits, the
+# pattern < 1.2 with deflate 1; quantized data read back within the kept digits
+# (--verify and a comparison with the unquantized file by ncdump); ncdump -hs shows
+# the filters and quantization asked for; the hdf5 driver's filters; refusals.
+. "$top_srcdir/tests/lib.sh"
+set -e
+have_driver netcdf || skip "no netcdf driver"
+[ -n "$NCDUMP" ] || skip "ncdump not found"
+H5STAT=$(command -v h5stat || true)
+[ -n "$H5STAT" ] || skip "h5stat not found"
+mom="$top_builddir/src/mom/mom_io"
+tiny="$top_srcdir/inputs/mom.in.tiny"
+cd "$TESTTMP"
+
+# --chunking auto (one record a chunk): mom_io now defaults to netCDF-C's chunks, whose
+# 4 KiB chunks of the tiny record variables lower the tiny grid's ratio to 1.63
+mrun() {    # tag np args...: a netCDF-4 mom_io run, verified, with its JSON
+  tag=$1 np=$2; shift 2
+  run $np "$mom" "$tiny" --driver netcdf --format nc4 --chunking auto --iotype blocking_collective --verify --out "$tag" \
+    --json "$tag.json" "$@" >"$tag.log" 2>&1 || { cat "$tag.log"; fail "$tag: run failed"; }
+  [ "$(json_get "$tag.json" 'd["verify"]["verdict"]')" = pass ] || fail "$tag: verify verdict"
+}
+raw() { "$H5STAT" "$1" | sed -n 's/^ *Raw data: \([0-9]*\) bytes/\1/p'; }
+# ratio of the tag's data bytes (the uncompressed run's raw data) to its raw data on disk
+ratio() { awk -v a="$data" -v b="$(raw "$1/ocean.nc")" 'BEGIN { printf "%.3f", a / b }'; }
+ge() { awk -v x="$1" -v y="$2" 'BEGIN { exit !(x >= y) }'; }
+
+mrun ref 2 --data model --storage_report true
+mrun pat 2 --data pattern
+mrun patd 2 --data pattern --deflate 1
+mrun d1s 2 --data model --deflate 1 --shuffle true
+mrun br3 2 --data model --deflate 1 --shuffle true --quantize bitround:3
+mrun bg3 4 --data model --deflate 1 --shuffle true --quantize bitgroom:3 --iotype blocking_independent
+mrun gb3 1 --data model --deflate 1 --shuffle true --quantize granularbr:3
+
+# uncompressed: the raw data is all the data (no filter changes a byte)
+[ "$(raw ref/ocean.nc)" = "$(json_get ref.json 'd["storage"]["stored_bytes"]')" ] \
+  || fail "reference: h5stat's raw data is not climio's bytes on disk"
+data=$(json_get ref.json 'd["storage"]["data_bytes"]')
+r=$(ratio d1s); ge "$r" 2 || fail "deflate 1 + shuffle on model data: ratio $r < 2"
+r=$(ratio br3); ge "$r" 4 || fail "bitround 3 digits + deflate 1 + shuffle: ratio $r < 4"
+r=$(awk -v a="$(raw pat/ocean.nc)" -v b="$(raw patd/ocean.nc)" 'BEGIN { printf "%.3f", a / b }')
+ge 1.2 "$r" || fail "the pattern with deflate 1 compresses $r >= 1.2"
+# climio's storage report: the same figures as h5stat's
+for t in d1s br3; do
+  [ "$(json_get $t.json 'd["storage"]["stored_bytes"]')" = "$(raw $t/ocean.nc)" ] || fail "$t: storage report != h5stat"
+  [ "$(json_get $t.json 'd["storage"]["data_bytes"]')" = "$data" ] || fail "$t: data bytes"
+  json_get $t.json '[v["name"] for f in d["storage"]["files"] for v in f["variables"]]' | grep -q "'temp'" \
+    || fail "$t: no per-variable figures"
+  grep -q "^storage total: 1 files, data $data, on disk $(raw $t/ocean.nc), ratio" $t.log \
+    || fail "$t: no storage line in the text report"
+done
+# the independent iotype ran collectively, and says so
+[ "$(json_get bg3.json 'd["io"]["iotype_effective"]')" = blocking_collective ] || fail "independent not adjusted"
+grep -q "blocking_independent asked, run as blocking_collective: parallel HDF5 writes filtered" bg3.log \
+  || fail "no note on the adjusted iotype"
+
+# what the library recorded (ncdump -hs: the special attributes of nc_inq_var_deflate/quantize)
+"$NCDUMP" -hs br3/ocean.nc >br3.cdl
+for want in 'temp:_DeflateLevel = 1 ;' 'temp:_Shuffle = "true" ;' 'temp:_QuantizeBitRoundNumberOfSignificantBits = 10 ;' \
+            'u:_QuantizeBitRoundNumberOfSignificantBits = 10 ;'; do
+  grep -qF "$want" br3.cdl || fail "br3: ncdump -hs lacks '$want'"
+done
+! grep -q 'xt_ocean:_Quantize' br3.cdl || fail "a coordinate variable was quantized"
+"$NCDUMP" -hs bg3/ocean.nc | grep -qF 'salt:_QuantizeBitGroomNumberOfSignificantDigits = 3 ;' || fail "bitgroom not recorded"
+"$NCDUMP" -hs gb3/ocean.nc | grep -qF 'eta_t:_QuantizeGranularBitRoundNumberOfSignificantDigits = 3 ;' \
+  || fail "granularbr not recorded"
+
+# quantized values within the kept digits of the exact ones (and not all identical to them)
+for t in br3 bg3 gb3; do
+  "$NCDUMP" -v temp,salt,u -p 9,17 ref/ocean.nc | sed -n '/^data:/,$p' >ref.txt
+  "$NCDUMP" -v temp,salt,u -p 9,17 $t/ocean.nc | sed -n '/^data:/,$p' >$t.txt
+  tr ',;' '\n\n' <ref.txt | tr -d ' ' | grep -E '^-?[0-9]' >ref.v
+  tr ',;' '\n\n' <$t.txt | tr -d ' ' | grep -E '^-?[0-9]' >$t.v
+  [ "$(wc -l <ref.v)" = "$(wc -l <$t.v)" ] && [ "$(wc -l <ref.v)" -gt 1000 ] || fail "$t: not the same values read"
+  paste ref.v $t.v | awk -v t=$t '{ w = $1; g = $2; d = g - w; if (d < 0) d = -d; m = w < 0 ? -w : w
+      if (d > 0.005 * m) { print t ": " g " is not " w " to 3 digits"; bad = 1; exit } if (d > 0) changed++ }
+      END { if (!bad && changed == 0) { print t ": nothing quantized"; bad = 1 } exit bad }' || fail "$t: values"
+done
+
+# the hdf5 driver: deflate + shuffle, the same ratio figures, verify
+if have_driver hdf5; then
+  run 2 "$mom" "$tiny" --driver hdf5 --data model --deflate 1 --shuffle true --verify --out h5 --json h5.json \
+    >h5.log 2>&1 || { cat h5.log; fail "hdf5 deflate run"; }
+  [ "$(json_get h5.json 'd["verify"]["verdict"]')" = pass ] || fail "hdf5: verify"
+  [ "$(json_get h5.json 'd["storage"]["stored_bytes"]')" = "$(raw h5/ocean.nc)" ] || fail "hdf5: storage != h5stat"
+  h5dump -p -H -d /temp h5/ocean.nc | grep -q "SHUFFLE" || fail "hdf5: no shuffle filter on temp"
+  h5dump -p -H -d /temp h5/ocean.nc | grep -q "DEFLATE" || fail "hdf5: no deflate filter on temp"
+  # quantization is netCDF-C's: a note, recorded in the JSON, and no quantization
+  run 1 "$mom" "$tiny" --driver hdf5 --quantize bitround:3 --out q --json q.json >q.log 2>&1 || { cat q.log; fail "hdf5 quantize"; }
+  grep -q "quantize bitround:3 (command line) has no effect: quantization is netCDF-C's" q.log || fail "hdf5: no quantize note"
+  [ "$(json_get q.json 'd["data"]["compression"]["quantize"]')" = none ] || fail "hdf5: quantize recorded as applied"
+fi
+run 1 "$mom" "$tiny" --driver netcdf --format cdf2 --deflate 1 --shuffle true --out c2 >c2.log 2>&1 || { cat c2.log; fail "cdf2 deflate"; }
+grep -q "shuffle (command line) has no effect: the netcdf driver writes cdf2" c2.log || fail "cdf2: no shuffle note"
+expect_fail 1 "quantize expects none, bitgroom:NSD, granularbr:NSD or bitround:NSD" "$mom" "$tiny" --driver netcdf \
+  --format nc4 --quantize bitround --out q
+expect_fail 1 "szip with shuffle is refused" "$mom" "$tiny" --driver netcdf --format nc4 --szip true --shuffle true --out q
+pass

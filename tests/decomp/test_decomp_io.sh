@@ -1,0 +1,124 @@
+#!/bin/sh
+# decomp_io replays a map recorded at 4 tasks (the formats' running example: an
+# unsorted task, a hole, an element nobody holds) at 1, 2, 3 and 4 ranks with every
+# driver built: identical files, --verify passes, the same checksums; the element
+# nobody holds is never written.  Then an E3SM-IO map with 3 decompositions,
+# generated maps (holes, a random permutation, E3SM-like cubed-sphere columns),
+# --sorted, the planner, and bad maps on every rank.
+. "$top_srcdir/tests/lib.sh"
+set -e
+X="$top_builddir/src/decomp/decomp_io"
+T="$top_builddir/tests/decomp/dmap_tool"
+D="$top_srcdir/tests/decomp/data"
+W="$TESTTMP"
+cd "$W"
+
+# the same bytes (classic files, raw MPI-IO) or the same h5dump (HDF5 files)
+same_file() {   # same_file A B what
+    case "$1" in
+    *hdf5*) "$H5DUMP" "$1" | sed 1d >"$1.txt"; "$H5DUMP" "$2" | sed 1d >"$2.txt"; cmp -s "$1.txt" "$2.txt" || fail "$3" ;;
+    *) cmp -s "$1" "$2" || fail "$3" ;;
+    esac
+}
+
+for drv in pnetcdf netcdf hdf5 mpiio; do
+    have_driver $drv || continue
+    [ $drv = hdf5 ] && [ -z "$H5DUMP" ] && continue
+    # the map has a hole: with nofill (the default) an HDF5 chunk's unwritten element holds
+    # whatever memory the library had (it differed under AddressSanitizer), so the HDF5
+    # runs fill, and the hole reads as the fill value in every file
+    fill=""
+    [ $drv = hdf5 ] && fill="--nofill false"
+    for np in 1 2 3 4; do
+        run $np "$X" --decomp "$D/example_f.dat" --nvars 2 --records 2 --driver $drv --iotype blocking_collective $fill \
+            --out "$drv$np" --verify --json "$drv$np.json" >"$drv$np.log" 2>&1 || { cat "$drv$np.log"; fail "$drv at $np ranks"; }
+        grep -Eq "verify +PASS: 92 elements checked, 0 mismatches" "$drv$np.log" || fail "$drv at $np ranks: verify"
+        json_get "$drv$np.json" 'd["checksums"]' >"$drv$np.sum"
+        if [ $np -gt 1 ]; then
+            same_file "$drv""1/decomp_io.nc" "$drv$np/decomp_io.nc" "$drv: the file at $np ranks differs from 1 rank's"
+            cmp -s "$drv""1.sum" "$drv$np.sum" || fail "$drv: checksums at $np ranks differ"
+        fi
+    done
+done
+grep -q "recorded at 4 tasks, replayed on 3 ranks" pnetcdf3.log || fail "report: recorded/replayed"
+grep -q "D1: 4 x 6, 23 elements written per variable and record, 1 holes, 1 never written" pnetcdf3.log || fail "report: D1"
+# the header is pioperf's: dim000001 the fastest (first listed) length
+"$NCMPIDUMP" -h pnetcdf2/decomp_io.nc >h.cdl
+grep -q "dim000001 = 6 ;" h.cdl && grep -q "dim000002 = 4 ;" h.cdl || fail "dimensions"
+grep -q "double vard0002(time, dim000002, dim000001) ;" h.cdl || fail "variable shape"
+grep -q "vard0001:_FillValue = 9.96920996838687e+36 ;" h.cdl || fail "_FillValue"
+# nobody holds element 24 (index 23): it is never written, so it reads as 0 (no fill)
+"$NCMPIDUMP" -v vard0001 pnetcdf4/decomp_io.nc | "$PYTHON" -c '
+import sys, re
+t = sys.stdin.read()
+v = [float(x) for x in re.findall(r"[-0-9.e+]+", t.split("vard0001 =")[1].split(";")[0])]
+assert len(v) == 48, len(v)
+assert v[23] == 0 and v[47] == 0, (v[23], v[47])
+assert all(x != 0 for i, x in enumerate(v) if i % 24 != 23), v
+' || fail "the element nobody holds was written, or a held one was not"
+# --sorted (PIO's sorted map) writes the same file
+run 2 "$X" --decomp "$D/example_f.dat" --nvars 2 --records 2 --sorted --out sorted --quiet
+cmp -s pnetcdf1/decomp_io.nc sorted/decomp_io.nc || fail "--sorted changed the file"
+
+# the blob layout: each rank's elements contiguous, its requests beside them
+run 3 "$X" --decomp "$D/example_f.dat" --layout blob --nvars 1 --out blob --verify >blob.log 2>&1 || { cat blob.log; fail "blob"; }
+grep -Eq "verify +PASS: 23 elements checked" blob.log || fail "blob: verify"
+"$NCMPIDUMP" blob/decomp_io.nc >blob.cdl
+for want in "blob_elems = 23 ;" "nreqs = 4, 2, 2 ;" "blob_start = 0, 12, 18 ;" "blob_count = 12, 6, 5 ;" \
+    "offsets = 0, 6, 9, 3, 12, 18, 15, 21 ;" "lengths = 3, 3, 3, 3, 3, 3, 3, 2 ;" ":dims = 4, 6 ;"; do
+    grep -qF "$want" blob.cdl || fail "blob: $want"
+done
+
+# an E3SM-IO map: three decompositions, every rank count, fill pairs left out
+have_driver pnetcdf || pass
+run 1 "$T" e3sm tiny_map.nc "dat2nc -r " raw "$D/d1.dat" "$D/d2.dat" "$D/d3.dat"
+for np in 1 2 3 4; do
+    run $np "$X" --decomp tiny_map.nc --nvars 1 --out e$np --verify >e$np.log 2>&1 || { cat e$np.log; fail "e3sm map at $np"; }
+    grep -Eq "verify +PASS" e$np.log || fail "e3sm map at $np ranks: verify"
+    [ $np = 1 ] || cmp -s e1/decomp_io.nc e$np/decomp_io.nc || fail "e3sm map: the file at $np ranks differs"
+done
+"$NCMPIDUMP" -h e2/decomp_io.nc | grep -q "double D3.vard0001(time, D3.dim000002, D3.dim000001) ;" || fail "e3sm names"
+run 2 "$X" --decomp tiny_map.nc --nvars 1 --layout blob --out eb --verify >eb.log 2>&1 || { cat eb.log; fail "e3sm blob"; }
+grep -Eq "verify +PASS" eb.log || fail "e3sm map, blob layout: verify"
+"$NCMPIDUMP" -h eb/decomp_io.nc | grep -q "int64 D2.offsets(D2.total_nreqs) ;" || fail "e3sm blob names"
+
+# E3SM-IO's F case on a 3-decomposition map: h0 (414 variables, 1 record), h1 (51, --records)
+for np in 2 3; do
+    run $np "$X" --decomp "$top_srcdir/inputs/map_cs_case_4p.nc" --e3sm_case auto --records 2 --out f$np --verify \
+        >f$np.log 2>&1 || { cat f$np.log; fail "F case at $np ranks"; }
+    grep -Eq "verify +PASS" f$np.log || fail "F case at $np ranks: verify"
+done
+grep -q "f2/decomp_io_h0.nc: E3SM-IO case file, 1 record of double; variables per decomposition: D1 1 D2 323 D3 63, not partitioned 27 (rank 0)" f2.log ||
+    fail "F case report"
+for h in h0 h1; do cmp -s f2/decomp_io_$h.nc f3/decomp_io_$h.nc || fail "F case $h: 2 and 3 ranks differ"; done
+[ "$("$NCMPIDUMP" -h f2/decomp_io_h0.nc | grep -c '^	double ')" -eq 414 ] || fail "F h0: 414 variables"
+[ "$("$NCMPIDUMP" -h f2/decomp_io_h1.nc | grep -c '^	double ')" -eq 51 ] || fail "F h1: 51 variables"
+"$NCMPIDUMP" -h f2/decomp_io_h1.nc | grep -q "time = UNLIMITED ; // (2 currently)" || fail "F h1: records"
+expect_fail 2 "e3sm_case G needs an E3SM-IO map with 6 decompositions (F 3, G 6, I 5)" \
+    "$X" --decomp "$top_srcdir/inputs/map_cs_case_4p.nc" --e3sm_case G
+
+# generated maps recorded at 4 tasks, replayed at 3 ranks
+for k in holes random cubed_sphere mom; do
+    run 1 "$X" --make_decomp $k --gen_out g_$k.dat >/dev/null
+    run 3 "$X" --decomp g_$k.dat --nvars 1 --out g3_$k --verify >g_$k.log 2>&1 || { cat g_$k.log; fail "$k at 3 ranks"; }
+    grep -Eq "verify +PASS" g_$k.log || fail "$k: verify"
+    run 4 "$X" --decomp g_$k.dat --nvars 1 --out g4_$k --quiet
+    cmp -s g3_$k/decomp_io.nc g4_$k/decomp_io.nc || fail "$k: the file at 3 ranks differs from 4 ranks'"
+done
+grep -q "D1: 8 x 96, 768 elements written per variable and record, 128 holes, 0 never written" g_holes.log ||
+    fail "holes map report"
+
+# the planner: what the map holds, how fragmented it is, per-rank requests
+"$X" --decomp "$D/example_f.dat" --dry_run --nprocs 3 --nvars 2 >plan.txt
+grep -q "recorded at 4 tasks, replayed at 3 ranks (1 to 2 recorded tasks per rank)" plan.txt || fail "plan: header"
+grep -q "D1: 4 x 6 = 24 elements; 23 named (95.8%), 1 holes, 1 never written" plan.txt || fail "plan: coverage"
+grep -q "per recorded task: 5 to 6 elements (mean 5.8), 2 to 2 contiguous runs (mean 2.0)" plan.txt || fail "plan: runs"
+grep -Eq "^ +2 - 3 +8  100.0%$" plan.txt || fail "plan: histogram"
+grep -q "requests (noncontiguous blocks) *4 *5.33333 *8" plan.txt || { cat plan.txt; fail "plan: requests per rank"; }
+
+# bad maps stop every rank with the file and what is wrong
+sed 's/^16 17 18 22 23/16 17 18 22 5/' "$D/example_f.dat" >dup.dat
+expect_fail 3 "dup.dat: global element 4 (1-based 5) is named by task 1 and task 3: duplicate indices" "$X" --decomp dup.dat
+expect_fail 2 "nosuch.dat: cannot open the decomposition file" "$X" --decomp nosuch.dat
+expect_fail 2 "decomp_format is pio_nc, but the file is a e3sm file" "$X" --decomp tiny_map.nc --decomp_format pio_nc
+pass

@@ -1,0 +1,91 @@
+#!/bin/sh
+# mom_combine as a drop-in mppnccombine (issue 17 item 5): its command line, no
+# parameter file, its default format (classic CDF-1, 16 KiB header padding), its
+# refusal of an existing output; on io-domain and per-PE sets the combined file
+# holds the serial file's data (ncmpidiff, ncdump), serially and in parallel.
+. "$top_srcdir/tests/lib.sh"
+set -e
+have_driver netcdf || skip "no netcdf driver built"
+[ -n "$NCDUMP" ] || skip "ncdump not found"
+io="$top_builddir/src/mom/mom_io"
+comb="$top_builddir/src/mom/mom_combine"
+tiny="$top_srcdir/inputs/mom.in.tiny"
+w() { np=$1; d=$2; shift 2
+  run $np "$io" "$tiny" --out "$d" --quiet "$@" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "mom_io $*"; }; }
+c() { np=$1; shift
+  run $np "$comb" --quiet "$@" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "mom_combine $*"; }; }
+same() {        # a b what: the same header and data by ncdump (the format line aside)
+  "$NCDUMP" "$1" | tail -n +2 >"$TESTTMP/a.cdl"; "$NCDUMP" "$2" | tail -n +2 >"$TESTTMP/b.cdl"
+  cmp -s "$TESTTMP/a.cdl" "$TESTTMP/b.cdl" || { diff "$TESTTMP/a.cdl" "$TESTTMP/b.cdl" | head; fail "$3: $1 differs from $2"; }
+}
+w 4 "$TESTTMP/serial" --layout 2,2 --io_layout 1,1          # pattern auto: the serial file
+w 4 "$TESTTMP/iod" --layout 2,2 --io_layout 2,1             # pattern auto: a set of 2 io domains
+w 4 "$TESTTMP/pe" --layout 2,2 --io_layout 0,0              # pattern auto: one file per PE
+ref="$TESTTMP/serial/ocean.nc"
+[ -f "$TESTTMP/iod/ocean.nc.0001" ] && [ -f "$TESTTMP/pe/ocean.nc.0003" ] || fail "the sets were not written"
+
+# the default: output.nc.0000 ... as inputs, CDF-1, 16 KiB of header padding, the serial file's data
+for set in iod pe; do
+  c 1 "$TESTTMP/$set/ocean.nc"
+  [ "$("$NCDUMP" -k "$TESTTMP/$set/ocean.nc")" = classic ] || fail "$set: the combined file is not classic CDF-1"
+  same "$ref" "$TESTTMP/$set/ocean.nc" "$set combined"
+  if [ -n "$NCOFFSETS" ]; then
+    "$NCOFFSETS" "$TESTTMP/$set/ocean.nc" >"$TESTTMP/off.txt"
+    size=$(sed -n 's/^[[:space:]]*size *= *\([0-9]*\) bytes/\1/p' "$TESTTMP/off.txt")
+    ext=$(sed -n 's/^[[:space:]]*extent *= *\([0-9]*\) bytes/\1/p' "$TESTTMP/off.txt")
+    [ $((ext - size)) -eq 16384 ] || fail "$set: $((ext - size)) bytes of header padding, mppnccombine's default is 16384"
+  fi
+  [ -z "$NCVALIDATOR" ] || "$NCVALIDATOR" "$TESTTMP/$set/ocean.nc" | grep -q "valid NetCDF classic CDF-1" ||
+    fail "$set: ncvalidator does not accept the combined file as CDF-1"
+done
+[ -z "$NCMPIDIFF" ] || "$NCMPIDIFF" -q "$ref" "$TESTTMP/iod/ocean.nc" || fail "ncmpidiff: the combined set differs from the serial file"
+
+# an existing output is refused, in mppnccombine's words, and left as it was
+sum=$(cksum <"$TESTTMP/iod/ocean.nc")
+expect_fail 1 "Error: output file seems to exist already!" "$comb" "$TESTTMP/iod/ocean.nc"
+[ "$(cksum <"$TESTTMP/iod/ocean.nc")" = "$sum" ] || fail "the existing output was changed"
+
+# the formats: -64 (64-bit offset), -n4 (netCDF-4 classic), -z (deflate level 5)
+c 1 -64 "$TESTTMP/iod/o64.nc" "$TESTTMP/iod/ocean.nc.0000" "$TESTTMP/iod/ocean.nc.0001"
+[ "$("$NCDUMP" -k "$TESTTMP/iod/o64.nc")" = "64-bit offset" ] || fail "-64 did not write 64-bit offset"
+same "$ref" "$TESTTMP/iod/o64.nc" "-64 with the inputs named"
+c 1 -n4 "$TESTTMP/iod/o4.nc" "$TESTTMP/iod/ocean.nc.0000" "$TESTTMP/iod/ocean.nc.0001"
+[ "$("$NCDUMP" -k "$TESTTMP/iod/o4.nc")" = "netCDF-4 classic model" ] || fail "-n4 did not write netCDF-4 classic"
+same "$ref" "$TESTTMP/iod/o4.nc" "-n4"
+c 1 -z "$TESTTMP/iod/oz.nc" "$TESTTMP/iod/ocean.nc.0001" "$TESTTMP/iod/ocean.nc.0000"
+"$NCDUMP" -hs "$TESTTMP/iod/oz.nc" | grep -q "temp:_DeflateLevel = 5" || fail "-z did not deflate at level 5"
+# -k 2: two records per read, the same file
+c 1 -k 2 "$TESTTMP/iod/ok.nc" "$TESTTMP/iod/ocean.nc.0000" "$TESTTMP/iod/ocean.nc.0001"
+cmp "$TESTTMP/iod/ok.nc" "$TESTTMP/iod/ocean.nc" || fail "-k 2 wrote a different file"
+
+# the parallel combine stays: 2 ranks, each reading a range of members
+if have_driver pnetcdf; then
+  c 2 --driver pnetcdf "$TESTTMP/pe/par.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001" \
+    "$TESTTMP/pe/ocean.nc.0002" "$TESTTMP/pe/ocean.nc.0003"
+  grep -q "mom_combine: 4 members .* on 2 ranks in" "$TESTTMP/log" || { cat "$TESTTMP/log"; fail "no timing line"; }
+  same "$ref" "$TESTTMP/pe/par.nc" "parallel combine"
+fi
+
+# -x: an estimate in MB, no output; -r: the inputs go after a successful combine
+cp -r "$TESTTMP/pe" "$TESTTMP/px"; rm "$TESTTMP/px/"*.nc
+run 1 "$comb" -x "$TESTTMP/px/ocean.nc" >"$TESTTMP/x.txt" 2>&1 || { cat "$TESTTMP/x.txt"; fail "-x"; }
+grep -qx "[0-9][0-9]*" "$TESTTMP/x.txt" || { cat "$TESTTMP/x.txt"; fail "-x printed no number of MB"; }
+[ ! -e "$TESTTMP/px/ocean.nc" ] || fail "-x created the output"
+cp -r "$TESTTMP/iod" "$TESTTMP/rm"; rm "$TESTTMP/rm/"*.nc
+c 1 -r "$TESTTMP/rm/ocean.nc"
+[ -f "$TESTTMP/rm/ocean.nc" ] && [ ! -e "$TESTTMP/rm/ocean.nc.0000" ] && [ ! -e "$TESTTMP/rm/ocean.nc.0001" ] ||
+  fail "-r did not leave the output alone without its inputs"
+
+# what it refuses, and why
+expect_fail 1 "2 input files given, and $TESTTMP/pe/ocean.nc.0000 says NumFilesInSet = 4" \
+  "$comb" "$TESTTMP/pe/two.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001"
+expect_fail 1 "-n 0 -e 1 names 2 files, and $TESTTMP/px/ocean.nc.0000 says NumFilesInSet = 4" \
+  "$comb" -e 1 "$TESTTMP/px/ocean.nc"
+[ ! -e "$TESTTMP/pe/two.nc" ] || fail "output written for an incomplete set"
+expect_fail 1 "-f (combine a set with members missing) is not supported" "$comb" -f "$TESTTMP/pe/f.nc"
+expect_fail 1 "-a (append to an existing output) is not supported" "$comb" -a "$TESTTMP/pe/a.nc"
+expect_fail 1 "Illegal option -q" "$comb" -q "$TESTTMP/pe/q.nc"
+expect_fail 1 "no output file given" "$comb" -v
+expect_fail 1 "ocean.nc: xt_ocean or yt_ocean has no domain_decomposition attribute of 4 integers: not a member of an FMS file set" "$comb" "$TESTTMP/none.nc" "$ref"
+run 1 "$comb" -V >"$TESTTMP/v.txt" 2>&1 && grep -q "mppnccombine 2.2.5" "$TESTTMP/v.txt" || fail "-V"
+pass

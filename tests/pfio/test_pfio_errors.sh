@@ -1,0 +1,57 @@
+#!/bin/sh
+# Configurations PFIO refuses, refused the same way: a clear message and a
+# non-zero exit from every rank, never a hang (expect_fail has a time limit).
+. "$top_srcdir/tests/lib.sh"
+set -e
+prog="$top_builddir/src/pfio/pfio_io"
+small="--driver null --im_world 8 --jm_world 5 --km_world 2 --num_steps 2 --num_time_records 2 --output_dir $TESTTMP/out"
+
+# too few backend ranks: MAPL's ServerManager assertion
+expect_fail 4 "captain-soldier needs at least two backend ranks" "$prog" $small --npes_model 2 \
+  --oserver_type multigroup --nodes_output_server 1 --npes_backend_pernode 1 --cores_per_node 2
+# multicomm without backend ranks: MAPL's ServerManager assertion
+expect_fail 4 "needs at least one backend for multicomm server" "$prog" $small --npes_model 2 \
+  --oserver_type multicomm --npes_output_server 2 --compress_nodes
+# more server ranks than were started
+expect_fail 4 "not enough processes: the groups (model 2 ranks, o_server1 4 ranks) need 6 processes" "$prog" $small \
+  --npes_model 2 --npes_output_server 4 --compress_nodes
+# node isolation: the server starts on a new node, and there is none
+expect_fail 4 "need 6 processes on nodes of 2 with node isolation" "$prog" $small --npes_model 2 \
+  --nodes_output_server 2 --cores_per_node 2
+# the model takes every rank unless told otherwise
+expect_fail 3 "--npes_model defaults to every rank" "$prog" $small --npes_output_server 1 --compress_nodes
+# a frontend rank without a client
+expect_fail 5 "o_server1 has 2 frontend ranks but the model only 1" "$prog" $small --npes_model 1 \
+  --npes_output_server 4 --oserver_type multigroup --npes_backend_pernode 2 --compress_nodes
+# no frontend at all
+expect_fail 4 "leaves no frontend rank" "$prog" $small --npes_model 2 --oserver_type multigroup \
+  --nodes_output_server 1 --npes_backend_pernode 2 --cores_per_node 2
+# server types PFIO has but this kernel does not reproduce
+expect_fail 2 "oserver_type multilayer is not reproduced: MAPL's MultiLayerServer starts its backend with MPI_Comm_spawn" "$prog" $small --oserver_type multilayer
+expect_fail 2 "oserver_type expects one of single|multigroup|multicomm|multilayer, found 'multi'" "$prog" $small --oserver_type multi
+# parameter-file values name their file and line
+printf 'im_world 8\nnpes_output_server 2,x\n' >"$TESTTMP/bad.in"
+expect_fail 2 "bad.in:2: npes_output_server: expected a list of non-negative integers" "$prog" "$TESTTMP/bad.in" \
+  --driver null
+printf 'variables temperature:3d,tracer:4d\n' >"$TESTTMP/bad2.in"
+expect_fail 2 "bad2.in:1: variables: variable 'tracer': expected ':3d' or ':2d'" "$prog" "$TESTTMP/bad2.in" --driver null
+expect_fail 2 "done_every 4 does not divide num_time_records 6" "$prog" $small --num_time_records 6 --done_every 4
+expect_fail 2 "give either --npes_output_server or --nodes_output_server, not both" "$prog" $small \
+  --npes_output_server 1 --nodes_output_server 1
+# every rank exits with the error status, none is killed by an abort
+grep -q "MPI_ABORT" "$TESTTMP/err.txt" && fail "a refused configuration aborted instead of exiting"
+
+# a writer that fails in the middle of the run (its second file cannot be
+# created) ends every rank - model, frontend, captain, other writers - at once
+built=$(run 1 "$prog" --driver none_such --output_dir "$TESTTMP/x" 2>&1 | sed -n 's/.*drivers built: //p')
+for d in netcdf pnetcdf hdf5 mpiio; do
+  case " $built " in *" $d "*) ;; *) continue ;; esac
+  rm -rf "$TESTTMP/blocked"
+  ext=$(case $d in netcdf) echo nc4 ;; pnetcdf) echo nc ;; hdf5) echo h5 ;; *) echo raw ;; esac)
+  mkdir -p "$TESTTMP/blocked/Nsample_pfio_file_Day0002.$ext"
+  expect_fail 8 "create failed on $TESTTMP/blocked/Nsample_pfio_file_Day0002.$ext" "$prog" --driver $d \
+    --im_world 8 --jm_world 5 --km_world 2 --output_dir "$TESTTMP/blocked" --npes_model 4 --oserver_type multigroup \
+    --nodes_output_server 1 --npes_backend_pernode 2 --cores_per_node 4 --compute_time 0.05
+  break
+done
+pass

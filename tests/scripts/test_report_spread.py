@@ -1,0 +1,108 @@
+"""The report's honesty rules on synthetic results (no kernel runs): a heatmap
+boxes a best cell only when its whole min-max range beats the runner-up's,
+else it says there is no clear winner; cells and tables show the median with
+[min-max]; --metric picks what is shown (time: lower is better); --format
+writes every format asked; the page shows the run context the results carry,
+and says so when they carry none."""
+
+import os
+
+import pytest
+
+from conftest import SRCDIR  # noqa: F401  (puts scripts/ on sys.path)
+from climio_sweep import html, report
+from climio_sweep.errors import SweepError
+
+pytest.importorskip("matplotlib")
+
+
+def test_clear_winner_rule():
+    cw = report.clear_winner
+    # best range [100, 120] above the runner-up's [80, 95]: a winner
+    assert cw({"a": [100, 110, 120], "b": [80, 90, 95], "c": [10, 11, 12]}) == ("a", "a", "b")
+    # the issue's case: mean 86.76 from 155.86, 50.61, 53.81 against a steady 80: no winner
+    assert cw({"mpiio": [155.86, 50.61, 53.81], "other": [79, 80, 81]}) == (None, "other", "mpiio")
+    # touching ranges are not beyond the spreads
+    assert cw({"a": [95, 100, 110], "b": [80, 90, 95]})[0] is None
+    # lower is better (times): the smallest whole range wins
+    assert cw({"a": [1.0, 1.1], "b": [2.0, 2.2]}, higher=False)[0] == "a"
+    assert cw({"a": [1.0, 2.1], "b": [2.0, 2.2]}, higher=False)[0] is None
+    # one run per cell: no spread to judge, no winner
+    assert cw({"a": [100], "b": [10]})[0] is None
+    assert cw({}) == (None, None, None)
+
+
+def doc(values, context=None, metric_col="write_bandwidth_MiBps"):
+    """Results of a 2 x 2 hint sweep: values[(cb_nodes, striping_factor)] = the repetitions."""
+    runs = []
+    for (cb, sf), vals in values.items():
+        point = "np2,cb_nodes=%d,striping_factor=%d" % (cb, sf)
+        for rep, v in enumerate(vals):
+            row = {"run": "%s/rep%d" % (point, rep), "point": point, "repetition": rep, "status": "done",
+                   "nprocs": 2, "hints.cb_nodes": cb, "hints.striping_factor": sf, "run_dir": "runs/" + point,
+                   "write_bandwidth_MiBps": v, "end_to_end_s": 100.0 / v, "bytes_written_bytes": 1 << 20}
+            result = {"context": context} if context else {}
+            runs.append({"row": row, "result": result})
+    cols = ["run", "point", "status", "nprocs", "hints.cb_nodes", "hints.striping_factor", "write_bandwidth_MiBps",
+            "end_to_end_s", "timer.wait_max_s"]
+    return {"kernel": "gcrm_io", "sweep": "synthetic", "columns": cols,
+            "axes": [{"key": "hints.cb_nodes", "kind": "hint", "values": [1, 2]},
+                     {"key": "hints.striping_factor", "kind": "hint", "values": [1, 2]}], "runs": runs}
+
+
+CLEAR = {(1, 1): [100, 105, 110], (1, 2): [50, 52, 55], (2, 1): [60, 62, 64], (2, 2): [70, 71, 75]}
+# the best median (90) from a wide range that reaches below the runner-up's (79-88)
+UNCLEAR = {(1, 1): [155.86, 50.61, 90.0], (1, 2): [79, 85, 88], (2, 1): [60, 62, 64], (2, 2): [70, 71, 75]}
+
+
+def test_heatmap_boxes_only_a_clear_winner(tmp_path):
+    figs, res = report.make_all(doc(CLEAR), str(tmp_path / "a"))
+    heat = [f for f in figs if f[0].startswith("Heatmap")]
+    assert len(heat) == 1 and os.path.isfile(heat[0][1])
+    assert res.notes == ["cb_nodes x striping_factor: cb_nodes=1, striping_factor=1 beats the runner-up "
+                         "(cb_nodes=2, striping_factor=2) beyond both spreads"]
+    figs, res = report.make_all(doc(UNCLEAR), str(tmp_path / "b"))
+    assert res.notes == ["cb_nodes x striping_factor: no clear winner: cb_nodes=1, striping_factor=1 and "
+                         "cb_nodes=1, striping_factor=2 overlap within their min-max"]
+    page = html.page(res, figs, str(tmp_path))
+    assert "no clear winner" in page
+    # the per-point table: median and range, not the mean (98.82)
+    assert "<td class=\"num\">90</td><td class=\"num\">50.61</td><td class=\"num\">155.9</td>" in page
+
+
+def test_metric_time_lower_is_better(tmp_path):
+    # end_to_end_s = 100 / bandwidth: the fastest point is the best, found with min
+    figs, res = report.make_all(doc(CLEAR), str(tmp_path), metric="time")
+    assert res.metric == "end_to_end_s" and not res.higher
+    assert res.notes[0].startswith("cb_nodes x striping_factor: cb_nodes=1, striping_factor=1 beats")
+    with pytest.raises(SweepError, match="report --metric: expected write, read, time, a timer \\(wait\\)"):
+        report.Results(doc(CLEAR), "nosuch")
+    assert report.resolve_metric("wait", ["timer.wait_max_s"]) == ("timer.wait_max_s", "timer.wait_max_s (s)", False)
+
+
+def test_formats(tmp_path):
+    figs, _ = report.make_all(doc(CLEAR), str(tmp_path), formats=["svg", "pdf", "png"])
+    for _, path, _ in figs:
+        base = os.path.splitext(path)[0]
+        assert path.endswith(".svg")
+        with open(base + ".svg") as f:
+            assert "<svg" in f.read(2000)
+        with open(base + ".pdf", "rb") as f:
+            assert f.read(5) == b"%PDF-"
+        with open(base + ".png", "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(SweepError, match="report --format: expected a comma-separated list of png, pdf, svg"):
+        report.make_all(doc(CLEAR), str(tmp_path), formats=["jpg"])
+
+
+def test_page_shows_the_run_context(tmp_path):
+    ctx = {"file_system": {"type": "tmpfs", "mount_point": "/dev/shm", "lustre_stripe_count": 4},
+           "nodes": 1, "ranks_per_node_max": 2, "mpi": {"io_component": "ompio"}}
+    figs, res = report.make_all(doc(CLEAR, ctx), str(tmp_path))
+    page = html.page(res, figs, str(tmp_path))
+    assert "<h2>Run context</h2>" in page
+    for item, value in (("file_system.type", "tmpfs"), ("file_system.lustre_stripe_count", "4"),
+                        ("mpi.io_component", "ompio"), ("nodes", "1")):
+        assert "<td>%s</td><td>%s</td>" % (item, value) in page, item
+    figs, res = report.make_all(doc(CLEAR), str(tmp_path / "none"))
+    assert "The results carry no run context" in html.page(res, figs, str(tmp_path))

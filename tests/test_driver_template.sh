@@ -1,0 +1,54 @@
+#!/bin/sh
+# doc/internals.md's recipe "add a driver", done for real: a copy of the source
+# tree (make distdir) gets doc/driver_template.c, unchanged, as
+# src/lib/io_template.c, one line in DRIVER_TABLE (src/lib/drivers.c) and one
+# build line (src/lib/local.mk), and nothing else.  It configures and builds, and
+# mom_io runs through the new driver: its name in --version, its parameter in
+# --help, the bytes it counted in the JSON, its parameter check and its error
+# path reaching every rank.
+. "$top_srcdir/tests/lib.sh"
+set -e
+tree="$TESTTMP/tree"
+(cd "$top_builddir" && ${MAKE:-make} distdir distdir="$tree") >"$TESTTMP/distdir.log" 2>&1 \
+  || { tail -20 "$TESTTMP/distdir.log"; fail "make distdir"; }
+cp "$tree/doc/driver_template.c" "$tree/src/lib/io_template.c"
+# the table line, before null (the last, least preferred driver)
+sed 's/^    X(null)$/    X(template)                  \\\n&/' "$top_srcdir/src/lib/drivers.c" >"$tree/src/lib/drivers.c"
+# the build line
+echo 'src_lib_libcio_io_a_SOURCES += src/lib/io_template.c' >>"$tree/src/lib/local.mk"
+# nothing else changed: one line more in each file
+for f in src/lib/drivers.c src/lib/local.mk; do
+  n=$(diff "$top_srcdir/$f" "$tree/$f" | grep -c '^[<>]' || true)
+  [ "$n" = 1 ] || fail "$f: expected one added line, diff has $n"
+done
+grep -q '^    X(template) ' "$tree/src/lib/drivers.c" || fail "the table line was not added"
+
+# configure as this build was configured, then build one kernel
+args=$(cd "$top_builddir" && ./config.status --config)
+(cd "$tree" && eval "./configure $args" && ${MAKE:-make} -j2 src/mom/mom_io) >"$TESTTMP/build.log" 2>&1 \
+  || { tail -30 "$TESTTMP/build.log"; fail "the tree with the template driver does not build"; }
+io="$tree/src/mom/mom_io"
+tiny="$top_srcdir/inputs/mom.in.tiny"
+
+run 1 "$io" --version >"$TESTTMP/version" 2>&1 || fail "--version"
+grep -q "drivers: .*template" "$TESTTMP/version" || fail "template not among the drivers built: $(cat "$TESTTMP/version")"
+run 1 "$io" --help >"$TESTTMP/help" 2>&1 || fail "--help"
+grep -q -- "--template_limit BYTES .*template: most bytes one rank may put into one file" "$TESTTMP/help" \
+  || fail "--help lacks the driver's parameter"
+
+# a run through it: every byte the engine wrote reached the driver's put
+j="$TESTTMP/run.json"
+run 2 "$io" "$tiny" --driver template --out "$TESTTMP/out" --json "$j" --quiet >"$TESTTMP/log" 2>&1 \
+  || { cat "$TESTTMP/log"; fail "mom_io --driver template failed"; }
+[ "$(json_get "$j" 'd["io"]["driver"]')" = template ] || fail "driver in the JSON"
+written=$(json_get "$j" 'd["write"]["bytes"]["written"]')
+counted=$(json_get "$j" 'd["write"]["bytes"]["library_written"]')
+[ "$written" -gt 0 ] && [ "$counted" = "$written" ] || fail "the driver counted $counted bytes, the engine wrote $written"
+
+# its configure hook refuses a bad value, naming where it came from
+expect_fail 2 "command line: template_limit expects 0 or at least 8 bytes (one element of any type), found 4" \
+  "$io" "$tiny" --driver template --template_limit 4 --out "$TESTTMP/out"
+# and a failing put stops every rank with the driver's message
+expect_fail 2 "template driver: put failed on" "$io" "$tiny" --driver template --template_limit 64 --out "$TESTTMP/out"
+grep -q "template_put: .* above template_limit 64" "$TESTTMP/err.txt" || fail "the driver's own message is missing"
+pass

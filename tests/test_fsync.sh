@@ -1,0 +1,45 @@
+#!/bin/sh
+# --fsync: every driver syncs each written file before closing it, timed as its
+# own phase inside the end-to-end window; the JSON and the headline say the
+# figures are durable; the page-cache note shows on a small run without fsync only.
+. "$top_srcdir/tests/lib.sh"
+set -e
+prog="$top_builddir/src/exercise/engine_exercise"
+out="$TESTTMP/out"
+for drv in mpiio pnetcdf netcdf hdf5; do
+  have_driver $drv || continue
+  fmt=default; [ $drv = netcdf ] && fmt=nc4
+  mode=nonblocking_collective; [ $drv = netcdf ] || [ $drv = hdf5 ] && mode=blocking_collective
+  # one rank: every driver call of the rank lies inside the window, so their sum does too
+  j="$TESTTMP/$drv-sync.json"
+  run 1 "$prog" --driver $drv --format $fmt --iotype $mode --out "$out" --fsync true --json "$j" >"$TESTTMP/log" 2>&1 \
+    || { cat "$TESTTMP/log"; fail "$drv: run with --fsync failed"; }
+  calls=$(json_get "$j" 'd["write"]["timers"]["sync"]["calls"]')
+  # nrec 3 with reopen: 1 create + 2 reopens, each synced before its close
+  [ "$calls" = 3 ] || fail "$drv: $calls sync calls, expected 3 (one per file closed)"
+  json_get "$j" 'd["write"]["timers"]["sync"]["sum"] > 0' | grep -qx True || fail "$drv: sync took no time"
+  inside=$(json_get "$j" 'sum(d["write"]["timers"][k]["sum"] for k in ("create","open","def_dim","def_var","put_att","enddef","inq","put","iput","wait","sync","close")) <= d["write"]["end_to_end"]["seconds"] + 1e-6')
+  [ "$inside" = True ] || fail "$drv: the sync phase is not inside the end-to-end window"
+  [ "$(json_get "$j" 'd["io"]["durable"]')" = True ] || fail "$drv: durable should be true with --fsync"
+  grep -q "^sync  " "$TESTTMP/log" || fail "$drv: no sync row in the phase table"
+  grep -q "^climio: engine_exercise $drv/.* durable=yes$" "$TESTTMP/log" || fail "$drv: headline lacks durable=yes"
+  grep -q "fit in its page cache" "$TESTTMP/log" && fail "$drv: page-cache note printed with --fsync"
+  # without fsync: no sync phase, not durable, and the note (the file is tiny)
+  j="$TESTTMP/$drv-plain.json"
+  run 2 "$prog" --driver $drv --format $fmt --iotype $mode --out "$out" --json "$j" >"$TESTTMP/log" 2>&1 \
+    || { cat "$TESTTMP/log"; fail "$drv: run without --fsync failed"; }
+  [ "$(json_get "$j" 'd["write"]["timers"]["sync"]["calls"]')" = 0 ] || fail "$drv: sync calls without --fsync"
+  [ "$(json_get "$j" 'd["io"]["durable"]')" = False ] || fail "$drv: durable without --fsync"
+  [ "$(json_get "$j" 'd["context"]["page_cache"]["fits"]')" = True ] || fail "$drv: a few KiB do not fit the page cache?"
+  [ "$(grep -c "^note: the .* a node wrote fit in its page cache" "$TESTTMP/log")" = 1 ] || fail "$drv: page-cache note missing"
+  # the note and the headline are the last two lines
+  tail -n 1 "$TESTTMP/log" | grep -q "^climio: engine_exercise $drv/[a-z0-9]* $mode np=2 bytes=[0-9]* write=[0-9.]* MiB/s end to end (1 run), durable=no$" \
+    || fail "$drv: the last line is not the headline: $(tail -n 1 "$TESTTMP/log")"
+  tail -n 2 "$TESTTMP/log" | head -n 1 | grep -q "^note: " || fail "$drv: the note is not just above the headline"
+done
+# the null driver stores nothing: its sync does nothing and nothing is durable
+j="$TESTTMP/null.json"
+run 2 "$prog" --driver null --out "$out" --fsync true --json "$j" --quiet >"$TESTTMP/log" 2>&1 || fail "null --fsync"
+[ "$(json_get "$j" 'd["io"]["durable"]')" = False ] || fail "null: durable"
+grep -q "page cache" "$TESTTMP/log" && fail "null: page-cache note for a driver that stores nothing"
+pass

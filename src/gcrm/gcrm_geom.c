@@ -8,6 +8,8 @@
 static const int DI[6] = {1, 1, 0, -1, -1, 0};
 static const int DJ[6] = {0, 1, 1, 0, -1, -1};
 
+/* sqrt is correctly rounded (IEEE 754), the same on every machine; this file is
+ * built without FMA contraction (src/gcrm/local.mk), so a point's position is. */
 static void unit(double v[3])
 {
     double r = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -24,15 +26,24 @@ static void midpoint(const double a[3], const double b[3], double out[3])
     unit(out);
 }
 
-void gcrm_vertex(int q, double xyz[3])
-{
-    const double alpha = 2.0 * M_PI / 5.0, phi = atan(0.5);
-    double lon = q % 2 == 0 ? alpha * (q / 2 - 0.5) : alpha * ((q - 1) / 2);
-    double lat = q % 2 == 0 ? phi : -phi;
-    xyz[0] = cos(lat) * cos(lon);
-    xyz[1] = cos(lat) * sin(lon);
-    xyz[2] = sin(lat);
-}
+/* The vertices as glibc's cos, sin and atan placed them (even q: latitude
+ * atan(1/2), longitude 72 * q/2 - 36 degrees; odd q: -atan(1/2), 72 * (q-1)/2),
+ * written out: a fixed table gives every machine the same bits whatever its C
+ * library, and --data model places its values by these points. */
+static const double VERTEX[GCRM_NPANELS][3] = {
+    {0.7236067977499789, -0.5257311121191336, 0.4472135954999579},
+    {0.8944271909999159, 0.0, -0.4472135954999579},
+    {0.7236067977499789, 0.5257311121191336, 0.4472135954999579},
+    {0.27639320225002106, 0.8506508083520399, -0.4472135954999579},
+    {-0.27639320225002095, 0.85065080835204, 0.4472135954999579},
+    {-0.7236067977499788, 0.5257311121191337, -0.4472135954999579},
+    {-0.8944271909999159, 1.0953573965284052e-16, 0.4472135954999579},
+    {-0.723606797749979, -0.5257311121191335, -0.4472135954999579},
+    {-0.2763932022500211, -0.8506508083520399, 0.4472135954999579},
+    {0.27639320225002084, -0.85065080835204, -0.4472135954999579},
+};
+
+void gcrm_vertex(int q, double xyz[3]) { memcpy(xyz, VERTEX[q], sizeof VERTEX[q]); }
 
 static void pole_xyz(int north, double xyz[3])
 {

@@ -1,6 +1,7 @@
 #include "config.h"
 #include "gcrm_plan.h"
 #include "gcrm_cf.h"
+#include "gcrm_datageom.h"
 #include "gcrm_fields.h"
 #include "gcrm_gridvars.h"
 
@@ -233,6 +234,7 @@ void gcrm_rankplan_init(gcrm_rankplan *r, int level, int iota, int rank, int npr
     r->comm = comm;
     r->gctx = cio_calloc((size_t)(ds->n ? ds->n : 1), sizeof *r->gctx);
     for (int i = 0; i < ds->n; i++) r->gctx[i].g = &r->g;
+    r->dgeom = cio_calloc((size_t)(ds->n ? ds->n : 1), sizeof *r->dgeom);
 }
 
 void gcrm_rankplan_free(gcrm_rankplan *r)
@@ -245,6 +247,7 @@ void gcrm_rankplan_free(gcrm_rankplan *r)
     }
     cio_free(r->tl);
     cio_free(r->gctx);
+    cio_free(r->dgeom);
     gcrm_grid_free(&r->g);
     memset(r, 0, sizeof *r);
 }
@@ -372,8 +375,10 @@ cio_schema *gcrm_kind_schema(gcrm_rankplan *r, const gcrm_plan *pl, const gcrm_k
                 r->gctx[di].which = which;
                 cio_schema_set_fill(sc, id, fn, &r->gctx[di]);
             }
+        } else {    /* the suite's data pattern, or with --data model values placed at the cells' centres */
+            gcrm_datageom_init(&r->dgeom[di], &r->g, dims + rec, nd - rec);
+            cio_schema_set_model(sc, id, &r->dgeom[di].geom);
         }
-        /* every other field carries the suite's data pattern */
     }
     for (int a = 0; a < ds->nprops; a++) cio_schema_att_text(sc, -1, ds->props[a].name, ds->props[a].value);
     cio_schema_att_text(sc, -1, "history", GIO_HISTORY_NOTE);

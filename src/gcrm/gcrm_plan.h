@@ -52,6 +52,7 @@ typedef struct gcrm_rankplan {
     int ndec, deccap;
     cio_decomp **dec;
     struct gcrm_gridvar_ctx *gctx;      /* one per descriptor */
+    struct gcrm_datageom *dgeom;        /* one per descriptor: where --data model places its values */
     int ntl, tlcap;
     gcrm_timeline **tl;
 } gcrm_rankplan;

@@ -1,9 +1,13 @@
 # gcrm_io: the GCRM icosahedral-grid kernel, a drop-in for PnetCDF's GCRM-IO benchmark.
 noinst_LIBRARIES += src/gcrm/libgcrm.a
 src_gcrm_libgcrm_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gcrm
+# no FMA contraction: cell positions (and --data model's values placed by them)
+# must be the same bits on every machine
+src_gcrm_libgcrm_a_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 src_gcrm_libgcrm_a_SOURCES = \
 	src/gcrm/gcrm_grid.c src/gcrm/gcrm_grid.h \
 	src/gcrm/gcrm_geom.c src/gcrm/gcrm_geom.h \
+	src/gcrm/gcrm_datageom.c src/gcrm/gcrm_datageom.h \
 	src/gcrm/gcrm_gridvars.c src/gcrm/gcrm_gridvars.h \
 	src/gcrm/gcrm_desc.c src/gcrm/gcrm_desc.h \
 	src/gcrm/gcrm_fcfg.c src/gcrm/gcrm_fcfg.h \

@@ -3,6 +3,7 @@
 # with every driver built (identical per-variable checksums, which cover the bits
 # of every value), and --verify reads them back without a mismatch.  mom_io's
 # ocean fields carry the land mask: ncdump shows land as _ (the _FillValue).
+# gcrm_io's fields follow each cell's centre latitude (grid_center_lat).
 . "$top_srcdir/tests/lib.sh"
 set -e
 inputs="$top_srcdir/inputs"
@@ -47,6 +48,32 @@ drivers="pnetcdf hdf5"
 check_kernel gcrm cdf_output_path "$gcrm" "$inputs/zgrd.in.r3" --io_desc_file "$inputs/ZGrd.desc" \
   --io_config_file "$inputs/ZGrd.LZ.fcfg.nophys" --physics_mode disabled --end_minutes 15 --end_seconds 0 \
   --restart_interval 0 --iotype blocking_collective
+
+# gcrm_io: values placed at the cells' centres, so the lowest layer's temperature
+# (K) is some 35 K warmer within 20 degrees of the equator than poleward of 60
+if have_driver pnetcdf && [ -n "$NCDUMP" ]; then
+  g="$TESTTMP/gcrm-pnetcdf-2"
+  tfile=$(ls "$g"/temperature_*.nc | head -n 1)
+  [ -f "$g/grid.nc" ] && [ -f "$tfile" ] || fail "gcrm: no grid.nc or temperature file in $g: $(ls "$g")"
+  "$NCDUMP" -v grid_center_lat "$g/grid.nc" >"$TESTTMP/lat.cdl"
+  "$NCDUMP" -v temperature_lyr "$tfile" >"$TESTTMP/t.cdl"
+  "$PYTHON" - "$TESTTMP/lat.cdl" "$TESTTMP/t.cdl" <<'END' || fail "gcrm: temperature does not follow the cells' latitude"
+import math, re, sys
+def values(path, var):
+    text = open(path).read().split("data:", 1)[1]
+    body = re.search(r"\b%s =(.*?);" % var, text, re.S).group(1)
+    return [float(x) for x in body.replace("\n", " ").split(",")]
+lat = values(sys.argv[1], "grid_center_lat")
+t = values(sys.argv[2], "temperature_lyr")
+assert len(lat) == 642 and len(t) % (642 * 256) == 0, (len(lat), len(t))     # (time, cells, layers)
+low = [t[c * 256] for c in range(642) if abs(math.degrees(lat[c])) < 20]     # record 0, layer 0
+high = [t[c * 256] for c in range(642) if abs(math.degrees(lat[c])) > 60]
+d = sum(low) / len(low) - sum(high) / len(high)
+print("tropics %.2f K, poleward of 60: %.2f K" % (sum(low) / len(low), sum(high) / len(high)))
+assert 150 < min(t) and max(t) < 340, (min(t), max(t))
+assert d > 30, d
+END
+fi
 
 # land is the fill value: ncdump prints it as _
 if have_driver netcdf && [ -n "$NCDUMP" ]; then

@@ -1,9 +1,12 @@
 /* The GCRM grid, decomposition and per-cell geometry checked over whole grids at
  * levels 3 and 4: the cell index round trip, the block layout the original
  * logged, neighbour symmetry, every corner shared by exactly 3 cells and every
- * edge by 2 with the same position from each, areas summing to the sphere. */
+ * edge by 2 with the same position from each, areas summing to the sphere.  The
+ * icosahedron's vertex table against its definition, and --data model's cell
+ * centres (gcrm_datageom) against the cell geometry's. */
 #include "config.h"
 #include "../check.h"
+#include "gcrm_datageom.h"
 #include "gcrm_geom.h"
 
 #include <math.h>
@@ -167,6 +170,48 @@ int main(void)
             if (gcrm_choose_iota(level, nps[k], &io, &e2) == 0) check_blocks(level, nps[k]);
         }
         check_geometry(level);
+    }
+
+    /* the vertex table: the definition's points (lat +-atan(1/2), lon 72 * q/2 less 36
+     * for even q) to within 2 ulps, on the unit sphere */
+    for (int q = 0; q < 10; q++) {
+        double v[3], lon = q % 2 == 0 ? 0.4 * M_PI * (q / 2 - 0.5) : 0.4 * M_PI * ((q - 1) / 2);
+        double lat = q % 2 == 0 ? atan(0.5) : -atan(0.5);
+        double want[3] = {cos(lat) * cos(lon), cos(lat) * sin(lon), sin(lat)};
+        gcrm_vertex(q, v);
+        for (int d = 0; d < 3; d++) CHECK_MSG(fabs(v[d] - want[d]) < 5e-16, "vertex %d[%d]: %.17g, expected %.17g", q, d, v[d], want[d]);
+        CHECK(fabs(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] - 1) < 1e-15);
+    }
+    /* --data model places a cell's values (its corners' and edges' too) at its centre */
+    {
+        gcrm_grid g3;
+        gcrm_grid_sizes(&g3, 3);
+        gcrm_dimkind cells[2] = {GCRM_DIM_CELLS, GCRM_DIM_LAYERS}, corners[2] = {GCRM_DIM_INTERFACES, GCRM_DIM_CORNERS};
+        gcrm_dimkind edges[3] = {GCRM_DIM_NPROG, GCRM_DIM_EDGES, GCRM_DIM_LAYERS};
+        gcrm_datageom dc, dk, de;
+        gcrm_datageom_init(&dc, &g3, cells, 2);
+        gcrm_datageom_init(&dk, &g3, corners, 2);
+        gcrm_datageom_init(&de, &g3, edges, 3);
+        CHECK(dc.geom.celldim == 0 && dc.geom.zdim == 1 && dc.geom.xdim == -1 && dc.geom.ydim == -1);
+        CHECK(dk.geom.celldim == 1 && dk.geom.zdim == 0 && dk.per == 2);
+        CHECK(de.geom.celldim == 1 && de.geom.zdim == 2 && de.per == 3);
+        for (int64_t c = 0; c < g3.cells; c++) {
+            gcrm_cellgeom cg;
+            gcrm_cell_geom(&g3, c, GCRM_GEOM_CORNERS, &cg);
+            double p[3];
+            dc.geom.cell_xyz(dc.geom.cell_ctx, c, p);
+            CHECK_MSG(memcmp(p, cg.pos, sizeof p) == 0, "cell %lld: not its centre", (long long)c);
+            if (c < 2) continue;
+            for (int k = 0; k < 3; k++) {
+                double q[3];
+                if (k < 2) {
+                    dk.geom.cell_xyz(dk.geom.cell_ctx, 2 * (c - 2) + k, q);
+                    CHECK(memcmp(q, cg.pos, sizeof q) == 0);
+                }
+                de.geom.cell_xyz(de.geom.cell_ctx, 3 * (c - 2) + k, q);
+                CHECK(memcmp(q, cg.pos, sizeof q) == 0);
+            }
+        }
     }
     return CHECK_DONE();
 }

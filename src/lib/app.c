@@ -53,7 +53,7 @@ const cio_param_spec cio_common_params[] = {
     {"keep_files", CIO_P_BOOL, "false",
      "keep each repetition's files for the next to overwrite (default: remove them between repetitions)", 0, 0, 0, 0},
     {"data", CIO_P_CHOICE, "pattern",
-     "values written: pattern (exact integers f(variable, record, index)) or model (smooth model-like fields that "
+     "values written: pattern (an exact, incompressible hash f(variable, record, index)) or model (smooth model-like fields that "
      "compress like model output)", "pattern|model", 0, 0, 0},
     {"verify", CIO_P_BOOL, "false", "read every file back and compare with the data written", 0, 0, 0, 0},
     {"verify_shift", CIO_P_BOOL, "true", "read back what the next rank wrote (defeats client caches)", 0, 0, 0, 0},

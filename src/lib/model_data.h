@@ -21,7 +21,7 @@
 #include "types.h"
 
 typedef enum cio_data_kind {
-    CIO_DATA_PATTERN = 0,   /* f(variable, record, global index), exact integers */
+    CIO_DATA_PATTERN = 0,   /* f(variable, record, global index), an integer hash: exact, incompressible */
     CIO_DATA_MODEL          /* smooth model-like fields */
 } cio_data_kind;
 

@@ -1,8 +1,14 @@
 /* The data pattern: every element's value is a pure function of (variable key,
- * record, global element index), exactly representable in the element type, so a
- * file's bytes are the same whatever the process count, mode or driver.  And an
- * order-independent checksum of (index, value) pairs, so per-rank partial sums add
- * up to the same total for any distribution of the elements. */
+ * record, global element index), built from integer operations only, so a file's
+ * bytes are the same whatever the process count, mode, driver or machine, and a
+ * read-back is checked bit for bit.  The value is a 32-bit hash of the index
+ * (two for 64-bit types): no byte of it follows from its neighbours', so
+ * compressors, with or without byte shuffling, find next to nothing to remove
+ * (the pattern is the incompressible reference; --data model is the compressible
+ * data).  Floats and doubles are finite normal numbers of either sign with
+ * 2^-31 <= |v| < 2^33; integers are non-negative.  And an order-independent
+ * checksum of (index, bits) pairs, so per-rank partial sums add up to the same
+ * total for any distribution of the elements. */
 #ifndef CLIMIO_PATTERN_H
 #define CLIMIO_PATTERN_H
 
@@ -13,10 +19,12 @@
 uint64_t cio_pattern_key(const char *name);
 /* Per (variable, record) offset mixed into every value. */
 uint64_t cio_pattern_seed(uint64_t key, int64_t record);
-/* The integer behind element `index`: below 2^24 for float, 2^31 for int, 2^53 for
- * double (so conversion is exact), 2^7 / 2^15 for byte / short, 2^63 for int64. */
+/* The bits of element `index`: a float's 32-bit or a double's 64-bit pattern; for
+ * integer types the value, below 2^7 / 2^15 / 2^31 / 2^63 for byte and char /
+ * short / int / int64. */
 uint64_t cio_pattern_value(cio_type t, uint64_t seed, uint64_t index);
-/* Checksum contribution of one element (its integer value u at global index). */
+/* Checksum contribution of one element (its bits u, integers sign-extended, at
+ * global index). */
 static inline uint64_t cio_pattern_csum_term(uint64_t u, uint64_t index)
 {
     return (u ^ 0x9e3779b97f4a7c15ULL) * (2 * index + 1);
@@ -40,7 +48,7 @@ int64_t cio_pattern_check(cio_type t, const void *buf, uint64_t seed, const cio_
 double cio_value_as_double(cio_type t, const void *buf, int64_t i);
 /* Global row-major index of the k-th element (in packed order) of a box. */
 int64_t cio_box_global_index(const cio_box *b, int64_t k);
-/* Checksum of a buffer as it stands (values converted back to integers). */
+/* Checksum of a buffer as it stands (each element's bits). */
 uint64_t cio_pattern_csum(cio_type t, const void *buf, const cio_box *b);
 
 #endif

@@ -35,6 +35,9 @@ const cio_param_spec cio_common_params[] = {
     {"quantize", CIO_P_STRING, "none",
      "netcdf: quantize float/double data variables before compressing: bitgroom:NSD, granularbr:NSD or "
      "bitround:NSD, NSD significant decimal digits (bitround keeps ceil(NSD*log2(10)) bits)", 0, 0, 0, 0},
+    {"compression_reference", CIO_P_BOOL, "false",
+     "with a filter or quantization set: before each repetition, run the same output with no filter (its files "
+     "removed) and report the time compression added against it", 0, 0, 0, 0},
     {"storage_report", CIO_P_BOOL, "false",
      "report each netCDF-4/HDF5 file's data bytes and bytes on disk per variable (on whenever a filter is set)", 0,
      0, 0, 0},
@@ -665,6 +668,7 @@ static void write_json(cio_app *a, const char *path, cio_json_fn kernel_json, vo
     cio_json_int(&j, "quantize_digits", a->ecfg.opts.quantize_digits);
     if (a->ecfg.opts.quantize) cio_json_num(&j, "verify_tolerance", a->ecfg.verify_tol);
     cio_json_obj_end(&j);
+    cio_app_compression_time_json(&j, a);
     cio_json_obj_end(&j);
     if (a->did_storage) cio_storage_json(&j, &a->storage);
 
@@ -893,6 +897,7 @@ void cio_report_summary(FILE *out, const cio_app *a, const cio_summary *s)
     report_stats(out, s);
     fprintf(out, "end to end               %.4f s from the first create/open to the last close%s: %.2f MiB/s\n",
             s->window, a->ecfg.fsync ? " (a sync before each close included)" : "", s->bw_write / MiB);
+    cio_app_compression_time_print(out, a);
     if (a->did_readback) {
         const cio_summary *r = &a->rsummary;
         fprintf(out, "read back                %lld files, %lld records, %.2f MiB in %.4f s: %.2f MiB/s%s\n",

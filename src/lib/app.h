@@ -53,6 +53,8 @@ struct cio_app {
     int nreps;                  /* repetitions of the output phase that ran (0: cio_app_repeat not used) */
     cio_rep *reps;              /* their end-to-end figures (every rank) */
     cio_rep_summary rep_summary;
+    int nref;                   /* --compression_reference: unfiltered runs of the output phase (0: none) */
+    cio_rep *ref_reps;          /* their figures, one before each repetition */
     double t_start;
     cio_summary summary;        /* reduced write statistics */
     cio_summary rsummary;       /* reduced read-back statistics */
@@ -87,8 +89,19 @@ void cio_app_start_engine(cio_app *a);
  * a->stats holds the last repetition.  Collective. */
 typedef void (*cio_output_fn)(void *ctx, int repetition);
 void cio_app_repeat(cio_app *a, cio_output_fn output, void *ctx);
+/* With --compression_reference and a filter in effect, each repetition is preceded
+ * by the same output with no filter and no quantization (cio_engine_filters_off),
+ * its files removed at once; output() is then called twice a repetition, its
+ * second argument counting the calls.  Whether this run does that: */
+int cio_app_wants_reference(const cio_app *a);
+/* The time compression added (the filtered runs' median end to end less the
+ * unfiltered runs'), one text line / a "compression_time" member; nothing
+ * without reference runs. */
+void cio_app_compression_time_print(FILE *out, const cio_app *a);
+void cio_app_compression_time_json(cio_json *j, const cio_app *a);
 /* A kernel that cannot repeat its output in one job stops here, every rank, with
- * the reason, when --repetitions asks for more than one. */
+ * the reason, when --repetitions asks for more than one (or
+ * --compression_reference for an unfiltered run besides). */
 void cio_app_refuse_repetitions(cio_app *a, const char *why);
 
 /* Before the first file is created (after the output folders exist): refuse a

@@ -117,6 +117,22 @@ void cio_engine_new_repetition(cio_engine *e)
     e->nevents = 0;
 }
 
+void cio_engine_filters_off(cio_engine *e, int off)
+{
+    if (off && !e->filters_off) {
+        e->filtered = e->cfg.opts;
+        e->cfg.opts.deflate = e->cfg.opts.shuffle = e->cfg.opts.szip = 0;
+        e->cfg.opts.quantize = e->cfg.opts.quantize_digits = 0;
+    } else if (!off && e->filters_off) {
+        e->cfg.opts.deflate = e->filtered.deflate;
+        e->cfg.opts.shuffle = e->filtered.shuffle;
+        e->cfg.opts.szip = e->filtered.szip;
+        e->cfg.opts.quantize = e->filtered.quantize;
+        e->cfg.opts.quantize_digits = e->filtered.quantize_digits;
+    }
+    e->filters_off = off;
+}
+
 /* ---------------------------------------------------------------- data buffers */
 /* Write buffers are reused rather than freed: a fresh large allocation costs a
  * page fault per page at first touch, which made filling a new buffer several

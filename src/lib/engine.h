@@ -101,6 +101,10 @@ void cio_engine_forget_created(cio_engine *e);
 /* A new repetition writes the same data again: checksums and output events
  * start from zero, so they describe one repetition. */
 void cio_engine_new_repetition(cio_engine *e);
+/* off = 1: files created from now on get no filter and no quantization, every
+ * other setting (chunking, iotype, ...) as configured (--compression_reference's
+ * unfiltered run); off = 0: the configured filters again. */
+void cio_engine_filters_off(cio_engine *e, int off);
 
 /* Read back every file written (in the order written), compare with the pattern
  * and count mismatches.  shift: rank r reads what rank r+1 of the file's

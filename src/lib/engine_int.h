@@ -52,6 +52,8 @@ struct cio_engine {
     char **cs_out_name;
     uint64_t *cs_out_sum;
     char *first_path;   /* the first file this rank created through a driver (run context) */
+    cio_driver_opts filtered;   /* the configured opts while cio_engine_filters_off holds them off */
+    int filters_off;
     char **created;     /* files created where this rank is rank 0 of the file's communicator */
     int ncreated, createdcap;
 };

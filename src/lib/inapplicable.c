@@ -4,6 +4,7 @@
  * never believed to have used a setting it ignored. */
 #include "config.h"
 #include "app.h"
+#include "compress.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -52,6 +53,10 @@ void cio_app_note_inapplicable(cio_app *a, int nprocs)
         note(a, "quantize", "quantize %s (%s) has no effect: quantization is netCDF-C's (nc_def_var_quantize), for "
              "netCDF-4 through the netcdf driver; this run writes %s with the %s driver",
              cio_param_str(p, "quantize"), cio_param_origin(p, "quantize"), cio_format_name(fmt), d->name);
+    if (d && given(a, "compression_reference") && cio_param_bool(p, "compression_reference") &&
+        !cio_compress_any(&a->ecfg.opts))
+        note(a, "compression_reference", "compression_reference (%s) has no effect: no filter or quantization applies "
+             "to this run, so there is no compression to time", cio_param_origin(p, "compression_reference"));
     int dry = cio_param_bool(p, "dry_run");
     if (!dry && given(a, "nprocs"))
         note(a, "nprocs", "nprocs %lld (%s) has no effect without --dry_run: this run has %d processes",

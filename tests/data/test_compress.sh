@@ -61,6 +61,36 @@ for t in d1s br3; do
   grep -q "^storage total: 1 files, data $data, on disk $(raw $t/ocean.nc), ratio" $t.log \
     || fail "$t: no storage line in the text report"
 done
+# the time compression added: each repetition after an unfiltered run of the same settings
+mrun cref 2 --data model --deflate 1 --shuffle true --compression_reference true --repetitions 2
+json_get cref.json 'd["data"]["compression_time"]' >cref.ct
+"$PYTHON" - cref.json <<'END' || fail "compression_time: $(cat cref.ct)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["data"]["compression_time"]
+u = sorted(c["unfiltered_repetitions"])
+assert c["runs"] == 2 and len(u) == 2 and min(u) > 0, c
+assert abs(c["unfiltered_seconds"] - (u[0] + u[1]) / 2) < 1e-9, c
+assert abs(c["filtered_seconds"] - d["summary"]["seconds"]["median"]) < 1e-9, c
+assert abs(c["added_seconds"] - (c["filtered_seconds"] - c["unfiltered_seconds"])) < 1e-9, c
+assert abs(c["added_fraction"] * c["unfiltered_seconds"] - c["added_seconds"]) < 1e-9, c
+assert len(d["repetitions"]) == 2
+END
+[ "$(grep -c '^reference [12] of 2 (no filter): ' cref.log)" = 2 ] || fail "cref: no line per reference run"
+grep -q "^compression added .* s end to end filtered, .* s with no filter (the reference: the same run, same settings), medians" \
+  cref.log || fail "cref: no 'compression added' line in the text report"
+# the files left are the filtered ones (the reference's were removed), as d1s wrote them
+[ "$(raw cref/ocean.nc)" = "$(raw d1s/ocean.nc)" ] || fail "cref: the file left is not the filtered one"
+[ "$(ls cref | wc -l)" = "$(ls d1s | wc -l)" ] || fail "cref: files left over: $(ls cref)"
+# without a filter it has no effect, and says so
+run 1 "$mom" "$tiny" --driver netcdf --format nc4 --compression_reference true --out cnone --json cnone.json \
+  >cnone.log 2>&1 || { cat cnone.log; fail "compression_reference without a filter"; }
+grep -q "compression_reference (command line) has no effect: no filter or quantization applies" cnone.log \
+  || fail "cnone: no note"
+[ "$(json_get cnone.json '"compression_time" in d["data"]')" = False ] || fail "cnone: a compression time"
+# a kernel that cannot repeat its output refuses it
+expect_fail 1 "compression_reference needs a second, unfiltered run of the output, and pfio_io cannot repeat its output" \
+  "$top_builddir/src/pfio/pfio_io" "$top_srcdir/inputs/pfio.in" --compression_reference true --output_dir pf
 # the independent iotype ran collectively, and says so
 [ "$(json_get bg3.json 'd["io"]["iotype_effective"]')" = blocking_collective ] || fail "independent not adjusted"
 grep -q "blocking_independent asked, run as blocking_collective: parallel HDF5 writes filtered" bg3.log \

@@ -20,7 +20,8 @@ PHASES = [
 ]
 
 FIRST = ["run", "point", "repetition", "status", "reason", "exit_status", "kernel", "nprocs", "nodes"]
-IO = ["io.driver", "io.iotype", "io.iotype_effective", "io.format", "data.kind"]
+IO = ["io.driver", "io.iotype", "io.iotype_effective", "io.format", "data.kind",
+      "data.deflate", "data.shuffle", "data.szip", "data.quantize"]
 # The statistics' columns (bytes_written_bytes, files_created, rss_peak_max_bytes,
 # ...) come from the "statistics" list each result carries (statistic_columns).
 MEASURES = [
@@ -29,6 +30,8 @@ MEASURES = [
     "wall_s", "run_s",
     # compression (--deflate, --shuffle, --szip, --quantize; --storage_report): data bytes / bytes on disk
     "storage_ratio", "storage_data_bytes", "storage_stored_bytes",
+    # --compression_reference: the time compression added against the same run with no filter
+    "compression_added_s", "compression_added_fraction", "compression_unfiltered_s",
 ]
 LAST = ["verify_verdict", "verify_mismatches", "striping", "host", "date", "run_dir"]
 
@@ -39,6 +42,14 @@ def _get(d, *path):
             return None
         d = d[p]
     return d
+
+
+def _quantize(comp):
+    """'bitround:3' from the result's data.compression, 'none', or None."""
+    if not isinstance(comp, dict) or "quantize" not in comp:
+        return None
+    q = comp["quantize"]
+    return q if q == "none" else "%s:%s" % (q, comp.get("quantize_digits"))
 
 
 def _flatten(prefix, obj, out):
@@ -113,6 +124,13 @@ def row_for(outdir, rid, plan_axes):
         "readback_end_to_end_s": _get(res, "readback", "end_to_end", "seconds"),
         "readback_bandwidth_MiBps": _get(res, "readback", "end_to_end", "read_bandwidth_MiBps"),
         "data.kind": _get(res, "data", "kind"),
+        "data.deflate": _get(res, "data", "compression", "deflate"),
+        "data.shuffle": _get(res, "data", "compression", "shuffle"),
+        "data.szip": _get(res, "data", "compression", "szip"),
+        "data.quantize": _quantize(_get(res, "data", "compression")),
+        "compression_added_s": _get(res, "data", "compression_time", "added_seconds"),
+        "compression_added_fraction": _get(res, "data", "compression_time", "added_fraction"),
+        "compression_unfiltered_s": _get(res, "data", "compression_time", "unfiltered_seconds"),
         "storage_ratio": _get(res, "storage", "ratio"),
         "storage_data_bytes": _get(res, "storage", "data_bytes"),
         "storage_stored_bytes": _get(res, "storage", "stored_bytes"),

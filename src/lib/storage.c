@@ -118,6 +118,14 @@ void cio_storage_gather(cio_storage *mine, MPI_Comm comm, cio_storage *all)
 /* ---------------------------------------------------------------- reports */
 static double ratio(int64_t a, int64_t b) { return b > 0 ? (double)a / (double)b : 0.0; }
 
+/* A ratio, or null when nothing was measured (no netCDF-4/HDF5 file: a classic
+ * file's storage is not known, and 0 would read as a figure). */
+static void json_ratio(cio_json *j, const char *key, int64_t a, int64_t b)
+{
+    if (b > 0) cio_json_num(j, key, ratio(a, b));
+    else cio_json_null(j, key);
+}
+
 static void totals(const cio_storage *s, int64_t *data, int64_t *stored, int64_t *file)
 {
     *data = *stored = *file = 0;
@@ -147,6 +155,10 @@ void cio_storage_print(FILE *out, const cio_storage *s)
             fprintf(out, "  %-24s %14lld %14lld %8.2f\n", f->vars[v].name, (long long)f->vars[v].data,
                     (long long)f->vars[v].stored, ratio(f->vars[v].data, f->vars[v].stored));
     }
+    if (stored == 0) {
+        fprintf(out, "storage total: %d files, none of them netCDF-4/HDF5: no storage measured\n", s->nfiles);
+        return;
+    }
     fprintf(out, "storage total: %d files, data %lld, on disk %lld, ratio %.2f; files %lld bytes, data / files %.2f\n",
             s->nfiles, (long long)data, (long long)stored, ratio(data, stored), (long long)file, ratio(data, file));
 }
@@ -159,8 +171,8 @@ void cio_storage_json(cio_json *j, const cio_storage *s)
     cio_json_int(j, "data_bytes", data);
     cio_json_int(j, "stored_bytes", stored);
     cio_json_int(j, "file_bytes", file);
-    cio_json_num(j, "ratio", ratio(data, stored));
-    cio_json_num(j, "file_ratio", ratio(data, file));
+    json_ratio(j, "ratio", data, stored);
+    json_ratio(j, "file_ratio", data, file);
     cio_json_arr(j, "files");
     for (int i = 0; i < s->nfiles; i++) {
         const cio_storage_file *f = &s->files[i];

@@ -4,8 +4,10 @@
 # runs, PBS scripts run as PBS would, every kind of bad sweep file, the kernel
 # asked about the parameters (--print_params) with real gcrm_io runs, the bench
 # runner, the report's spread and no-clear-winner rules on synthetic results, and the
-# sweep-file fuzz corpus (tests/fuzz/corpus/sweepfile) replayed.
+# sweep-file fuzz corpus (tests/fuzz/corpus/sweepfile) replayed; a compression sweep
+# (ratio, filter settings and the time compression added, collected and plotted).
 . "$top_srcdir/tests/scripts/pytest_wrapper.sh"
 d="$top_srcdir/tests/scripts"
 run_pytest "$d/test_local.py" "$d/test_report.py" "$d/test_resume.py" "$d/test_pbs.py" "$d/test_sweepfile_errors.py" \
-  "$d/test_sweepfile_fuzz_corpus.py" "$d/test_kernel_params.py" "$d/test_bench_runner.py" "$d/test_report_spread.py"
+  "$d/test_sweepfile_fuzz_corpus.py" "$d/test_kernel_params.py" "$d/test_bench_runner.py" "$d/test_report_spread.py" \
+  "$d/test_compression_sweep.py"

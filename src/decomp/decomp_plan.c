@@ -364,16 +364,20 @@ static int map_summary(const decomp_cfg *c, dmap_file *f, int nprocs)
         int64_t emin = INT64_MAX, emax = 0, rmin = INT64_MAX, rmax = 0;
         int64_t hist[NBUCKETS] = {0}, hbytes[NBUCKETS] = {0};
         cio_err err = {0};
+        dmap_part all;      /* every task's runs, for the duplicate check a real run makes */
+        dmap_part_init(&all, 0, P);
         for (int64_t t = 0; t < P; t++) {
             dmap_part p;
             if (dmap_read(f, k, t, 1, &p, &err) != 0) {
                 dmap_part_free(&p);
+                dmap_part_free(&all);
                 fprintf(stderr, "decomp_io: error: %s\n", err.msg);
                 return 2;
             }
             int64_t nr = 0;
             for (int64_t r = 0; r < p.nruns; r++) {
                 if (p.start[r] < 0) continue;
+                dmap_part_add_run(&all, t, p.start[r], p.len[r]);
                 nr++;
                 int b = 0;
                 while (b < NBUCKETS - 1 && ((int64_t)1 << (b + 1)) <= p.len[r]) b++;
@@ -388,6 +392,16 @@ static int map_summary(const decomp_cfg *c, dmap_file *f, int nprocs)
             if (nr < rmin) rmin = nr;
             if (nr > rmax) rmax = nr;
             dmap_part_free(&p);
+        }
+        int dup = dmap_check_duplicates(&all, d, c->decomp, MPI_COMM_SELF, &err);
+        dmap_part_free(&all);
+        if (dup != 0) {
+            if (dmap_ndecomps(f) > 1) {
+                size_t l = strlen(err.msg);
+                if (l + 24 < sizeof err.msg) sprintf(err.msg + l, " (decomposition D%d)", k + 1);
+            }
+            fprintf(stderr, "decomp_io: error: %s\n", err.msg);
+            return 2;
         }
         char dims[128];
         printf("  D%d: %s = %lld elements; %lld named (%.1f%%), %lld holes, %lld never written\n", k + 1,
@@ -429,9 +443,7 @@ int decomp_dry_run_open(cio_app *a, const decomp_cfg *c, int nprocs)
         fprintf(stderr, "decomp_io: error: %s\n", err.msg);
         return 2;
     }
-    int rc = map_summary(c, dry.f, nprocs);
-    if (rc == 0) printf("  (duplicates are checked by a real run, not by the plan)\n");
-    return rc;
+    return map_summary(c, dry.f, nprocs);
 }
 
 void decomp_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs)

@@ -143,6 +143,12 @@ grep -q "requests (noncontiguous blocks) *4 *5.66667 *9" plan.txt || { cat plan.
 # bad maps stop every rank with the file and what is wrong
 sed 's/^16 17 18 22 23/16 17 18 22 5/' "$D/example_f.dat" >dup.dat
 expect_fail 3 "dup.dat: global element 4 (1-based 5) is named by task 1 and task 3: duplicate indices" "$X" --decomp dup.dat
+# the planner finds them too, with the same message (it reads the map one task at a time)
+expect_fail 1 "dup.dat: global element 4 (1-based 5) is named by task 1 and task 3: duplicate indices" \
+    "$X" --decomp dup.dat --dry_run --nprocs 3
+sed 's/^1 2 3 7 8 9/1 2 3 7 8 2/' "$D/example_f.dat" >dup0.dat
+expect_fail 1 "dup0.dat: task 0 names global element 1 twice (1-based 2): duplicate indices" \
+    "$X" --decomp dup0.dat --dry_run --nprocs 2
 expect_fail 2 "nosuch.dat: cannot open the decomposition file" "$X" --decomp nosuch.dat
 expect_fail 2 "decomp_format is pio_nc, but the file is a e3sm file" "$X" --decomp tiny_map.nc --decomp_format pio_nc
 pass

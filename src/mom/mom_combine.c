@@ -969,7 +969,14 @@ int main(int argc, char **argv)
             k.set_files = k.nfiles;
         }
     }
-    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
+    if (cio_agree(app.comm, &e)) {
+        if (k.cli && strncmp(e.msg, "ERROR: missing at least", 23) == 0) {     /* mppnccombine's `return 9` */
+            if (app.rank == 0) fprintf(stderr, "mom_combine: error: %s\n", e.msg);
+            MPI_Finalize();
+            exit(9);
+        }
+        cio_die_all(app.comm, "%s", e.msg);
+    }
     int hdr[5] = {k.nfiles, k.width, k.set_files, k.first_idx, k.nmissing};
     MPI_Bcast(hdr, 5, MPI_INT, 0, app.comm);
     k.nfiles = hdr[0], k.width = hdr[1], k.set_files = hdr[2], k.first_idx = hdr[3], k.nmissing = hdr[4];

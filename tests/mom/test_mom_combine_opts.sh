@@ -50,6 +50,7 @@ same_as_ref() { # file var...: the serial file's values
 cp -r "$TESTTMP/pe" "$TESTTMP/f"; rm "$TESTTMP/f/ocean.nc.0002"
 expect_fail 1 "ERROR: missing at least $TESTTMP/f/ocean.nc.0002 from the input fileset.  Exiting." \
   "$comb" "$TESTTMP/f/ocean.nc"
+[ $rc -eq 9 ] || fail "a member missing: exit status $rc, mppnccombine's is 9"
 [ ! -e "$TESTTMP/f/ocean.nc" ] || fail "an output was written for a set with a member missing"
 
 # -f: combined without it, its points 0, exit status 1 and mppnccombine's warning

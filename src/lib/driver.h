@@ -166,6 +166,10 @@ typedef struct cio_driver {
     int (*create)(cio_dfile *f, MPI_Info info);
     int (*open)(cio_dfile *f, MPI_Info info);   /* existing file, f->writable says how */
     int (*def_dim)(cio_dfile *f, const char *name, int64_t len, int *dimid);  /* len CIO_UNLIMITED = record */
+    /* Every driver accepts every cio_type, CIO_CHAR included: a character variable
+     * (NC_CHAR; HDF5 1-byte strings as netCDF-4 stores them; raw bytes) whose put
+     * and get move the text's bytes.  A driver whose library has no such type
+     * refuses it here with a message naming the variable (adios2). */
     int (*def_var)(cio_dfile *f, const char *name, cio_type t, int ndims, const int *dimids, int *varid);
     int (*put_att)(cio_dfile *f, int varid, const char *name, cio_type t, int64_t len, const void *vals);
     int (*enddef)(cio_dfile *f);

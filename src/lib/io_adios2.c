@@ -484,7 +484,9 @@ static int define_var(cio_dfile *f, bp_file *p, bp_var *v)
 {
     adios2_type t = cio_bp_type(v->type);
     if (v->type == CIO_CHAR || t == adios2_type_unknown)
-        return cio_driver_err(f, "adios2_define_variable", "variable %s: type %s has no ADIOS2 array type here",
+        return cio_driver_err(f, "adios2_define_variable",
+                              "variable %s: the adios2 driver writes numeric arrays only; a %s variable (text) has "
+                              "no ADIOS2 array type here: use the pnetcdf, netcdf, hdf5 or mpiio driver",
                               v->name, cio_type_name(v->type));
     v->v = adios2_define_variable(p->io, v->name, t, (size_t)v->adims, v->adims ? v->shape : NULL, NULL, NULL,
                                   adios2_constant_dims_false);

@@ -115,7 +115,7 @@ static int h5_err(cio_dfile *f, const char *call)
 static hid_t h5type(cio_type t)
 {
     switch (t) {
-    case CIO_CHAR: return H5T_NATIVE_CHAR;
+    case CIO_CHAR: return H5T_C_S1;     /* netCDF-4's NC_CHAR: 1-byte strings, null-terminated, ASCII */
     case CIO_BYTE: return H5T_NATIVE_SCHAR;
     case CIO_SHORT: return H5T_NATIVE_SHORT;
     case CIO_INT: return H5T_NATIVE_INT;

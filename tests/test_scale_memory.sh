@@ -3,7 +3,8 @@
 # tiny data and the null driver at 16 and 64 oversubscribed ranks
 # (scripts/bench-scale); the largest per-rank tracked memory at 64 ranks is not
 # above that at 16 plus 64 KiB (room for arrays of P entries where MPI needs
-# them), and the collective calls per output event do not grow either.
+# them), and the collective calls per output event do not grow either; the
+# busiest rank's calls by function (the JSON's breakdown) add up to its total.
 . "$top_srcdir/tests/lib.sh"
 set -e
 export OMPI_MCA_rmaps_base_oversubscribe=1
@@ -22,6 +23,12 @@ for kernel in ("gcrm_io", "mom_io"):
         bad = 1
     if r64["coll_per_event"] > r16["coll_per_event"]:
         print("%s: %.1f collectives per event at 64 ranks, %.1f at 16" % (kernel, r64["coll_per_event"], r16["coll_per_event"]))
+        bad = 1
+# the busiest rank's calls by function add up to its total, and name real MPI calls
+for r in rows:
+    by = r["coll_by_call"]
+    if sum(by.values()) != r["coll_max"] or not by or not all(k.startswith("MPI_") for k in by):
+        print("%s np %d: calls by function %s do not add up to %d" % (r["kernel"], r["np"], by, r["coll_max"]))
         bad = 1
 sys.exit(bad)
 PY

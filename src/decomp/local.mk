@@ -1,10 +1,12 @@
 # decomp_io: replays decomposition maps saved by PIO, SCORPIO and E3SM-IO (issue 19).
-# libdmap: the map readers and writers (PnetCDF reads the netCDF containers).
+# libdmap: the map readers and writers (PnetCDF reads the classic netCDF
+# containers, netCDF-C the netCDF-4 ones; each library's header in its own file).
 noinst_LIBRARIES += src/decomp/libdmap.a
-src_decomp_libdmap_a_CPPFLAGS = $(AM_CPPFLAGS) $(PNETCDF_CFLAGS)
+src_decomp_libdmap_a_CPPFLAGS = $(AM_CPPFLAGS) $(PNETCDF_CFLAGS) $(NETCDF_CFLAGS)
 src_decomp_libdmap_a_SOURCES = \
 	src/decomp/dmap.c src/decomp/dmap.h src/decomp/dmap_impl.h \
-	src/decomp/dmap_text.c src/decomp/dmap_nc.c
+	src/decomp/dmap_text.c src/decomp/dmap_nc.c src/decomp/dmap_e3sm_write.c \
+	src/decomp/dmap_nclib_pnc.c src/decomp/dmap_nclib_nc.c
 DMAP_LIBS = src/decomp/libdmap.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 
 bin_PROGRAMS += src/decomp/decomp_io

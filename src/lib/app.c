@@ -502,6 +502,13 @@ static void json_summary(cio_json *j, const char *key, const cio_summary *s)
         }
         case CIO_RED_RANKS: json_red(j, d->json_key, v); break;
         }
+        if (d->in_summary == offsetof(cio_summary, collective_calls)) {
+            /* the busiest rank's calls by function, those it made */
+            cio_json_obj(j, "collective_calls_busiest_rank");
+            for (int i = 0; i < CIO_MPICOUNT_NCALLS; i++)
+                if (s->collectives_busiest[i]) cio_json_int(j, cio_mpicount_names[i], s->collectives_busiest[i]);
+            cio_json_obj_end(j);
+        }
     }
     if (open_obj) cio_json_obj_end(j);
     cio_json_obj(j, "end_to_end");

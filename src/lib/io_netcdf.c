@@ -29,13 +29,16 @@
  *     default chunk sizes for record variables, contiguous fixed ones), as a
  *     model that never sets chunks gets.
  *   chunking c0,c1,...: those chunk sizes for variables of that many dimensions.
- *   deflate N: deflate level N for every non-scalar variable (chunked).
+ *   deflate N: deflate level N for every non-scalar variable (chunked), with byte
+ *     shuffle first when shuffle is set (also under chunking default).
  *   nofill (default true): nc_set_fill NC_NOFILL.
  *
  * nc_serial: a file whose communicator has one rank is created and opened with
  * the serial API, as FMS mpp_io writes every single-writer file:
  * nc__create(path, cmode, 0, size_hint) and nc__open(path, mode, size_hint)
- * (FMS: NC_BLKSZ, default 64 KiB), no nc_var_par_access; the classic formats
+ * (FMS: NC_BLKSZ, default 64 KiB; size_hint_env reads it per file as FMS mpp_open
+ * does: NC_BLKSZ_<file name>, then NC_BLKSZ, see nc_blksz.h), no nc_var_par_access;
+ * the classic formats
  * are then netCDF-C's own (no PnetCDF dispatch needed).
  * header_pad: classic files end define mode with nc__enddef(h_minfree =
  * header_pad, v_align 4, v_minfree 0, r_align 4), FMS's header_buffer_val. */
@@ -43,6 +46,7 @@
 #include "compress.h"
 #include "driver.h"
 #include "io_util.h"
+#include "nc_blksz.h"
 #include "params.h"
 #include "schema.h"
 
@@ -106,12 +110,16 @@ static const cio_param_spec ncd_params[] = {
      0, 0},
     {"size_hint", CIO_P_SIZE, "0", "netcdf with nc_serial: nc__create chunk-size hint in bytes (0: library default)",
      0, 0, 1073741824, 0},
+    {"size_hint_env", CIO_P_BOOL, "false",
+     "netcdf with nc_serial: the chunk-size hint of each file as FMS mpp_open takes it, from NC_BLKSZ_<file name>, "
+     "else NC_BLKSZ, else 64k (size_hint ignored)", 0, 0, 0, 0},
     CIO_PARAM_END,
 };
 
 typedef struct ncd_conf {
     int serial;             /* one-rank files through the serial API */
     int64_t size_hint;      /* nc__create / nc__open chunk-size hint, 0: the library's */
+    int size_hint_env;      /* the hint from NC_BLKSZ_<file> / NC_BLKSZ, as FMS */
 } ncd_conf;
 
 static int ncd_configure(const cio_params *prm, const cio_driver_opts *o, void **conf, cio_err *e)
@@ -122,6 +130,12 @@ static int ncd_configure(const cio_params *prm, const cio_driver_opts *o, void *
     if (prm) {
         c->serial = cio_param_bool(prm, "nc_serial");
         c->size_hint = cio_param_int(prm, "size_hint");
+        c->size_hint_env = cio_param_bool(prm, "size_hint_env");
+    }
+    if (c->size_hint_env && cio_nc_blksz_check_env(e->msg, sizeof e->msg) != 0) {
+        e->code = 1;
+        cio_free(c);
+        return -1;
     }
     *conf = c;
     return 0;
@@ -129,8 +143,40 @@ static int ncd_configure(const cio_params *prm, const cio_driver_opts *o, void *
 
 static const ncd_conf *ncd_conf_of(const cio_dfile *f)
 {
-    static const ncd_conf defaults = {0, 0};
+    static const ncd_conf defaults = {0, 0, 0};
     return f->opts->conf ? f->opts->conf : &defaults;
+}
+
+/* The first serial file's chunk-size hint, asked and used, for the report. */
+static struct {
+    int set;
+    char file[256], src[160];
+    int64_t asked, used;
+} blksz_note;
+
+/* The chunk-size hint of a serial file: size_hint, or as FMS from NC_BLKSZ. */
+static int serial_hint(cio_dfile *f, size_t *hint, char *src, size_t srclen)
+{
+    const ncd_conf *c = ncd_conf_of(f);
+    *hint = (size_t)c->size_hint;
+    snprintf(src, srclen, "size_hint");
+    if (!c->size_hint_env) return 0;
+    int64_t h = 0;
+    char err[CIO_ERRMSG_LEN];
+    if (cio_nc_blksz(f->path, &h, src, srclen, err, sizeof err) != 0) return cio_driver_err(f, "NC_BLKSZ", "%s", err);
+    *hint = (size_t)h;
+    return 0;
+}
+
+static void note_hint(const cio_dfile *f, const char *src, size_t asked, size_t used)
+{
+    if (blksz_note.set) return;
+    const char *slash = strrchr(f->path, '/');
+    blksz_note.set = 1;
+    snprintf(blksz_note.file, sizeof blksz_note.file, "%s", slash ? slash + 1 : f->path);
+    snprintf(blksz_note.src, sizeof blksz_note.src, "%s", src);
+    blksz_note.asked = (int64_t)asked;
+    blksz_note.used = (int64_t)used;
 }
 
 static ncd_file *ncd_new(cio_dfile *f)
@@ -212,9 +258,13 @@ static int ncd_create(cio_dfile *f, MPI_Info info)
     if (cio_chunking_parse(f->opts->chunking, &p->chunking, msg, sizeof msg) != 0)
         return cio_driver_err(f, "nc_create_par", "%s", msg);
     f->extend_collective = p->nc4 && p->indep && !p->serial;
-    size_t hint = (size_t)ncd_conf_of(f)->size_hint;
+    size_t hint = 0;
+    char src[160] = "";
+    if (p->serial && serial_hint(f, &hint, src, sizeof src) != 0) return -1;
+    size_t asked = hint;
     int rc = p->serial ? nc__create(f->path, cmode, 0, hint ? &hint : NULL, &p->ncid)
                        : nc_create_par(f->path, cmode, f->comm, info, &p->ncid);
+    if (rc == NC_NOERR && p->serial && ncd_conf_of(f)->size_hint_env) note_hint(f, src, asked, hint);    /* nc__create says what it used */
     if (rc != NC_NOERR) {
         ncd_err(f, p->serial ? "nc__create" : "nc_create_par", rc);
         cio_dir_hint(f);
@@ -229,7 +279,9 @@ static int ncd_open(cio_dfile *f, MPI_Info info)
 {
     ncd_file *p = ncd_new(f);
     int mode = f->writable ? NC_WRITE : NC_NOWRITE;
-    size_t hint = (size_t)ncd_conf_of(f)->size_hint;
+    size_t hint = 0;
+    char src[160] = "";
+    if (p->serial && serial_hint(f, &hint, src, sizeof src) != 0) return -1;
     int rc = p->serial ? nc__open(f->path, mode, hint ? &hint : NULL, &p->ncid)
                        : nc_open_par(f->path, mode, f->comm, info, &p->ncid);
     if (rc != NC_NOERR) {
@@ -273,8 +325,10 @@ static int ncd_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, co
     remember_var(p, *varid, ndims, is_record);
     if (p->nc4 && ndims > 0 && p->chunking.kind == CIO_CHUNK_LIBRARY) {
         /* chunking default: netCDF-C chooses the storage and the chunk sizes */
-        if (f->opts->deflate > 0)
-            NCC(f, "nc_def_var_deflate", nc_def_var_deflate(p->ncid, *varid, 0, 1, f->opts->deflate));
+        const cio_driver_opts *o = f->opts;
+        if (o->deflate > 0 || o->shuffle)
+            NCC(f, "nc_def_var_deflate",
+                nc_def_var_deflate(p->ncid, *varid, o->shuffle, o->deflate > 0, o->deflate > 0 ? o->deflate : 0));
     } else if (p->nc4 && ndims > 0) {
         int64_t dims[CIO_MAX_DIMS], chunk[CIO_MAX_DIMS];
         for (int i = 0; i < ndims; i++) dims[i] = p->dimlen[dimids[i]];
@@ -471,14 +525,41 @@ static int ncd_inq_dimlen(cio_dfile *f, const char *name, int64_t *len)
     return 0;
 }
 
+static int ncd_inq_var(cio_dfile *f, int varid, cio_var_layout *out)
+{
+    ncd_file *p = f->priv;
+    int nd = 0, ud = -1;
+    nc_type t = 0;
+    memset(out, 0, sizeof *out);
+    NCC(f, "nc_inq_varndims", nc_inq_varndims(p->ncid, varid, &nd));
+    int *dims = cio_calloc((size_t)(nd ? nd : 1), sizeof *dims);
+    int rc = nc_inq_var(p->ncid, varid, NULL, &t, &nd, dims, NULL);
+    if (rc == NC_NOERR) rc = nc_inq_unlimdim(p->ncid, &ud);
+    cio_nc_type_name(t, out->type, sizeof out->type);
+    out->ndims = nd;
+    out->is_record = nd > 0 && dims[0] == ud;
+    for (int k = 0; k < nd && k < CIO_MAX_DIMS && rc == NC_NOERR; k++) {
+        size_t len = 0;
+        rc = nc_inq_dim(p->ncid, dims[k], out->dim[k], &len);
+        out->len[k] = (int64_t)len;
+    }
+    cio_free(dims);
+    return rc == NC_NOERR ? 0 : ncd_err(f, "nc_inq_var", rc);
+}
+
 static void ncd_describe(char *buf, size_t len)
 {
     buf[0] = '\0';
+    size_t at = 0;
     if (report.coll_record_writes)
-        snprintf(buf, len,
-                 "%lld record-variable writes ran collectively in independent mode (rank 0): netCDF-4 extends a "
-                 "dataset only in collective access",
-                 (long long)report.coll_record_writes);
+        at = (size_t)snprintf(buf, len,
+                              "%lld record-variable writes ran collectively in independent mode (rank 0): netCDF-4 "
+                              "extends a dataset only in collective access",
+                              (long long)report.coll_record_writes);
+    if (blksz_note.set && at < len)
+        snprintf(buf + at, len - at, "%snc__create chunk-size hint for %s: %lld bytes (%s), netCDF-C used %lld",
+                 at ? "; " : "", blksz_note.file, (long long)blksz_note.asked, blksz_note.src,
+                 (long long)blksz_note.used);
 }
 
 static const char *ncd_refusal(cio_mode m)
@@ -517,4 +598,5 @@ const cio_driver cio_driver_netcdf = {
     .get_att = ncd_get_att,
     .describe = ncd_describe,
     .inq_dimlen = ncd_inq_dimlen,
+    .inq_var = ncd_inq_var,
 };

@@ -55,7 +55,7 @@ src_lib_libcio_model_a_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 # header is included by its own driver file only (pnetcdf.h and netcdf.h clash).
 src_lib_libcio_io_a_CPPFLAGS = $(AM_CPPFLAGS) $(PNETCDF_CFLAGS) $(NETCDF_CFLAGS) $(HDF5_CFLAGS) $(ADIOS2_CFLAGS)
 src_lib_libcio_io_a_SOURCES = src/lib/storage_h5.c src/lib/drivers.c src/lib/io_null.c src/lib/io_mpiio.c \
-	src/lib/io_util.c src/lib/io_util.h
+	src/lib/io_util.c src/lib/io_util.h src/lib/nc_blksz.c src/lib/nc_blksz.h
 if HAVE_PNETCDF
 src_lib_libcio_io_a_SOURCES += src/lib/io_pnetcdf.c
 endif

@@ -117,6 +117,7 @@ void cio_stats_mark_start(cio_stats *s, MPI_Comm comm)
     MPI_Barrier(comm);
     s->t0 = MPI_Wtime();
     s->collectives_at_start = cio_mpi_collective_calls();
+    cio_mpi_collective_by_call(s->collectives_by_call_at_start);
 }
 
 cio_red cio_reduce(double v, MPI_Comm comm)
@@ -153,6 +154,8 @@ void cio_stats_reduce(const cio_stats *st, MPI_Comm comm, cio_summary *out)
     local.mem_tracked_peak = cio_mem_peak();
     local.mem_rss_peak = cio_rss_peak();
     local.collective_calls = cio_mpi_collective_calls() - st->collectives_at_start;
+    int64_t by_call[CIO_MPICOUNT_NCALLS];
+    cio_mpi_collective_by_call(by_call);
     const cio_stats *s = &local;
     int nt = s->ntimers;
     int nmax;
@@ -219,6 +222,11 @@ void cio_stats_reduce(const cio_stats *st, MPI_Comm comm, cio_summary *out)
         for (int i = 0; i < stat_width(d); i++) v[i] = csum[nc++];
         if (d->red == CIO_RED_SUM_KNOWN && csum[nc++] == 0) v[0] = -1;
     }
+
+    /* which calls the busiest rank made: its counts, zeros from the others */
+    for (int i = 0; i < CIO_MPICOUNT_NCALLS; i++)
+        by_call[i] = rank == out->collective_calls.max_rank ? by_call[i] - st->collectives_by_call_at_start[i] : 0;
+    MPI_Allreduce(by_call, out->collectives_busiest, CIO_MPICOUNT_NCALLS, MPI_INT64_T, MPI_SUM, comm);
 
     /* the window from the earliest create or open to the latest close */
     double fc = s->first_open < 0 ? 1e300 : s->first_open, lc = s->last_close;

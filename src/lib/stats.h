@@ -4,6 +4,7 @@
 #ifndef CLIMIO_STATS_H
 #define CLIMIO_STATS_H
 
+#include "mpicount.h"
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -69,6 +70,7 @@ typedef struct cio_stats {
     int64_t mem_rss_peak;       /* set by cio_stats_reduce: cio_rss_peak() */
     int64_t collective_calls;   /* set by cio_stats_reduce: MPI collectives since the start mark */
     int64_t collectives_at_start;
+    int64_t collectives_by_call_at_start[CIO_MPICOUNT_NCALLS];
     double first_open;          /* first create/open, seconds since t0; -1 none */
     double last_close;
     double t0;                  /* MPI_Wtime at the common start (after a barrier) */
@@ -115,6 +117,8 @@ typedef struct cio_summary {
     double bw_write, bw_read;          /* bytes / window, bytes per second */
     cio_red mem_tracked, mem_rss;      /* bytes */
     cio_red collective_calls;          /* per rank, from the start mark to the reduction */
+    int64_t collectives_busiest[CIO_MPICOUNT_NCALLS];  /* the rank with the most (max_rank
+                                                        * above), by function (mpicount.h) */
 } cio_summary;
 
 /* Every figure beside the timers, described once: the reduction

@@ -28,7 +28,8 @@ EXTRA_DIST += $(MOM_INPUTS)
 
 bin_PROGRAMS += src/mom/mom_combine
 RUN_EXES += src/mom/mom_combine
-src_mom_mom_combine_SOURCES = $(MOM_COMMON) src/mom/mom_combine.c src/mom/mom_combine_cli.c src/mom/mom_combine_cli.h
+src_mom_mom_combine_SOURCES = $(MOM_COMMON) src/mom/mom_combine.c src/mom/mom_combine_cli.c src/mom/mom_combine_cli.h \
+	src/mom/mom_combine_tiles.c src/mom/mom_combine_tiles.h
 src_mom_mom_combine_LDADD = src/mom/libmom_model.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 
 dist_bin_SCRIPTS += scripts/bench-mom

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "mom.h"
 #include "mom_combine_cli.h"
+#include "mom_combine_tiles.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,13 +28,15 @@
 #include <unistd.h>
 
 static const char usage[] =
-    "mom_combine [-v] [-V] [-M] [-r] [-n N] [-k N] [-e N] [-h N] [-64] [-n4] [-m] [-x] [-z] [-d N] [-s]\n"
+    "mom_combine [-v] [-V] [-M] [-a] [-r] [-n N] [-k N] [-e N] [-h N] [-64] [-n4] [-m] [-x] [-z] [-d N] [-s] [-f]\n"
     "            [--key value ...] output.nc [input ...]\n"
     "  mppnccombine's command line: combine the set output.nc.0000, .0001, ... (or the inputs named) that mom_io's\n"
     "  iodomain or perpe pattern wrote into output.nc.  The set describes itself (NumFilesInSet, domain_decomposition,\n"
-    "  climio_mom_fields); an existing output is refused.  Default: classic CDF-1 with 16 KiB header padding through\n"
-    "  serial netCDF-C on one rank; -64 64-bit offset, -n4 netCDF-4 classic, -z/-d N deflate, -h N padding, -k N\n"
-    "  records per read, -r remove the inputs after success, -x print the memory estimate (MB) and exit.\n"
+    "  climio_mom_fields); an existing output is refused unless -a.  Default: classic CDF-1 with 16 KiB header padding\n"
+    "  through serial netCDF-C on one rank; -64 64-bit offset, -n4 netCDF-4 classic, -z (with -n4) deflate level 5 and\n"
+    "  shuffle, -d N level N, -s no shuffle, -h N padding, -k N records per read, -r remove the inputs after success,\n"
+    "  -x print the memory estimate (MB) and exit, -a write into an existing output, -f combine without the members\n"
+    "  missing (their points 0, -m: missing_value; exit status 1).\n"
     "  Under mpiexec -n N (N > 1) the combine is parallel: each rank reads a range of members, all write collectively.\n"
     "  climio's own form: mom_combine [parameter file] [--input out/ocean.nc] [--output FILE]";
 
@@ -67,6 +70,8 @@ typedef struct member {
     int nfiles;
     dev_t dev;                  /* the file's identity: the output must not be an input */
     ino_t ino;
+    int missing;                /* -f: not there, not opened */
+    int flags;                  /* MOM_TILE_*: the axis slices and scalars it writes */
 } member;
 
 enum { INFO = 9 };              /* int64 per member sent to rank 0 for the checks */
@@ -78,7 +83,14 @@ typedef struct combine {
     int width;                  /* digits of the member numbers (4, or 6 above 10000 files) */
     mom_config cfg;
     char prefix[4000], output[4000];
-    int nfiles;
+    int nfiles;                 /* members listed (the set's NumFilesInSet in climio's form) */
+    int set_files;              /* NumFilesInSet */
+    int first_idx;              /* the first member present: it describes the set */
+    unsigned char *present;     /* per member listed */
+    int nmissing;               /* -f: members listed but not there */
+    int *flags;                 /* per member listed: MOM_TILE_* */
+    mom_gaps gaps;              /* rank 0: what no member covers (written as 0, or -m missing_value) */
+    double *missval;            /* -m: per field, the first member's missing_value (0 without) */
     int first, count;           /* this rank's members */
     int block;                  /* -k: records per read (1) */
     member *mem;
@@ -247,6 +259,66 @@ static void find_set(combine *k, member *first, cio_err *e)
                    firstmiss, missing, n, n, first->path);
 }
 
+/* Rank 0, mppnccombine's form: the members listed (the inputs named, -n..-e, or
+ * -n and the NumFilesInSet of the first), the first present describing the set;
+ * a member listed but missing is refused as mppnccombine does, or under -f left
+ * out (its points then hold 0, or -m's missing_value). */
+static void find_dropin_set(combine *k, member *first, cio_err *e)
+{
+    const mpp_cli *cli = k->cli;
+    int nlist = cli->ninputs ? cli->ninputs : cli->end >= 0 ? cli->end - cli->start + 1 : 1;
+    if (nlist < 1) {
+        cio_seterr(e, "-n %d -e %d names no input file (the end is before the start)", cli->start, cli->end);
+        return;
+    }
+    char name[4096];
+    k->first_idx = -1;
+    for (int i = 0; i < nlist && k->first_idx < 0; i++) {
+        member_name(k, i, name, sizeof name);
+        if (member_path_exists(name)) k->first_idx = i;
+    }
+    if (k->first_idx < 0) {
+        member_name(k, 0, name, sizeof name);
+        cio_seterr(e, "%s: no such file%s (mom_io's iodomain and perpe patterns write <name>.0000, .0001, ...; give "
+                      "the set's name as the output, as mppnccombine)",
+                   name, nlist > 1 ? ", nor any other input listed: \"Warning: No input file found in range.\"" : "");
+        return;
+    }
+    first->idx = k->first_idx;
+    member_name(k, first->idx, first->path, sizeof first->path);
+    if (open_member(k, first, e) != 0) return;
+    k->set_files = first->nfiles;
+    if (k->set_files < 1) {
+        cio_seterr(e, "%s: NumFilesInSet = %d", first->path, k->set_files);
+        return;
+    }
+    if (!cli->ninputs && cli->end < 0) nlist = k->set_files;
+    k->nfiles = nlist;
+    k->present = cio_calloc((size_t)nlist, 1);
+    char firstmiss[4096] = "";
+    for (int i = 0; i < nlist; i++) {
+        member_name(k, i, name, sizeof name);
+        k->present[i] = member_path_exists(name);
+        if (!k->present[i] && k->nmissing++ == 0) snprintf(firstmiss, sizeof firstmiss, "%s", name);
+    }
+    if (k->nmissing && !cli->force) {
+        cio_seterr(e, "ERROR: missing at least %s from the input fileset.  Exiting. (mppnccombine's refusal: %d of the "
+                      "%d members listed are missing, NumFilesInSet = %d in %s; -f combines the others, the missing "
+                      "points 0, or with -m missing_value); nothing was combined",
+                   firstmiss, k->nmissing, nlist, k->set_files, first->path);
+        return;
+    }
+    for (int i = 0; i < nlist; i++)
+        if (!k->present[i]) {
+            member_name(k, i, name, sizeof name);
+            fprintf(stderr, "Error: cannot open input file \"%s\" (-f: combined without it)\n", name);
+        }
+    if (nlist - k->nmissing < k->set_files)
+        fprintf(stderr, "mom_combine: warning: %d of the %d members of the set (NumFilesInSet in %s) are combined; as "
+                        "in mppnccombine, the points of the others hold %s\n",
+                nlist - k->nmissing, k->set_files, first->path, cli->missing ? "missing_value (-m)" : "0");
+}
+
 static int cmp_i64pair(const void *a, const void *b)
 {
     const int64_t *x = a, *y = b;
@@ -273,15 +345,15 @@ static int intervals_tile(int64_t *iv, int m, int64_t n, int *distinct)
 static void check_set(combine *k, const int64_t *info, cio_err *e)
 {
     const mom_config *c = &k->cfg;
-    int n = k->nfiles;
+    int n = k->nfiles - k->nmissing;        /* the members present, in order */
     char p0[4096], pi[4096];
-    member_name(k, 0, p0, sizeof p0);
+    member_name(k, k->first_idx, p0, sizeof p0);
     for (int i = 0; i < n; i++) {
         const int64_t *m = info + (size_t)i * INFO;
         member_name(k, (int)m[0], pi, sizeof pi);
-        if (m[2] != n) {
+        if (m[2] != k->set_files) {
             cio_seterr(e, "%s says NumFilesInSet = %lld, %s says %d: members of different sets", pi,
-                       (long long)m[2], p0, n);
+                       (long long)m[2], p0, k->set_files);
             return;
         }
         if (m[1] != info[1]) {
@@ -296,6 +368,24 @@ static void check_set(combine *k, const int64_t *info, cio_err *e)
                        pi, (long long)m[7], (long long)m[8], k->app->param_file, (long long)c->ni, (long long)c->nj);
             return;
         }
+    }
+    if (k->cli) {       /* mppnccombine's form: members may be left out (-f, fewer inputs named) */
+        mom_box *b = cio_malloc((size_t)n * sizeof *b);
+        int *fl = cio_malloc((size_t)n * sizeof *fl);
+        for (int i = 0; i < n; i++) {
+            const int64_t *m = info + (size_t)i * INFO;
+            b[i] = (mom_box){m[3], m[4], m[5], m[6]};
+        }
+        char why[512];
+        if (mom_tiles_place(b, n, c->ni, c->nj, fl, &k->gaps, why, sizeof why) != 0)
+            cio_seterr(e, "the domain_decomposition attributes of the %d members of %s given do not tile the %lld x "
+                          "%lld grid (%s); nothing was combined",
+                       n, k->prefix, (long long)c->ni, (long long)c->nj, why);
+        else
+            for (int i = 0; i < n; i++) k->flags[info[(size_t)i * INFO]] = fl[i];
+        cio_free(b);
+        cio_free(fl);
+        return;
     }
     int64_t *xs = cio_malloc((size_t)n * 2 * sizeof *xs), *ys = cio_malloc((size_t)n * 2 * sizeof *ys);
     int64_t *xy = cio_malloc((size_t)n * 2 * sizeof *xy);
@@ -325,19 +415,19 @@ static void check_set(combine *k, const int64_t *info, cio_err *e)
 
 /* Every rank: the members' time axes must be member 0's (a member written with
  * another output_freq has the same record count but other times). */
-static void check_times(combine *k, cio_err *e)
+static void check_times(combine *k, const member *first, cio_err *e)
 {
     int64_t n = k->nrec;
     if (n < 1) return;
     double *t0 = cio_malloc((size_t)n * sizeof *t0), *t = cio_malloc((size_t)n * sizeof *t);
     if (k->app->rank == 0)
-        for (int64_t r = 0; r < n; r++) cio_read_buf(k->mem[0].f, k->mem[0].ids.time, r, &t0[r]);
+        for (int64_t r = 0; r < n; r++) cio_read_buf(first->f, first->ids.time, r, &t0[r]);
     MPI_Bcast(t0, (int)n, MPI_DOUBLE, 0, k->app->comm);
     char p0[4096];
-    member_name(k, 0, p0, sizeof p0);
+    member_name(k, k->first_idx, p0, sizeof p0);
     for (int i = 0; i < k->count && !e->msg[0]; i++) {
         member *m = &k->mem[i];
-        if (m->idx == 0) continue;
+        if (m->idx == k->first_idx || m->missing) continue;
         for (int64_t r = 0; r < n; r++) cio_read_buf(m->f, m->ids.time, r, &t[r]);
         for (int64_t r = 0; r < n; r++)
             if (t[r] != t0[r]) {
@@ -388,12 +478,13 @@ static int var_class(const combine *k, const mom_vars *ids, int v)
 /* Does member m contribute to a variable of this class (each value comes from one member)? */
 static int contributes(const member *m, int cls)
 {
+    if (m->missing) return 0;
     switch (cls) {
     case V_FIELD3:
     case V_FIELD2: return 1;
-    case V_X: return m->box.y == 0;
-    case V_Y: return m->box.x == 0;
-    default: return m->idx == 0;
+    case V_X: return (m->flags & MOM_TILE_XAXIS) != 0;
+    case V_Y: return (m->flags & MOM_TILE_YAXIS) != 0;
+    default: return (m->flags & MOM_TILE_SCALARS) != 0;
     }
 }
 
@@ -410,18 +501,91 @@ static int64_t piece_elems(const combine *k, const member *m, int cls)
     }
 }
 
-static void add_piece(cio_decomp *d, const combine *k, const member *m, int cls)
+static void add_box(cio_decomp *d, const combine *k, const mom_box *b, int cls)
 {
-    int64_t st[3] = {0, m->box.y, m->box.x}, ct[3] = {k->cfg.nk, m->box.ny, m->box.nx};
+    int64_t st[3] = {0, b->y, b->x}, ct[3] = {k->cfg.nk, b->ny, b->nx};
     int64_t z = 0, nk = k->cfg.nk, two = 2;
     switch (cls) {
     case V_FIELD3: cio_decomp_add(d, st, ct); break;
     case V_FIELD2: cio_decomp_add(d, st + 1, ct + 1); break;
-    case V_X: cio_decomp_add(d, &m->box.x, &m->box.nx); break;
-    case V_Y: cio_decomp_add(d, &m->box.y, &m->box.ny); break;
+    case V_X: cio_decomp_add(d, &b->x, &b->nx); break;
+    case V_Y: cio_decomp_add(d, &b->y, &b->ny); break;
     case V_LEV: cio_decomp_add(d, &z, &nk); break;
     case V_NV: cio_decomp_add(d, &z, &two); break;
     default: cio_decomp_add(d, NULL, NULL); break;
+    }
+}
+
+/* The points no member covers (rank 0 writes them, as mppnccombine writes its
+ * zeroed or -m buffers whole): boxes of the fields, ranges of the axes. */
+static int ngap_pieces(const combine *k, int cls)
+{
+    const mom_gaps *g = &k->gaps;
+    return cls == V_FIELD3 || cls == V_FIELD2 ? g->nbox : cls == V_X ? g->nx : cls == V_Y ? g->ny : 0;
+}
+
+static mom_box gap_piece(const combine *k, int cls, int i)
+{
+    const mom_gaps *g = &k->gaps;
+    if (cls == V_X) return (mom_box){g->x[2 * i], 0, g->x[2 * i + 1], 1};
+    if (cls == V_Y) return (mom_box){0, g->y[2 * i], 1, g->y[2 * i + 1]};
+    return g->box[i];
+}
+
+static int64_t box_elems(const combine *k, const mom_box *b, int cls)
+{
+    member tmp;
+    tmp.box = *b;
+    return piece_elems(k, &tmp, cls);
+}
+
+/* Fill n elements of a buffer of type t with v. */
+static void fill_value(void *buf, cio_type t, int64_t n, double v)
+{
+    if (t == CIO_FLOAT)
+        for (int64_t i = 0; i < n; i++) ((float *)buf)[i] = (float)v;
+    else if (t == CIO_DOUBLE)
+        for (int64_t i = 0; i < n; i++) ((double *)buf)[i] = v;
+    else
+        memset(buf, 0, (size_t)n * cio_type_size(t));
+}
+
+/* The value mppnccombine leaves where no member is: 0, or with -m the first
+ * member's missing_value of variables that have one (the fields). */
+static double gap_value(const combine *k, const mom_vars *ids, int v)
+{
+    if (!k->cli || !k->cli->missing || !k->missval) return 0;
+    for (int i = 0; i < k->cfg.nfields; i++)
+        if (ids->field[i] == v) return k->missval[i];
+    return 0;
+}
+
+/* A global text attribute of the schema, replaced. */
+static void set_global_text(cio_schema *s, const char *name, const char *text)
+{
+    for (int i = 0; i < s->ngatts; i++)
+        if (strcmp(s->gatts[i].name, name) == 0) {
+            cio_free(s->gatts[i].vals);
+            s->gatts[i].len = (int64_t)strlen(text);
+            s->gatts[i].vals = cio_strdup(text);
+            return;
+        }
+    cio_schema_att_text(s, -1, name, text);
+}
+
+/* -a: the output must have the set's dimensions (mppnccombine writes into it by
+ * variable number, unchecked). */
+static void check_append_target(combine *k, cio_file *out, cio_err *e)
+{
+    const char *dn[5] = {"xt_ocean", "yt_ocean", "xu_ocean", "yu_ocean", "st_ocean"};
+    int64_t want[5] = {k->cfg.ni, k->cfg.nj, k->cfg.ni, k->cfg.nj, k->cfg.nk};
+    for (int i = 0; i < 5 && !e->msg[0]; i++) {
+        int64_t len = -1;
+        if (cio_file_dimlen(out, dn[i], &len) != 0 && len < 0) return;     /* the driver cannot say */
+        if (len != want[i])
+            cio_seterr(e, "-a: the output %s has dimension %s of length %lld, the set's is %lld: it is not a file of "
+                          "this set's structure; nothing was appended",
+                       k->output, dn[i], (long long)len, (long long)want[i]);
     }
 }
 
@@ -429,10 +593,13 @@ static void combine_run(combine *k)
 {
     cio_app *a = k->app;
     const mom_config *c = &k->cfg;
+    int append = k->cli && k->cli->append;
     mom_fileview view = {{0, 0, c->ni, c->nj}, 0, 0};
     mom_share none = {0};
     mom_vars ids;
     cio_schema *s = mom_schema_build(c, &view, &none, &k->out_fill, &ids);
+    /* mppnccombine: the output's filename attribute is its name as given */
+    set_global_text(s, "filename", k->output);
     int64_t maxbuf = 1;
     for (int v = 0; v < s->nvars; v++) {
         int64_t shape[CIO_MAX_DIMS];
@@ -441,9 +608,14 @@ static void combine_run(combine *k)
         int64_t n = 0;
         for (int i = 0; i < k->count; i++)
             if (contributes(&k->mem[i], cls)) {
-                add_piece(d, k, &k->mem[i], cls);
+                add_box(d, k, &k->mem[i].box, cls);
                 n += piece_elems(k, &k->mem[i], cls);
             }
+        for (int g = 0; g < ngap_pieces(k, cls); g++) {
+            mom_box b = gap_piece(k, cls, g);
+            add_box(d, k, &b, cls);
+            n += box_elems(k, &b, cls);
+        }
         if (n > maxbuf) maxbuf = n;
         cio_schema_set_decomp(s, v, d);
         cio_decomp_release(d);
@@ -453,8 +625,13 @@ static void combine_run(combine *k)
     char *buf = cio_malloc((size_t)(maxbuf * bf) * ts);
 
     cio_timer_begin(&a->stats, k->t_open);
-    cio_file *out = cio_create(a->engine, k->output, s, a->comm);
+    cio_file *out = append ? cio_open(a->engine, k->output, s, a->comm) : cio_create(a->engine, k->output, s, a->comm);
     cio_timer_end(&a->stats, k->t_open);
+    if (append) {
+        cio_err e = {0};
+        check_append_target(k, out, &e);
+        if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
+    }
     int64_t nloop = k->nrec > 0 ? k->nrec : 1;
     for (int64_t r0 = 0; r0 < nloop; r0 += bf)
         for (int v = 0; v < s->nvars; v++) {
@@ -463,29 +640,43 @@ static void combine_run(combine *k)
             int64_t r1 = var->is_record ? (r0 + bf < k->nrec ? r0 + bf : k->nrec) : 1;
             if (var->is_record && r0 >= k->nrec) continue;
             int cls = var_class(k, &ids, v);
+            /* -a (mppnccombine): the variables no axis decomposes are written from the
+             * second record on; the first record's and the fixed ones stay as they are */
+            int decomposed = cls == V_FIELD3 || cls == V_FIELD2 || cls == V_X || cls == V_Y;
+            if (append && !decomposed && !var->is_record) continue;
             size_t vts = cio_type_size(var->type);
             int64_t per = 0;
             for (int i = 0; i < k->count; i++)
                 if (contributes(&k->mem[i], cls)) per += piece_elems(k, &k->mem[i], cls);
+            for (int g = 0; g < ngap_pieces(k, cls); g++) {
+                mom_box b = gap_piece(k, cls, g);
+                per += box_elems(k, &b, cls);
+            }
             cio_timer_begin(&a->stats, k->t_read);
-            int64_t off = 0;
+            int64_t rbase = var->is_record ? r0 : 0, off = 0;
             for (int i = 0; i < k->count; i++) {     /* member by member, its records of the block */
                 member *m = &k->mem[i];
                 if (!contributes(m, cls)) continue;
-                for (int64_t rec = var->is_record ? r0 : 0; rec < r1; rec++)
-                    cio_read_buf(m->f, v, rec, buf + (size_t)((rec - (var->is_record ? r0 : 0)) * per + off) * vts);
+                for (int64_t rec = rbase; rec < r1; rec++)
+                    cio_read_buf(m->f, v, rec, buf + (size_t)((rec - rbase) * per + off) * vts);
                 off += piece_elems(k, m, cls);
             }
+            if (off < per)          /* rank 0: the points no member covers */
+                for (int64_t rec = rbase; rec < r1; rec++)
+                    fill_value(buf + (size_t)((rec - rbase) * per + off) * vts, var->type, per - off,
+                               gap_value(k, &ids, v));
             cio_timer_end(&a->stats, k->t_read);
             cio_timer_begin(&a->stats, k->t_write);
             for (int64_t rec = var->is_record ? r0 : 0; rec < r1; rec++) {
+                if (append && !decomposed && rec == 0) continue;
                 cio_write_buf(out, v, rec, buf + (size_t)((rec - (var->is_record ? r0 : 0)) * per) * vts);
                 cio_flush(out);
             }
             cio_timer_end(&a->stats, k->t_write);
         }
     cio_timer_begin(&a->stats, k->t_close);
-    for (int i = 0; i < k->count; i++) cio_close(k->mem[i].f);
+    for (int i = 0; i < k->count; i++)
+        if (!k->mem[i].missing) cio_close(k->mem[i].f);
     cio_close(out);
     cio_timer_end(&a->stats, k->t_close);
     cio_free(buf);
@@ -526,29 +717,41 @@ static void dropin_setup(combine *k, const mpp_cli *cli)
     size_t l = strlen(k->output);
     if (l > 5 && strcmp(k->output + l - 5, ".0000") == 0) k->output[l - 5] = '\0';   /* as mppnccombine */
     snprintf(k->prefix, sizeof k->prefix, "%s", k->output);
-    if (cli->append)
-        cio_die_all(a->comm, "-a (append to an existing output) is not supported: mom_combine writes a new file");
-    if (cli->force)
-        cio_die_all(a->comm, "-f (combine a set with members missing) is not supported: mom_combine combines whole "
-                             "sets, every member checked");
     int exists = 0;
     if (a->rank == 0) {
         struct stat sb;
         exists = stat(k->output, &sb) == 0;
     }
     MPI_Bcast(&exists, 1, MPI_INT, 0, a->comm);
-    if (exists && !cli->estimate)
+    if (exists && !cli->estimate && !cli->append)
         cio_die_all(a->comm, "Error: output file seems to exist already! (mppnccombine's refusal: %s exists, and "
-                             "mom_combine never writes over a file; remove it or name another output)",
+                             "mom_combine writes over a file only with -a; remove it or name another output)",
+                    k->output);
+    if (!exists && !cli->estimate && cli->append)
+        cio_die_all(a->comm, "Error: cannot open the output netCDF file for appending! (mppnccombine's refusal: -a "
+                             "writes the set into an existing file, and %s does not exist)",
                     k->output);
     const char *origin = "mppnccombine option or default";
     if (!cio_param_isset(p, "format")) cio_params_set(p, "format", cli->format, origin, &e);
     char num[32];
     snprintf(num, sizeof num, "%ld", cli->headerpad);
     if (!cio_param_isset(p, "header_pad")) cio_params_set(p, "header_pad", num, origin, &e);
-    if (cli->deflate && !cio_param_isset(p, "deflate")) {
+    /* mppnccombine sets no chunks (-n4: the library's), and -z asks for them with
+     * nc_def_var_chunking(NC_CHUNKED, NULL): the library's chunk sizes */
+    if (!cio_param_isset(p, "chunking")) cio_params_set(p, "chunking", "default", origin, &e);
+    const char *fmt = cio_param_str(p, "format");
+    int nc4 = strcmp(fmt, "nc4c") == 0 || strcmp(fmt, "nc4") == 0;
+    if (cli->compress && nc4) {     /* nc_def_var_deflate(ncid, v, shuffle, 1, deflate) */
         snprintf(num, sizeof num, "%d", cli->deflate);
-        cio_params_set(p, "deflate", num, origin, &e);
+        if (!cio_param_isset(p, "deflate")) cio_params_set(p, "deflate", num, origin, &e);
+        if (!cio_param_isset(p, "shuffle")) cio_params_set(p, "shuffle", cli->shuffle ? "true" : "false", origin, &e);
+    } else if (cli->compress && a->rank == 0 && !cli->estimate) {
+        /* MOM5's mppnccombine means -z to force netCDF-4 classic, but its test
+         * `compress && (! format & NC_NETCDF4)` is never true ((!format) & NC_NETCDF4 is
+         * 0), so the file stays classic and its nc_def_var_deflate calls fail unchecked */
+        fprintf(stderr, "mom_combine: warning: -z%s without -n4: as in mppnccombine (whose check for this never "
+                        "fires), the output is %s, not compressed; add -n4 to compress\n",
+                cli->deflate != 5 ? " / -d" : "", fmt);
     }
     /* one rank: mppnccombine's own path, serial netCDF-C with its 64 KiB block size */
     if (a->nprocs == 1 && !cio_param_isset(p, "driver") && cio_driver_find("netcdf")) {
@@ -557,10 +760,6 @@ static void dropin_setup(combine *k, const mpp_cli *cli)
         if (!cio_param_isset(p, "size_hint")) cio_params_set(p, "size_hint", "65536", origin, &e);
     }
     if (e.msg[0]) cio_die_all(a->comm, "%s", e.msg);
-    if (a->rank == 0 && !cio_param_bool(p, "quiet")) {
-        if (cli->missing) printf("mom_combine: -m: nothing to initialise, every point of a whole set comes from a member\n");
-        if (cli->noshuffle) printf("mom_combine: -s: the netcdf driver's deflate never shuffles\n");
-    }
 }
 
 /* The engine that reads the members: one whose driver can check a classic
@@ -596,16 +795,28 @@ static void describe_set(combine *k, const mpp_cli *cli, cio_err *e)
     char first[4096] = "", sig[4096] = "";
     long long nums[3] = {0, 0, 0};
     double t0 = 0;
-    if (cli->ninputs) snprintf(first, sizeof first, "%s", cli->inputs[0]);
-    else {
-        snprintf(first, sizeof first, "%s.%04d", k->prefix, cli->start);
-        if (a->rank == 0 && !member_path_exists(first)) {
+    /* the first member listed that exists (mppnccombine: the width of the numbers,
+     * .%04d or .%06d, from the first found) */
+    k->width = 4;
+    if (a->rank == 0) {
+        int nlist = cli->ninputs ? cli->ninputs : cli->end >= cli->start ? cli->end - cli->start + 1 : 1;
+        for (int i = 0; i < nlist && !first[0]; i++) {
             char alt[4096];
-            snprintf(alt, sizeof alt, "%s.%06d", k->prefix, cli->start);
+            if (cli->ninputs) snprintf(alt, sizeof alt, "%s", cli->inputs[i]);
+            else snprintf(alt, sizeof alt, "%s.%04d", k->prefix, cli->start + i);
             if (member_path_exists(alt)) snprintf(first, sizeof first, "%s", alt);
+            else if (!cli->ninputs) {
+                snprintf(alt, sizeof alt, "%s.%06d", k->prefix, cli->start + i);
+                if (member_path_exists(alt)) snprintf(first, sizeof first, "%s", alt), k->width = 6;
+            }
         }
-        MPI_Bcast(first, sizeof first, MPI_CHAR, 0, a->comm);
+        if (!first[0]) {
+            if (cli->ninputs) snprintf(first, sizeof first, "%s", cli->inputs[0]);
+            else snprintf(first, sizeof first, "%s.%04d", k->prefix, cli->start);
+        }
     }
+    MPI_Bcast(first, sizeof first, MPI_CHAR, 0, a->comm);
+    MPI_Bcast(&k->width, 1, MPI_INT, 0, a->comm);
     k->in_eng = input_engine(a, first);
     if (a->rank == 0) {
         struct stat sb;
@@ -751,35 +962,64 @@ int main(int argc, char **argv)
     /* the set's size and the presence of every member, before opening the others */
     member first;
     memset(&first, 0, sizeof first);
-    if (app.rank == 0) find_set(&k, &first, &e);
-    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
-    MPI_Bcast(&k.nfiles, 1, MPI_INT, 0, app.comm);
-    MPI_Bcast(&k.width, 1, MPI_INT, 0, app.comm);
+    if (app.rank == 0) {
+        if (k.cli) find_dropin_set(&k, &first, &e);
+        else {
+            find_set(&k, &first, &e);
+            k.set_files = k.nfiles;
+        }
+    }
+    if (cio_agree(app.comm, &e)) {
+        if (k.cli && strncmp(e.msg, "ERROR: missing at least", 23) == 0) {     /* mppnccombine's `return 9` */
+            if (app.rank == 0) fprintf(stderr, "mom_combine: error: %s\n", e.msg);
+            MPI_Finalize();
+            exit(9);
+        }
+        cio_die_all(app.comm, "%s", e.msg);
+    }
+    int hdr[5] = {k.nfiles, k.width, k.set_files, k.first_idx, k.nmissing};
+    MPI_Bcast(hdr, 5, MPI_INT, 0, app.comm);
+    k.nfiles = hdr[0], k.width = hdr[1], k.set_files = hdr[2], k.first_idx = hdr[3], k.nmissing = hdr[4];
     int n = k.nfiles, P = app.nprocs, r = app.rank;
+    if (!k.present) {
+        k.present = cio_malloc((size_t)n);
+        memset(k.present, 1, (size_t)n);
+    }
+    MPI_Bcast(k.present, n, MPI_UNSIGNED_CHAR, 0, app.comm);
     /* contiguous ranges, the larger first, so rank 0 keeps member 0000 it has open */
     k.first = (int)(((int64_t)r * n + P - 1) / P);
     k.count = (int)(((int64_t)(r + 1) * n + P - 1) / P) - k.first;
     k.mem = cio_calloc((size_t)(k.count ? k.count : 1), sizeof *k.mem);
+    int first_kept = 0;         /* rank 0: the first member is one of its own */
     for (int i = 0; i < k.count; i++) {
         member *m = &k.mem[i];
         m->idx = k.first + i;
-        if (m->idx == 0 && r == 0) {    /* the first member, opened by find_set */
+        if (m->idx == k.first_idx && r == 0) {     /* the first member, opened by find_set */
             *m = first;
+            first_kept = 1;
             continue;
         }
         member_name(&k, m->idx, m->path, sizeof m->path);
+        if (!k.present[m->idx]) {
+            m->missing = 1;
+            continue;
+        }
         if (k.cli && k.cli->verbose) printf("  processing \"%s\" (rank %d)\n", m->path, r);
         if (open_member(&k, m, &e) != 0) break;
     }
     if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
+    int npresent = 0;
+    for (int i = 0; i < k.count; i++) npresent += !k.mem[i].missing;
 
     int64_t *mine = cio_malloc((size_t)(k.count ? k.count : 1) * INFO * sizeof *mine), *all = NULL;
-    for (int i = 0; i < k.count; i++) {
+    for (int i = 0, j = 0; i < k.count; i++) {
         member *m = &k.mem[i];
+        if (m->missing) continue;
         int64_t v[INFO] = {m->idx, m->nrec, m->nfiles, m->box.x, m->box.y, m->box.nx, m->box.ny, m->gx, m->gy};
-        memcpy(mine + (size_t)i * INFO, v, sizeof v);
+        memcpy(mine + (size_t)j++ * INFO, v, sizeof v);
     }
-    int cnt = k.count * INFO, *cnts = NULL, *displs = NULL;
+    int cnt = npresent * INFO, *cnts = NULL, *displs = NULL;
+    k.flags = cio_calloc((size_t)n, sizeof *k.flags);
     if (r == 0) {
         all = cio_malloc((size_t)n * INFO * sizeof *all);
         cnts = cio_malloc((size_t)P * sizeof *cnts);
@@ -798,8 +1038,35 @@ int main(int argc, char **argv)
     }
     if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
     MPI_Bcast(&k.nrec, 1, MPI_INT64_T, 0, app.comm);
-    check_times(&k, &e);
+    if (k.cli) {        /* what each member writes of the axes and scalars, from rank 0 */
+        MPI_Bcast(k.flags, n, MPI_INT, 0, app.comm);
+        for (int i = 0; i < k.count; i++) k.mem[i].flags = k.flags[k.mem[i].idx];
+    } else {            /* a whole set: the axes from the first row and column, the rest from 0000 */
+        for (int i = 0; i < k.count; i++) {
+            member *m = &k.mem[i];
+            m->flags = (m->box.y == 0 ? MOM_TILE_XAXIS : 0) | (m->box.x == 0 ? MOM_TILE_YAXIS : 0) |
+                       (m->idx == 0 ? MOM_TILE_SCALARS : 0);
+        }
+    }
+    check_times(&k, &first, &e);
     if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
+    if (k.cli && k.cli->missing) {     /* -m: each field's missing_value in the first member */
+        k.missval = cio_calloc((size_t)(k.cfg.nfields ? k.cfg.nfields : 1), sizeof *k.missval);
+        if (r == 0)
+            for (int i = 0; i < k.cfg.nfields; i++) {
+                int64_t len = 0;
+                double v = 0;
+                if (cio_file_get_att(first.f, first.ids.field[i], "missing_value", CIO_DOUBLE, 1, &v, &len) == 0 &&
+                    len == 1)
+                    k.missval[i] = v;
+            }
+        MPI_Bcast(k.missval, k.cfg.nfields, MPI_DOUBLE, 0, app.comm);
+    }
+    if (r == 0 && !first_kept) {       /* the first member is another rank's */
+        cio_close(first.f);
+        cio_schema_free(first.s);
+        mom_vars_free(&first.ids);
+    }
     check_output_not_input(&k, &e);
     if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
     cio_free(mine);
@@ -825,7 +1092,8 @@ int main(int argc, char **argv)
                 if (k.cli->verbose) printf("Estimated peak memory resident size (k=1) : %.1f MB\n", mx);
                 else printf("%.0f\n", ceil(mx));
             }
-            for (int i = 0; i < k.count; i++) cio_close(k.mem[i].f);
+            for (int i = 0; i < k.count; i++)
+                if (!k.mem[i].missing) cio_close(k.mem[i].f);
             cio_app_exit(&app, 0);
         }
     }
@@ -843,6 +1111,10 @@ int main(int argc, char **argv)
     k.data_bytes = mom_data_bytes(&k.cfg, k.nrec);
 
     int rc = cio_app_finish(&app, combine_json, &k);
+    if (k.nmissing && rc == 0) {        /* -f: mppnccombine's warning and exit status */
+        if (app.rank == 0) fprintf(stderr, "Warning: output file may be incomplete!\n");
+        rc = 1;
+    }
     if (app.rank == 0)
         printf("mom_combine: %d members of %s (%lld records, %.2f MiB) into %s on %d rank%s in %.4f s: %.2f MiB/s "
                "(open %.4f, read %.4f, write %.4f, close %.4f; slowest rank each)\n",
@@ -864,6 +1136,10 @@ int main(int argc, char **argv)
         mom_vars_free(&k.mem[i].ids);
     }
     cio_free(k.mem);
+    cio_free(k.present);
+    cio_free(k.flags);
+    cio_free(k.missval);
+    mom_gaps_free(&k.gaps);
     mom_config_free(&k.cfg);
     if (dropin) mpp_cli_free(&cli);
     cio_app_exit(&app, rc);

@@ -1,5 +1,5 @@
 /* mom_combine's mppnccombine command line (MOM5 src/postprocessing/mppnccombine/
- * mppnccombine.c, version 2.2.5 with the -z/-d/-s compression options):
+ * mppnccombine.c, version 2.2.5 with MOM5's -z/-d/-s compression options):
  *
  *   mom_combine [-v] [-V] [-M] [-a] [-r] [-n N] [-k N] [-e N] [-h N] [-64] [-n4]
  *               [-m] [-x] [-z] [-d N] [-s] [-f] [--key value ...] output.nc [input ...]
@@ -97,6 +97,8 @@ int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp
     o->block = 1;
     o->headerpad = 16384;
     o->format = "cdf1";             /* mppnccombine: NC_NOCLOBBER, the classic format */
+    o->deflate = 5;                 /* DEFAULT_DEFLATE_LEVEL */
+    o->shuffle = 1;                 /* DEFAULT_SHUFFLE */
     o->cargv = calloc((size_t)argc + 1, sizeof *o->cargv);
     o->inputs = calloc((size_t)argc + 1, sizeof *o->inputs);
     if (!o->cargv || !o->inputs) {
@@ -124,10 +126,10 @@ int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp
         else if (!strcmp(s, "-r")) o->remove_inputs = 1;
         else if (!strcmp(s, "-f")) o->force = 1;
         else if (!strcmp(s, "-m")) o->missing = 1;
-        else if (!strcmp(s, "-s")) o->noshuffle = 1;
+        else if (!strcmp(s, "-s")) o->shuffle = 0;            /* "Toggle OFF shuffle option in compression" */
         else if (!strcmp(s, "-64")) o->format = "cdf2";
         else if (!strcmp(s, "-n4")) o->format = "nc4c";
-        else if (!strcmp(s, "-z")) o->deflate = o->deflate ? o->deflate : 5;     /* mppnccombine's default level */
+        else if (!strcmp(s, "-z")) o->compress = 1;          /* "Enable netCDF4 compression" */
         else if (!strcmp(s, "-n")) {
             if (int_arg(argc, argv, &a, s, 0, 999999, &v, err, n)) return -1;
             o->start = (int)v;
@@ -140,17 +142,21 @@ int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp
         } else if (!strcmp(s, "-h")) {
             if (int_arg(argc, argv, &a, s, 0, 1073741824, &v, err, n)) return -1;
             o->headerpad = v;
-        } else if (!strcmp(s, "-d")) {
-            if (int_arg(argc, argv, &a, s, 0, 9, &v, err, n)) return -1;
+        } else if (!strcmp(s, "-d")) {     /* a level implies -z */
+            if (int_arg(argc, argv, &a, s, -999999999L, 999999999L, &v, err, n)) return -1;
+            if (v < 0 || v > 9) {       /* mppnccombine: "Illegal deflate level %d" */
+                snprintf(err, n, "Illegal deflate level %ld (option -d: 0 to 9, mppnccombine's MIN_DEFLATE_LEVEL to "
+                                 "MAX_DEFLATE_LEVEL)", v);
+                return -1;
+            }
             o->deflate = (int)v;
-            o->deflate_given = 1;
+            o->compress = 1;
         } else {
             snprintf(err, n, "Illegal option %s (mppnccombine's options: -v -V -M -a -r -n # -k # -e # -h # -64 -n4 -m "
                              "-x -z -d # -s -f)", s);
             return -1;
         }
     }
-    if (o->deflate || o->deflate_given) o->format = "nc4c";    /* compression forces netCDF-4 classic */
     if (a >= argc) {
         if (o->version) return 0;
         snprintf(err, n, "no output file given (usage: mom_combine [options] output.nc [input ...])");

@@ -7,12 +7,14 @@
 #include "params.h"
 
 typedef struct mpp_cli {
-    int verbose, version, mem_stats, estimate, append, remove_inputs, force, missing, noshuffle;
+    int verbose, version, mem_stats, estimate, append, remove_inputs, force, missing;
     int start, end;             /* -n, -e (-1: no end given) */
     int block;                  /* -k: records per block (0: as many as possible, at most 100) */
     long headerpad;             /* -h: bytes after the header (16384) */
-    const char *format;         /* cdf1 (default), cdf2 (-64), nc4c (-n4, -z, -d) */
-    int deflate, deflate_given; /* -z / -d N */
+    const char *format;         /* cdf1 (default), cdf2 (-64), nc4c (-n4) */
+    int compress;               /* -z, or -d N: chunked with the library's chunk sizes, deflated */
+    int deflate;                /* -d N: the level (MOM5's mppnccombine: 5) */
+    int shuffle;                /* 1, -s: 0 (MOM5's mppnccombine: shuffle on unless -s) */
     const char *output;
     int ninputs;
     const char **inputs;        /* given after the output, verbatim */

@@ -35,8 +35,8 @@ const cio_param_spec mom_params[] = {
      "3-D fields with a time axis (u and v, or name:u, on the velocity grid)", 0, 0, 0, 0},
     {"fields_2d", CIO_P_STRING, "eta_t surface_temp", "2-D fields with a time axis", 0, 0, 0, 0},
     {"static_fields", CIO_P_STRING, "geolon_t geolat_t geolon_c geolat_c",
-     "2-D fields without a time axis, written with the first record (names ending in _c: velocity grid)", 0, 0, 0,
-     0},
+     "2-D fields without a time axis, written when the file is closed, after the last record, as diag_manager's "
+     "write_static does (names ending in _c: velocity grid)", 0, 0, 0, 0},
     {"pack", CIO_P_CHOICE, "2", "FMS packing of the fields: 2 = float32, 1 = float64", "1|2", 0, 0, 0},
     {"records", CIO_P_INT, "48", "records (output times) written", 0, 0, 1e9, 0},
     {"output_freq", CIO_P_DOUBLE, "1800", "model seconds between records (the time axis values)", 0, 1e-3, 1e12, 0},
@@ -113,9 +113,10 @@ int mom_pattern_resolve(mom_config *c, const mom_domain *d, const char *pattern_
                              "domain (e.g. %d,%d, every PE a root)",
                           pattern_origin, itxt, d->npx, d->npy);
     if (c->pattern == MOM_PAT_PARALLEL && ntiles == 1)
-        return cio_seterr(e, "%s: pattern parallel with %s: \"Parallel_netcdf conficts with io_layout (1,1)\" (FMS "
-                             "parallel branch, mpp_io): one io domain means one writer; give an io_layout with more "
-                             "than one io domain (e.g. %d,%d, every PE a root), or pattern serial",
+        return cio_seterr(e, "%s: pattern parallel with %s, which FMS's parallel branch refuses: \"MPP_OPEN: "
+                             "Parallel_netcdf conficts with io_layout (1,1).\" (mom-ocean/FMS with-parallel-netcdf, "
+                             "mpp/include/mpp_io_connect.inc, mpp_open): one io domain means one writer; give an "
+                             "io_layout with more than one io domain (e.g. %d,%d, every PE a root), or pattern serial",
                           pattern_origin, itxt, d->npx, d->npy);
     if (c->pattern == MOM_PAT_IODOMAIN && d->no_io)
         return cio_seterr(e, "%s: pattern iodomain writes one file per io domain, and %s defines none (MOM5 then "

@@ -66,7 +66,7 @@ static const char *read_path(mom_ctx *m, char *buf, size_t len, cio_err *e)
 
 /* FMS's file tuning, before the engine exists: every file's header gets
  * header_buffer_val (16 KiB) of free space; single-writer files go through the
- * serial netCDF-C API with a 64 KiB chunk-size hint and MOM5's classic format
+ * serial netCDF-C API with FMS's chunk-size hint (NC_BLKSZ_<file>, NC_BLKSZ, 64k) and MOM5's classic format
  * (mpp_io_connect.inc, -Duse_netCDF3), unless --single_writer mpiio. */
 static void fms_file_tuning(cio_app *a, const mom_config *c)
 {
@@ -102,7 +102,9 @@ static void fms_file_tuning(cio_app *a, const mom_config *c)
     origin = "single_writer serial (mom_io)";
     cio_params_set(p, "driver", "netcdf", origin, &e);
     cio_params_set(p, "nc_serial", "true", origin, &e);
-    if (!cio_param_isset(p, "size_hint")) cio_params_set(p, "size_hint", "65536", origin, &e);
+    /* FMS mpp_open: the hint from NC_BLKSZ_<file name>, else NC_BLKSZ, else 64k */
+    if (!cio_param_isset(p, "size_hint") && !cio_param_isset(p, "size_hint_env"))
+        cio_params_set(p, "size_hint_env", "true", origin, &e);
     if (strcmp(cio_param_str(p, "format"), "default") == 0) cio_params_set(p, "format", "cdf1", origin, &e);
     if (e.msg[0]) cio_die_all(a->comm, "%s", e.msg);
 }

@@ -218,8 +218,11 @@ cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const m
     ids->time = cio_schema_var(s, "time", CIO_DOUBLE, 1, dt);
     time_var(s, ids->time, "time", TIME_UNITS);
     cio_schema_att_text(s, ids->time, "cartesian_axis", "T");
+    /* diag_output.F90 write_axis_meta_data: both valid_calendar_types(calendar), the
+     * upper-case name; mpp_io lower-cases 'calendar' only with cf_compliance, which
+     * mpp_io_nml leaves .false. */
     cio_schema_att_text(s, ids->time, "calendar_type", "NOLEAP");
-    cio_schema_att_text(s, ids->time, "calendar", "noleap");
+    cio_schema_att_text(s, ids->time, "calendar", "NOLEAP");
     cio_schema_att_text(s, ids->time, "bounds", "time_bnds");
     ids->nv = cio_schema_var(s, "nv", CIO_DOUBLE, 1, dn);
     time_var(s, ids->nv, "vertex number", "none");

@@ -1,6 +1,8 @@
 /* The four write patterns of FMS mpp_io: who gathers to whom, who writes which
  * file, and the output loop (per record: each field gathered and written, then the
- * time-axis variables), run for real or for one virtual rank of a dry run. */
+ * time-axis variables; the static fields after the last record, as diag_manager
+ * writes them when it closes the file), run for real or for one virtual rank of a
+ * dry run. */
 #include "config.h"
 #include "mom.h"
 
@@ -98,11 +100,43 @@ typedef struct loop_env {
 
 static int64_t nz_of(const mom_config *c, const mom_field *f) { return f->kind == MOM_F3D ? c->nk : 1; }
 
-static void output_loop(loop_env *L)
+/* Field i: the model's data, then (mpp_write) the gather to the root and the put. */
+static void put_field(loop_env *L, cio_file *f, int i, int64_t rec, void **blk, void **abuf, int nslots)
 {
     const mom_config *c = L->c;
     mom_role *r = L->r;
     cio_stats *st = cio_engine_stats(L->e);
+    const mom_field *fd = &c->fields[i];
+    int k = nslots == 1 ? 0 : i;
+    int64_t nz = nz_of(c, fd);
+    if (!L->virt) {     /* the model's data: not part of the I/O clocks */
+        cio_timer_begin(st, CIO_T_PACK);
+        mom_field_fill(c, fd, rec, &r->mine, blk[k], &L->gsum[i]);
+        cio_timer_end(st, CIO_T_PACK);
+    }
+    mom_clock_begin(L->clk, MOM_CLK_WRITE);
+    const void *wbuf = blk[k];
+    if (r->in_group) {
+        if (L->virt) {
+            mom_clock_add(L->clk, MOM_CLK_GATHER, 0, mom_gather_bytes(&r->area, &r->mine, r->is_root, nz, c->type));
+        } else {
+            double t0 = MPI_Wtime();
+            int64_t b = mom_gather(L->g, nz, c->type, blk[k], abuf[k]);
+            mom_clock_add(L->clk, MOM_CLK_GATHER, MPI_Wtime() - t0, b);
+        }
+        wbuf = abuf[k];
+    }
+    if (f) {
+        cio_write_buf(f, L->ids->field[i], rec, wbuf);
+        if (!c->flush_record) cio_flush(f);
+    }
+    mom_clock_end(L->clk, MOM_CLK_WRITE);
+}
+
+static void output_loop(loop_env *L)
+{
+    const mom_config *c = L->c;
+    mom_role *r = L->r;
     size_t ts = cio_type_size(c->type);
     int nslots = c->flush_record ? c->nfields : 1;
     void **blk = cio_calloc((size_t)nslots, sizeof *blk), **abuf = cio_calloc((size_t)nslots, sizeof *abuf);
@@ -126,34 +160,8 @@ static void output_loop(loop_env *L)
             f = cio_create(L->e, r->path, L->s, L->file_comm);
             mom_clock_end(L->clk, MOM_CLK_OPEN);
         }
-        for (int i = 0; i < c->nfields; i++) {
-            const mom_field *fd = &c->fields[i];
-            if (fd->kind == MOM_FSTATIC ? rec > 0 : !has_rec) continue;
-            int k = nslots == 1 ? 0 : i;
-            int64_t nz = nz_of(c, fd);
-            if (!L->virt) {     /* the model's data: not part of the I/O clocks */
-                cio_timer_begin(st, CIO_T_PACK);
-                mom_field_fill(c, fd, rec, &r->mine, blk[k], &L->gsum[i]);
-                cio_timer_end(st, CIO_T_PACK);
-            }
-            mom_clock_begin(L->clk, MOM_CLK_WRITE);
-            const void *wbuf = blk[k];
-            if (r->in_group) {
-                if (L->virt) {
-                    mom_clock_add(L->clk, MOM_CLK_GATHER, 0, mom_gather_bytes(&r->area, &r->mine, r->is_root, nz, c->type));
-                } else {
-                    double t0 = MPI_Wtime();
-                    int64_t b = mom_gather(L->g, nz, c->type, blk[k], abuf[k]);
-                    mom_clock_add(L->clk, MOM_CLK_GATHER, MPI_Wtime() - t0, b);
-                }
-                wbuf = abuf[k];
-            }
-            if (f) {
-                cio_write_buf(f, L->ids->field[i], rec, wbuf);
-                if (!c->flush_record) cio_flush(f);
-            }
-            mom_clock_end(L->clk, MOM_CLK_WRITE);
-        }
+        for (int i = 0; i < c->nfields; i++)
+            if (c->fields[i].kind != MOM_FSTATIC && has_rec) put_field(L, f, i, rec, blk, abuf, nslots);
         if (f) {
             mom_clock_begin(L->clk, MOM_CLK_WRITE);
             if (rec == 0) {
@@ -167,6 +175,15 @@ static void output_loop(loop_env *L)
             cio_flush(f);
             mom_clock_end(L->clk, MOM_CLK_WRITE);
         }
+    }
+    /* diag_manager writes the static fields when it closes the file (closing_file ->
+     * write_static: mpp_write of each, then mpp_close), after the last record */
+    for (int i = 0; i < c->nfields; i++)
+        if (c->fields[i].kind == MOM_FSTATIC) put_field(L, f, i, 0, blk, abuf, nslots);
+    if (f && c->flush_record) {
+        mom_clock_begin(L->clk, MOM_CLK_WRITE);
+        cio_flush(f);
+        mom_clock_end(L->clk, MOM_CLK_WRITE);
     }
     if (f) {
         mom_clock_begin(L->clk, MOM_CLK_CLOSE);

@@ -6,7 +6,7 @@ src_pfio_libpfio_a_SOURCES = \
 	src/pfio/pfio_options.c src/pfio/pfio_nodes.c src/pfio/pfio_layout.c \
 	src/pfio/pfio_workload.c src/pfio/pfio_protocol.c src/pfio/pfio_pack.c src/pfio/pfio_pack.h \
 	src/pfio/pfio_serve.c src/pfio/pfio_client.c src/pfio/pfio_optimal.c \
-	src/pfio/pfio_mpiserver.c src/pfio/pfio_multigroup.c src/pfio/pfio_multicomm.c src/pfio/pfio_writer.c \
+	src/pfio/pfio_mpiserver.c src/pfio/pfio_multigroup.c src/pfio/pfio_multicomm.c src/pfio/pfio_multilayer.c src/pfio/pfio_writer.c \
 	src/pfio/pfio_compute.c src/pfio/pfio_prof.c src/pfio/pfio_report.c
 
 bin_PROGRAMS += src/pfio/pfio_io

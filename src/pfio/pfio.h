@@ -4,9 +4,12 @@
  * way MAPL HISTORY drives PFIO; the servers aggregate the pieces and write one
  * file per collection through the climio engine.  Server types: the simple
  * server on the model ranks (synchronous, RMA window on the writer), the same
- * server on separate ranks, and the multigroup server (frontend buffers and
+ * server on separate ranks, the multigroup server (frontend buffers and
  * returns to the model at once, backend captain hands each collection to an
- * idle writer).  This header holds what the small files of src/pfio share. */
+ * idle writer), the multicomm server, and the multilayer server (an MpiServer
+ * whose window holders forward each collection to writer processes outside the
+ * server: spawned, as MAPL's pfio_writer.x, or the job's last ranks).  This
+ * header holds what the small files of src/pfio share. */
 #ifndef CLIMIO_PFIO_H
 #define CLIMIO_PFIO_H
 
@@ -36,6 +39,8 @@ typedef struct pf_opts {
     int by_nodes;
     int multigroup;             /* oserver_type multigroup */
     int multicomm;              /* oserver_type multicomm */
+    int multilayer;             /* oserver_type multilayer: npes_backend_pernode writer processes per server */
+    int ml_spawn;               /* multilayer: the writers come from MPI_Comm_spawn (else the job's last ranks) */
     int split;                  /* the server splits into a frontend and a backend (multigroup, multicomm) */
     int npes_backend_pernode;
     int fast_oclient;
@@ -95,6 +100,8 @@ void pf_nodes_discover(pf_nodes *n, MPI_Comm comm, int cores_per_node);
 /* Build from explicit node sizes (ranks numbered consecutively): for tests and dry runs. */
 void pf_nodes_from_sizes(pf_nodes *n, int nnodes, const int *sizes);
 void pf_nodes_free(pf_nodes *n);
+/* Keep the first nprocs ranks (the multilayer writers, the last ranks, are in no node). */
+void pf_nodes_truncate(pf_nodes *n, int nprocs);
 
 typedef enum pf_role {
     PF_ROLE_IDLE = 0,
@@ -103,7 +110,10 @@ typedef enum pf_role {
     PF_ROLE_FRONT,              /* multigroup frontend */
     PF_ROLE_CAPTAIN,            /* multigroup backend rank 0 */
     PF_ROLE_WRITER,             /* multigroup backend rank >= 1 */
-    PF_ROLE_BACK                /* multicomm backend: every rank writes */
+    PF_ROLE_BACK,               /* multicomm backend: every rank writes */
+    PF_ROLE_ML_FRONT,           /* multilayer server rank (an MpiServer that forwards) */
+    PF_ROLE_ML_CAPTAIN,         /* multilayer backend rank 0 (pfio_writer's captain) */
+    PF_ROLE_ML_WRITER           /* multilayer backend rank >= 1 (pfio_writer's soldiers) */
 } pf_role;
 
 typedef struct pf_server_layout {
@@ -111,11 +121,13 @@ typedef struct pf_server_layout {
     int nnodes;                 /* nodes the server spans */
     int nfront, *front;         /* world ranks receiving from clients (all ranks for single) */
     int nback, *back;           /* backend; multigroup: back[0] is the captain */
-    int captain;                /* back[0] only schedules (multigroup) */
+    int captain;                /* back[0] only schedules (multigroup, multilayer) */
+    int layered;                /* multilayer: back[] are writer processes outside the server's ranks */
 } pf_server_layout;
 
 typedef struct pf_layout {
-    int nprocs;
+    int nprocs;                 /* every rank of the run */
+    int nbase;                  /* ranks MAPL's splitter lays out; the rest are multilayer writers */
     int *group;                 /* world rank -> 0 model, 1.. server index + 1, -1 idle */
     int nmodel, *model;         /* world ranks of the model, model-comm order */
     int nserver;
@@ -127,6 +139,11 @@ typedef struct pf_layout {
  * returns 0 or -1 with a message in e. */
 int pf_layout_build(pf_layout *L, const pf_nodes *n, const pf_opts *o, cio_err *e);
 void pf_layout_free(pf_layout *L);
+/* Multilayer: the ranks [L->nprocs, nprocs) become the writer processes, o->
+ * npes_backend_pernode per server in server order (captain first). */
+void pf_layout_add_layers(pf_layout *L, int nprocs, const pf_opts *o);
+/* Writer processes a multilayer run adds to the laid-out ranks (0 otherwise). */
+int pf_layer_procs(const pf_opts *o);
 pf_role pf_layout_role(const pf_layout *L, int world_rank, int *server);
 /* Whether RMA windows of two single servers could share a shared-memory file:
  * Open MPI 4.1's osc components name it after the window communicator's id,
@@ -209,6 +226,12 @@ enum {
     PF_TAG_LEN = 20005,         /* front -> writer: length of the pack */
     PF_TAG_PACK = 20006,        /* front -> writer: the pack */
     PF_TAG_CAPTAIN_END = 20007, /* captain -> front root: backend stopped */
+    PF_TAG_ML_CMD = 20011,      /* multilayer, server -> captain: 1 a writer please, -1 stop; and the reply */
+    PF_TAG_ML_ASSIGN = 20012,   /* captain -> server rank: the writer (pfio_writer's pFIO_s_tag traffic) */
+    PF_TAG_ML_LEN = 20013,      /* server rank -> writer: bytes of the forwarded pack */
+    PF_TAG_ML_PACK = 20014,     /* server rank -> writer: messages and data */
+    PF_TAG_ML_WORK = 20015,     /* captain -> soldier: the server rank to serve, -1 stop (pFIO_m_w_tag) */
+    PF_TAG_ML_IDLE = 20016,     /* soldier -> captain: idle again (pFIO_w_m_tag) */
     PF_TAG_IDLE = 6782,         /* writer -> captain: I am idle again */
     PF_TAG_FILE_DONE = 6783     /* writer -> captain: the file I finished */
 };
@@ -286,7 +309,8 @@ typedef struct pf_ctx {
     MPI_Comm pcomm;             /* point-to-point traffic (a dup of world) */
     MPI_Comm group_comm;        /* model, or my server */
     MPI_Comm front_comm;        /* multigroup frontend */
-    MPI_Comm back_comm;
+    MPI_Comm back_comm;         /* multilayer writers: their own world (pfio_writer's MPI_COMM_WORLD) */
+    MPI_Comm inter_comm;        /* multilayer: server <-> its writers (MultiLayerServer's Inter_Comm) */
     int messages;               /* single servers move blocks in messages instead of RMA */
     pf_prof prof;               /* the PFIO profiler of this rank */
     pf_collection *coll;        /* ncollections */
@@ -315,12 +339,36 @@ void pf_mpiserver_local_stage(pf_mpiserver *s, const pf_stage *st, const void *d
 void pf_mpiserver_local_done(pf_mpiserver *s);
 void pf_mpiserver_serve(pf_mpiserver *s);       /* separate ranks: the MpiServer loop */
 void pf_mpiserver_free(pf_mpiserver *s);
+/* A collection of a write phase as the MpiServer holds it after receive_data:
+ * its window (memory on mem_rank, the writing PE, only) and its requests, in the
+ * order of the first thread's backlog, with their offsets in the window. */
+typedef struct pf_staged {
+    int id, mem_rank;
+    const char *base;
+    int64_t bytes;
+    int nreq;
+    const pf_stage **req;
+    const int64_t *off;
+} pf_staged;
+/* Instead of writing (write_data), call fn on every server rank with the
+ * phase's collections: MultiLayerServer's put_DataToFile. */
+typedef void (*pf_put_fn)(void *ctx, const pf_staged *w, int nc, int phase);
+void pf_mpiserver_set_put(pf_mpiserver *s, pf_put_fn fn, void *ctx);
 void pf_front_run(pf_ctx *c);
 void pf_captain_run(pf_ctx *c);
 void pf_writer_run(pf_ctx *c);
 /* MultiCommServer (multicomm.c): its frontend and its backend writers. */
 void pf_multicomm_front_run(pf_ctx *c);
 void pf_multicomm_back_run(pf_ctx *c);
+/* MultiLayerServer (multilayer.c): the writers' processes (spawned from the job
+ * at start-up, before the engine exists, or taken from its last ranks), the
+ * server's ranks, and pfio_writer's captain and soldiers. */
+void pf_multilayer_join(cio_app *a, const pf_opts *o);
+void pf_multilayer_leave(cio_app *a);
+void pf_multilayer_connect(pf_ctx *c);
+void pf_multilayer_front_run(pf_ctx *c);
+void pf_multilayer_captain_run(pf_ctx *c);
+void pf_multilayer_writer_run(pf_ctx *c);
 
 /* Writing one collection's phase: requests with their assembled global arrays. */
 typedef struct pf_wreq {
@@ -330,6 +378,11 @@ typedef struct pf_wreq {
 /* Create (when the phase holds record 0 of a file) or reopen each file, write the
  * requests in order, close.  Returns bytes written; adds to the rank's figures. */
 int64_t pf_write_collection(pf_ctx *c, const pf_collection *coll, pf_wreq *reqs, int nreq);
+/* The same into files that exist (multilayer writers: the server created them). */
+int64_t pf_write_collection_open(pf_ctx *c, const pf_collection *coll, pf_wreq *reqs, int nreq);
+/* Create one file of a collection with its metadata and coordinates, and close
+ * it (MultiLayerServer's put_DataToFile does this before forwarding). */
+void pf_create_file(pf_ctx *c, const pf_collection *coll, int file, const char *path);
 /* Copy a client's block into the global array of its variable. */
 void pf_place_block(const pf_stage *s, const void *block, void *global);
 

@@ -111,7 +111,7 @@ out:
 int pf_layout_build(pf_layout *L, const pf_nodes *n, const pf_opts *o, cio_err *e)
 {
     memset(L, 0, sizeof *L);
-    L->nprocs = n->nprocs;
+    L->nprocs = L->nbase = n->nprocs;
     L->group = cio_calloc((size_t)(n->nprocs ? n->nprocs : 1), sizeof(int));
     for (int r = 0; r < n->nprocs; r++) L->group[r] = -1;
     int nmodel = o->npes_model < 0 ? n->nprocs : o->npes_model;
@@ -193,6 +193,25 @@ int pf_layout_build(pf_layout *L, const pf_nodes *n, const pf_opts *o, cio_err *
     return 0;
 }
 
+int pf_layer_procs(const pf_opts *o) { return o->multilayer ? o->nserver * o->npes_backend_pernode : 0; }
+
+void pf_layout_add_layers(pf_layout *L, int nprocs, const pf_opts *o)
+{
+    if (!o->multilayer || nprocs <= L->nprocs) return;
+    int b = o->npes_backend_pernode, first = L->nprocs;
+    L->group = cio_realloc(L->group, (size_t)nprocs * sizeof(int));
+    for (int r = first; r < nprocs; r++) L->group[r] = -1;     /* in no group of the splitter */
+    L->nprocs = nprocs;
+    for (int i = 0; i < L->nserver; i++) {
+        pf_server_layout *S = &L->server[i];
+        S->layered = 1;
+        S->captain = 1;
+        S->nback = b;
+        S->back = cio_calloc((size_t)b, sizeof(int));
+        for (int k = 0; k < b; k++) S->back[k] = first + i * b + k;
+    }
+}
+
 void pf_layout_free(pf_layout *L)
 {
     for (int i = 0; i < L->nserver; i++) {
@@ -209,11 +228,18 @@ void pf_layout_free(pf_layout *L)
 pf_role pf_layout_role(const pf_layout *L, int r, int *server)
 {
     *server = -1;
+    for (int i = 0; i < L->nserver && r >= L->nbase; i++)
+        for (int k = 0; k < L->server[i].nback; k++)
+            if (L->server[i].layered && L->server[i].back[k] == r) {
+                *server = i;
+                return k == 0 ? PF_ROLE_ML_CAPTAIN : PF_ROLE_ML_WRITER;
+            }
     int g = L->group[r];
     if (g < 0) return PF_ROLE_IDLE;
     if (g == 0) return PF_ROLE_MODEL;
     const pf_server_layout *S = &L->server[g - 1];
     *server = g - 1;
+    if (S->layered) return PF_ROLE_ML_FRONT;
     if (!S->nback) return PF_ROLE_SERVER;
     for (int i = 0; i < S->nback; i++)
         if (S->back[i] == r) return !S->captain ? PF_ROLE_BACK : i == 0 ? PF_ROLE_CAPTAIN : PF_ROLE_WRITER;
@@ -257,7 +283,7 @@ void pf_layout_print(FILE *out, const pf_layout *L, const pf_nodes *n, const pf_
     /* and ours */
     int uniform = 1;
     for (int k = 1; k < n->nnodes; k++) uniform &= n->node_size[k] == n->node_size[0];
-    fprintf(out, "pfio_io layout: %d processes on %d %snode%s", n->nprocs, n->nnodes,
+    fprintf(out, "pfio_io layout: %d processes on %d %snode%s", L->nbase, n->nnodes,
             o->cores_per_node > 0 ? "emulated " : "", n->nnodes == 1 ? "" : "s");
     if (uniform) fprintf(out, " of %d\n", n->node_size[0]);
     else fprintf(out, " (sizes differ)\n");
@@ -269,7 +295,11 @@ void pf_layout_print(FILE *out, const pf_layout *L, const pf_nodes *n, const pf_
         const pf_server_layout *S = &L->server[i];
         node_range(n, S->ranks, S->nranks, where, sizeof where);
         fprintf(out, "  o_server%-3d %5d ranks on %s: ", i + 1, S->nranks, where);
-        if (S->nback && S->captain)
+        if (S->layered)
+            fprintf(out, "multilayer, %d ranks receive and forward to %d writer processes (1 captain + %d soldier%s: "
+                    "ranks %d-%d, %s)\n", S->nranks, S->nback, S->nback - 1, S->nback == 2 ? "" : "s", S->back[0],
+                    S->back[S->nback - 1], o->ml_spawn ? "spawned" : "the job's last ranks");
+        else if (S->nback && S->captain)
             fprintf(out, "multigroup, %d frontend + %d backend (1 captain + %d writer%s)\n", S->nfront, S->nback,
                     S->nback - 1, S->nback == 2 ? "" : "s");
         else if (S->nback)

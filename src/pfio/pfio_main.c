@@ -17,8 +17,9 @@
 
 static const char usage[] =
     "mpiexec -n N pfio_io [pfio.in] [--npes_model N] [--npes_output_server N [N ...] | --nodes_output_server K [K ...]]\n"
-    "       [--oserver_type single|multigroup|multicomm] [--npes_backend_pernode B] [--one_node_output] [--fast_oclient]\n"
-    "       [--compress_nodes] [--with_io_profiler] [--cores_per_node C] [--driver D] [--key value ...]";
+    "       [--oserver_type single|multigroup|multicomm|multilayer] [--npes_backend_pernode B] [--one_node_output]\n"
+    "       [--multilayer_backend spawn|world] [--fast_oclient]"
+    " [--compress_nodes] [--with_io_profiler] [--cores_per_node C] [--driver D] [--key value ...]";
 
 static const char builtin[] =
     "! pfio_MAPL_demo: 360x181x72 temperature and 360x181 tracer, 18 steps, 6 records per file\n"
@@ -47,8 +48,11 @@ static cio_format pfio_setup(cio_app *a, void *ctx)
     c->wrank = a->rank;
     c->server = -1;
     c->write_first = -1;
-    c->group_comm = c->front_comm = c->back_comm = MPI_COMM_NULL;
+    c->group_comm = c->front_comm = c->back_comm = c->inter_comm = c->pcomm = MPI_COMM_NULL;
     pf_opts_read(&c->o, p, a->comm);
+    /* multilayer: the writer processes join the run before anything else uses it */
+    pf_multilayer_join(a, &c->o);
+    c->wrank = a->rank;
     static const char *const sizes[] = {"im_world", "jm_world", "km_world", NULL};
     cio_params_alloc_hint(p, sizes);
     if (!cio_param_isset(p, "driver")) {
@@ -92,9 +96,18 @@ static void pfio_prepare(cio_app *a, void *ctx)
                    "0 to spin as MAPL does)\n", on_node, cores);
     }
     pf_set_poll(c->o.poll_us);
+    /* multilayer: the last ranks are the writer processes, in no node of the layout */
+    int layers = pf_layer_procs(&c->o);
+    if (layers && a->nprocs - layers < 1)
+        cio_die_all(a->comm, "oserver_type multilayer with --multilayer_backend world: the last %d ranks (npes_backend_"
+                             "pernode %d x %d server%s) are the writers, but only %d ranks were started",
+                    layers, c->o.npes_backend_pernode, c->o.nserver, c->o.nserver == 1 ? "" : "s", a->nprocs);
+    if (layers) pf_nodes_truncate(&c->nodes, a->nprocs - layers);
     if (pf_layout_build(&c->L, &c->nodes, &c->o, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
-    if (c->o.multigroup && c->o.nserver == 0 && a->rank == 0)
-        cio_warn("--oserver_type multigroup without server ranks: the simple server runs on the model ranks, as in MAPL");
+    pf_layout_add_layers(&c->L, a->nprocs, &c->o);
+    if ((c->o.multigroup || c->o.multilayer) && c->o.nserver == 0 && a->rank == 0)
+        cio_warn("--oserver_type %s without server ranks: the simple server runs on the model ranks, as in MAPL",
+                 c->o.multigroup ? "multigroup" : "multilayer");
     c->messages = c->o.transfer == 2;
 #ifdef OMPI_MAJOR_VERSION
     if (c->o.transfer == 0 && pf_window_collisions(&c->L, &c->nodes, &c->o)) {
@@ -110,7 +123,10 @@ static void pfio_prepare(cio_app *a, void *ctx)
     int g = c->L.group[a->rank];
     MPI_Comm_split(a->comm, g >= 0 ? g : MPI_UNDEFINED, a->rank, &c->group_comm);
     MPI_Comm_split(a->comm, c->role == PF_ROLE_FRONT ? c->server : MPI_UNDEFINED, a->rank, &c->front_comm);
+    MPI_Comm_split(a->comm, c->role == PF_ROLE_ML_CAPTAIN || c->role == PF_ROLE_ML_WRITER ? c->server : MPI_UNDEFINED,
+                   a->rank, &c->back_comm);
     MPI_Comm_dup(a->comm, &c->pcomm);
+    pf_multilayer_connect(c);
 
     c->coll = cio_calloc((size_t)c->o.ncollections, sizeof *c->coll);
     for (int i = 0; i < c->o.ncollections; i++) pf_collection_init(&c->coll[i], &c->o, i + 1);
@@ -132,11 +148,16 @@ static void pfio_output(cio_app *a, void *ctx)
     char root[32];
     switch (c->role) {
     case PF_ROLE_MODEL: snprintf(root, sizeof root, c->o.nserver ? "i_server_client" : "io_server_client"); break;
-    case PF_ROLE_SERVER: snprintf(root, sizeof root, "o_server%d", c->server + 1); break;
+    case PF_ROLE_SERVER:
+    case PF_ROLE_ML_FRONT: snprintf(root, sizeof root, "o_server%d", c->server + 1); break;
+    case PF_ROLE_ML_CAPTAIN:
+    case PF_ROLE_ML_WRITER: snprintf(root, sizeof root, "pfio_writer"); break;
     default: snprintf(root, sizeof root, "o_server_front"); break;
     }
     pf_prof_init(&c->prof, root,
-                 c->o.with_profiler && (c->role == PF_ROLE_MODEL || c->role == PF_ROLE_SERVER || c->role == PF_ROLE_FRONT));
+                 c->o.with_profiler && (c->role == PF_ROLE_MODEL || c->role == PF_ROLE_SERVER || c->role == PF_ROLE_FRONT ||
+                                        c->role == PF_ROLE_ML_FRONT || c->role == PF_ROLE_ML_CAPTAIN ||
+                                        c->role == PF_ROLE_ML_WRITER));
     double t0 = MPI_Wtime();
     switch (c->role) {
     case PF_ROLE_MODEL: pf_client_run(c); break;
@@ -159,6 +180,9 @@ static void pfio_output(cio_app *a, void *ctx)
         else pf_front_run(c);
         break;
     case PF_ROLE_BACK: pf_multicomm_back_run(c); break;
+    case PF_ROLE_ML_FRONT: pf_multilayer_front_run(c); break;
+    case PF_ROLE_ML_CAPTAIN: pf_multilayer_captain_run(c); break;
+    case PF_ROLE_ML_WRITER: pf_multilayer_writer_run(c); break;
     case PF_ROLE_CAPTAIN: pf_captain_run(c); break;
     case PF_ROLE_WRITER: pf_writer_run(c); break;
     default: break;
@@ -181,12 +205,15 @@ static void pfio_report(cio_app *a, void *ctx)
 
 static void pfio_cleanup(cio_app *a, void *ctx)
 {
-    (void)a;
     pf_ctx *c = ctx;
     for (int i = 0; i < c->o.ncollections && c->coll; i++) pf_collection_free(&c->coll[i]);
     cio_free(c->coll);
     if (c->group_comm != MPI_COMM_NULL) MPI_Comm_free(&c->group_comm);
     if (c->front_comm != MPI_COMM_NULL) MPI_Comm_free(&c->front_comm);
+    if (c->back_comm != MPI_COMM_NULL) MPI_Comm_free(&c->back_comm);
+    if (c->inter_comm != MPI_COMM_NULL) MPI_Comm_free(&c->inter_comm);
+    if (c->pcomm != MPI_COMM_NULL) MPI_Comm_free(&c->pcomm);
+    pf_multilayer_leave(a);
 }
 
 static const cio_kernel pfio_kernel = {

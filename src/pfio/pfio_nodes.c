@@ -88,6 +88,22 @@ void pf_nodes_from_sizes(pf_nodes *n, int nnodes, const int *sizes)
     index_nodes(n);
 }
 
+void pf_nodes_truncate(pf_nodes *n, int nprocs)
+{
+    if (nprocs >= n->nprocs) return;
+    /* nodes are numbered by their lowest rank, so nodes holding only the
+     * dropped (highest) ranks come last */
+    int nn = 0;
+    for (int r = 0; r < nprocs; r++)
+        if (n->node_of[r] + 1 > nn) nn = n->node_of[r] + 1;
+    cio_free(n->node_size);
+    cio_free(n->node_first);
+    cio_free(n->ranks);
+    n->nprocs = nprocs;
+    n->nnodes = nn;
+    index_nodes(n);
+}
+
 void pf_nodes_free(pf_nodes *n)
 {
     cio_free(n->node_of);

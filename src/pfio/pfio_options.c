@@ -16,9 +16,15 @@ const cio_param_spec pf_params[] = {
     {"nodes_output_server", CIO_P_STRING, "0", "nodes per output server, a list like npes_output_server", 0, 0, 0, 0},
     {"oserver_type", CIO_P_CHOICE, "single",
      "output server type: single (MpiServer), multigroup (frontend + captain and writers), multicomm (frontend + "
-     "writers fed through RMA windows); MAPL's multilayer is refused with the reason", "single|multigroup|multicomm|multilayer", 0, 0, 0},
-    {"npes_backend_pernode", CIO_P_INT, "0", "multigroup: backend ranks per server node (1 captain + writers); multicomm: writers per server node", 0, 0,
-     1e6, 0},
+     "writers fed through RMA windows), multilayer (MpiServer forwarding to writer processes: a captain and soldiers "
+     "outside the server)", "single|multigroup|multicomm|multilayer", 0, 0, 0},
+    {"npes_backend_pernode", CIO_P_INT, "0", "multigroup: backend ranks per server node (1 captain + writers); multicomm: "
+     "writers per server node; multilayer: writer processes per server (1 captain + soldiers), as MAPL passes it to "
+     "MPI_Comm_spawn", 0, 0, 1e6, 0},
+    {"multilayer_backend", CIO_P_CHOICE, "spawn",
+     "multilayer: where the writer processes come from: spawn (MPI_Comm_spawn of pfio_io at start-up, as MAPL spawns "
+     "pfio_writer.x) or world (the job's last npes_backend_pernode x servers ranks; start that many more)",
+     "spawn|world", 0, 0, 0},
     {"one_node_output", CIO_P_BOOL, "false", "make every node of --nodes_output_server its own one-node server", 0, 0,
      0, 0},
     {"fast_oclient", CIO_P_BOOL, "false", "clients copy their data and return before the sends complete", 0, 0, 0, 0},
@@ -275,11 +281,8 @@ static int parse_opts(pf_opts *o, cio_params *p, cio_err *e, int **npes_, int **
         if (any_npes) o->server_npes[i] = npes[i];
         else o->server_nodes[i] = nodes[i];
     }
-    if (strcmp(cio_param_str(p, "oserver_type"), "multilayer") == 0)
-        return cio_seterr(e, "%s: oserver_type multilayer is not reproduced: MAPL's MultiLayerServer starts its backend "
-                             "with MPI_Comm_spawn of pfio_writer.x (a captain and soldiers outside the job's ranks); "
-                             "use multigroup, whose captain and writers are the same backend on the job's own ranks",
-                          cio_param_origin(p, "oserver_type"));
+    o->multilayer = strcmp(cio_param_str(p, "oserver_type"), "multilayer") == 0;
+    o->ml_spawn = strcmp(cio_param_str(p, "multilayer_backend"), "spawn") == 0;
     o->multigroup = strcmp(cio_param_str(p, "oserver_type"), "multigroup") == 0;
     o->multicomm = strcmp(cio_param_str(p, "oserver_type"), "multicomm") == 0;
     o->split = o->multigroup || o->multicomm;
@@ -288,6 +291,12 @@ static int parse_opts(pf_opts *o, cio_params *p, cio_err *e, int **npes_, int **
         /* MAPL's ServerManager: "needs at least one backend for multicomm server" */
         return cio_seterr(e, "needs at least one backend for multicomm server: --npes_backend_pernode %d (the writers "
                              "of a multicomm server are its backend ranks)", o->npes_backend_pernode);
+    if (o->multilayer && o->npes_backend_pernode < 2)
+        /* MAPL's ServerManager ("captain-soldier need at lease two beckend") and MultiLayerServer
+         * ("nwriters should be >=2. pfio_writer.x has captain-soldier structure") */
+        return cio_seterr(e, "captain-soldier needs at least two backend processes: --npes_backend_pernode %d (a "
+                             "multilayer server starts that many writer processes, pfio_writer's captain and "
+                             "soldiers; the captain only schedules)", o->npes_backend_pernode);
     if (o->multigroup) {
         /* MAPL's ServerManager refuses this before anything else */
         int b = o->npes_backend_pernode;

@@ -21,8 +21,12 @@ static void gather_profiles(pf_ctx *c)
     MPI_Comm comm = MPI_COMM_NULL;
     int key = -1;
     if (c->o.with_profiler) {
-        if (c->role == PF_ROLE_MODEL || c->role == PF_ROLE_SERVER) comm = c->group_comm, key = c->server + 1;
+        if (c->role == PF_ROLE_MODEL || c->role == PF_ROLE_SERVER || c->role == PF_ROLE_ML_FRONT)
+            comm = c->group_comm, key = c->server + 1;
         else if (c->role == PF_ROLE_FRONT) comm = c->front_comm, key = c->server + 1;
+        /* multilayer writers: a block of their own after the servers' */
+        else if (c->role == PF_ROLE_ML_CAPTAIN || c->role == PF_ROLE_ML_WRITER)
+            comm = c->back_comm, key = 1 + c->L.nserver + c->server;
     }
     pf_prow *rows = NULL;
     int nrows = 0;
@@ -53,7 +57,7 @@ static void gather_profiles(pf_ctx *c)
     cio_free(rows);
     if (c->wrank != 0) return;
     pf_results *R = &c->res;
-    R->nprof = 1 + c->L.nserver;
+    R->nprof = 1 + (c->o.multilayer ? 2 : 1) * c->L.nserver;
     R->prof = cio_calloc((size_t)R->nprof, sizeof *R->prof);
     R->nprof_rows = cio_calloc((size_t)R->nprof, sizeof *R->nprof_rows);
     for (int i = 0; i < size; i++)
@@ -70,7 +74,9 @@ static void gather_profiles(pf_ctx *c)
         pf_prof_style st = c->o.prof_style;
         if (g > 0 || st == PF_PROF_MAPL) {
             printf("%s", pf_prof_title(st));
-            if (g > 0 && c->L.nserver > 1) printf(" (o_server%d)", g);
+            /* MAPL's pfio_writer.x has no profiler: the writers' block is ours */
+            if (g > c->L.nserver) printf(" (o_server%d writers: pfio_writer)", g - c->L.nserver);
+            else if (g > 0 && c->L.nserver > 1) printf(" (o_server%d)", g);
             printf("\n%s", st == PF_PROF_MAPL ? "=============\n" : "");
         }
         char *text = pf_prof_format(R->prof[g], R->nprof_rows[g], st);
@@ -150,6 +156,8 @@ static void reduce(pf_ctx *c)
 static const char *server_type(const pf_ctx *c)
 {
     if (c->L.nserver == 0) return "simple (MpiServer on the model ranks)";
+    if (c->o.multilayer) return c->o.ml_spawn ? "multilayer (MpiServer forwarding to spawned writer processes)"
+                                              : "multilayer (MpiServer forwarding to writer processes, the job's last ranks)";
     return c->o.multigroup ? "multigroup" : c->o.multicomm ? "multicomm" : "single (MpiServer on its own ranks)";
 }
 
@@ -159,8 +167,10 @@ static void print_summary(const pf_ctx *c)
     const pf_opts *o = &c->o;
     const double MiB = 1048576.0;
     printf("==== pfio_io: output of the model through PFIO =================\n");
-    printf("server type         %s, %d server%s, %d server ranks%s\n", server_type(c), c->L.nserver,
-           c->L.nserver == 1 ? "" : "s", R->nserver_ranks, o->fast_oclient ? ", fast clients" : "");
+    printf("server type         %s, %d server%s, %d server ranks", server_type(c), c->L.nserver,
+           c->L.nserver == 1 ? "" : "s", R->nserver_ranks);
+    if (o->multilayer && c->L.nserver) printf(" + %d writer processes", c->L.nprocs - c->L.nbase);
+    printf("%s\n", o->fast_oclient ? ", fast clients" : "");
     printf("model               %d ranks, %d steps, %d write phase%s, compute %.4f s per step (%s)\n", R->nmodel,
            o->num_steps, o->nphases, o->nphases == 1 ? "" : "s", o->compute_time,
            o->compute_kind == PF_COMPUTE_SLEEP ? "sleep" : o->compute_kind == PF_COMPUTE_BOTH ? "busy + sleep" : "busy");
@@ -173,7 +183,7 @@ static void print_summary(const pf_ctx *c)
            "the writing window\n", R->files, R->written_bytes / MiB, R->write_s, R->bw_writer / MiB, R->bw_aggregate / MiB);
     printf("backlog             peak %.2f MiB held by one server rank (rank %d), %.2f MiB summed over ranks", 
            R->backlog_peak_max / MiB, R->backlog_peak_rank, R->backlog_peak_sum / MiB);
-    if (o->multigroup && c->L.nserver) printf("; %.4f s waiting for an idle writer; drained %.4f s after the model ended",
+    if ((o->multigroup || o->multilayer) && c->L.nserver) printf("; %.4f s waiting for an idle writer; drained %.4f s after the model ended",
                                              R->writer_wait, R->drain);
     printf("\n================================================================\n");
     fflush(stdout);
@@ -201,7 +211,9 @@ void pf_kernel_json(cio_json *j, void *ctx)
     const pf_opts *o = &c->o;
     cio_json_obj(j, "layout");
     cio_json_str(j, "oserver_type",
-                 c->L.nserver == 0 ? "simple" : o->multigroup ? "multigroup" : o->multicomm ? "multicomm" : "single");
+                 c->L.nserver == 0 ? "simple" : o->multigroup ? "multigroup" : o->multicomm ? "multicomm"
+                                             : o->multilayer ? "multilayer" : "single");
+    cio_json_str(j, "multilayer_backend", o->multilayer && c->L.nserver ? (o->ml_spawn ? "spawn" : "world") : NULL);
     cio_json_int(j, "nodes", c->nodes.nnodes);
     cio_json_int(j, "model_ranks", c->L.nmodel);
     cio_json_int(j, "idle_ranks", c->L.nidle);
@@ -213,7 +225,7 @@ void pf_kernel_json(cio_json *j, void *ctx)
         cio_json_obj(j, NULL);
         cio_json_int(j, "ranks", S->nranks);
         cio_json_int(j, "nodes", S->nnodes);
-        cio_json_int(j, "frontend", o->split ? S->nfront : 0);
+        cio_json_int(j, "frontend", o->split || S->layered ? S->nfront : 0);
         cio_json_int(j, "backend", S->nback);
         if (S->nback) cio_json_int(j, "writers", S->captain ? S->nback - 1 : S->nback);
         else cio_json_null(j, "writers");      /* single: collection c goes to a rank by PFIO's rule */
@@ -261,7 +273,8 @@ void pf_kernel_json(cio_json *j, void *ctx)
     for (int g = 0; g < R->nprof; g++) {
         if (!R->nprof_rows[g]) continue;
         char key[32];
-        snprintf(key, sizeof key, g == 0 ? "model" : "o_server%d", g);
+        if (g > c->L.nserver) snprintf(key, sizeof key, "o_server%d_writers", g - c->L.nserver);
+        else snprintf(key, sizeof key, g == 0 ? "model" : "o_server%d", g);
         cio_json_arr(j, key);
         for (int i = 0; i < R->nprof_rows[g]; i++) {
             const pf_prow *r = &R->prof[g][i];

@@ -166,7 +166,17 @@ static int cmp_wreq(const void *a, const void *b)
     return (x->var > y->var) - (x->var < y->var);
 }
 
-int64_t pf_write_collection(pf_ctx *c, const pf_collection *coll, pf_wreq *reqs, int nreq)
+void pf_create_file(pf_ctx *c, const pf_collection *coll, int file, const char *path)
+{
+    cio_schema *s = build_schema(coll, file, (int64_t)file * c->o.num_time_records);
+    cio_file *f = cio_create(c->app->engine, path, s, MPI_COMM_SELF);
+    for (int v = 0; v < s->nvars; v++)
+        if (!s->vars[v].is_record && s->vars[v].decomp) cio_write(f, v, 0);
+    cio_close(f);
+    cio_schema_free(s);
+}
+
+static int64_t write_files(pf_ctx *c, const pf_collection *coll, pf_wreq *reqs, int nreq, int may_create)
 {
     cio_engine *e = c->app->engine;
     int64_t total = 0;
@@ -174,7 +184,7 @@ int64_t pf_write_collection(pf_ctx *c, const pf_collection *coll, pf_wreq *reqs,
     for (int i = 0; i < nreq;) {
         int file = reqs[i].st->file, j = i, create = 0;
         while (j < nreq && reqs[j].st->file == file) {
-            if (reqs[j].st->record == 0) create = 1;
+            if (reqs[j].st->record == 0 && may_create) create = 1;
             j++;
         }
         if (reqs[i].st->collection_id != coll->id || reqs[i].st->var < 0 || reqs[i].st->var >= coll->nvars)
@@ -211,4 +221,14 @@ int64_t pf_write_collection(pf_ctx *c, const pf_collection *coll, pf_wreq *reqs,
     }
     c->written_bytes += total;
     return total;
+}
+
+int64_t pf_write_collection(pf_ctx *c, const pf_collection *coll, pf_wreq *reqs, int nreq)
+{
+    return write_files(c, coll, reqs, nreq, 1);
+}
+
+int64_t pf_write_collection_open(pf_ctx *c, const pf_collection *coll, pf_wreq *reqs, int nreq)
+{
+    return write_files(c, coll, reqs, nreq, 0);
 }

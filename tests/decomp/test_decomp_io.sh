@@ -12,6 +12,8 @@ T="$top_builddir/tests/decomp/dmap_tool"
 D="$top_srcdir/tests/decomp/data"
 W="$TESTTMP"
 cd "$W"
+# pioperf's rundate from a fixed time, so runs at different minutes write the same bytes
+export SOURCE_DATE_EPOCH=1700000000
 
 # the same bytes (classic files, raw MPI-IO) or the same h5dump (HDF5 files)
 same_file() {   # same_file A B what
@@ -32,7 +34,7 @@ for drv in pnetcdf netcdf hdf5 mpiio; do
     for np in 1 2 3 4; do
         run $np "$X" --decomp "$D/example_f.dat" --nvars 2 --records 2 --driver $drv --iotype blocking_collective $fill \
             --out "$drv$np" --verify --json "$drv$np.json" >"$drv$np.log" 2>&1 || { cat "$drv$np.log"; fail "$drv at $np ranks"; }
-        grep -Eq "verify +PASS: 92 elements checked, 0 mismatches" "$drv$np.log" || fail "$drv at $np ranks: verify"
+        grep -Eq "verify +PASS: 105 elements checked, 0 mismatches" "$drv$np.log" || fail "$drv at $np ranks: verify"
         json_get "$drv$np.json" 'd["checksums"]' >"$drv$np.sum"
         if [ $np -gt 1 ]; then
             same_file "$drv""1/decomp_io.nc" "$drv$np/decomp_io.nc" "$drv: the file at $np ranks differs from 1 rank's"
@@ -40,6 +42,28 @@ for drv in pnetcdf netcdf hdf5 mpiio; do
         fi
     done
 done
+# pioperf's char rundate(strlen = 13) through every driver: "YYYYMMDD hhmm" (UTC of SOURCE_DATE_EPOCH)
+rd="20231114 2213"
+for drv in pnetcdf netcdf; do
+    have_driver $drv || continue
+    "$NCDUMP" "$drv""2/decomp_io.nc" >rd_$drv.cdl
+    grep -q "char rundate(strlen) ;" rd_$drv.cdl && grep -q "strlen = 13 ;" rd_$drv.cdl || fail "$drv: rundate's header"
+    grep -qF " rundate = \"$rd\" ;" rd_$drv.cdl || fail "$drv: rundate"
+done
+if have_driver netcdf; then
+    run 2 "$X" --decomp "$D/example_f.dat" --nvars 1 --driver netcdf --format nc4 --out rd_nc4 --quiet
+    "$NCDUMP" rd_nc4/decomp_io.nc | grep -qF " rundate = \"$rd\" ;" || fail "netcdf (netCDF-4): rundate"
+fi
+if have_driver hdf5 && [ -n "$H5DUMP" ]; then   # netCDF-4's char: 1-byte strings
+    "$H5DUMP" -d rundate hdf5""2/decomp_io.nc >rd_h5.txt
+    grep -q "STRSIZE 1;" rd_h5.txt && grep -q "CTYPE H5T_C_S1;" rd_h5.txt || fail "hdf5: rundate's type"
+    grep -qF '(0): "2", "0", "2", "3", "1", "1", "1", "4", " ", "2", "2", "1", "3"' rd_h5.txt || fail "hdf5: rundate"
+fi
+if have_driver mpiio; then
+    [ "$(grep -a -c "$rd" mpiio""2/decomp_io.nc)" -eq 1 ] || fail "mpiio: rundate's bytes"
+fi
+run 2 "$X" --decomp "$D/example_f.dat" --nvars 1 --driver null --out rd_null --quiet || fail "null driver with rundate"
+
 grep -q "recorded at 4 tasks, replayed on 3 ranks" pnetcdf3.log || fail "report: recorded/replayed"
 grep -q "D1: 4 x 6, 23 elements written per variable and record, 1 holes, 1 never written" pnetcdf3.log || fail "report: D1"
 # the header is pioperf's: dim000001 the fastest (first listed) length
@@ -114,11 +138,17 @@ grep -q "recorded at 4 tasks, replayed at 3 ranks (1 to 2 recorded tasks per ran
 grep -q "D1: 4 x 6 = 24 elements; 23 named (95.8%), 1 holes, 1 never written" plan.txt || fail "plan: coverage"
 grep -q "per recorded task: 5 to 6 elements (mean 5.8), 2 to 2 contiguous runs (mean 2.0)" plan.txt || fail "plan: runs"
 grep -Eq "^ +2 - 3 +8  100.0%$" plan.txt || fail "plan: histogram"
-grep -q "requests (noncontiguous blocks) *4 *5.33333 *8" plan.txt || { cat plan.txt; fail "plan: requests per rank"; }
+grep -q "requests (noncontiguous blocks) *4 *5.66667 *9" plan.txt || { cat plan.txt; fail "plan: requests per rank"; }
 
 # bad maps stop every rank with the file and what is wrong
 sed 's/^16 17 18 22 23/16 17 18 22 5/' "$D/example_f.dat" >dup.dat
 expect_fail 3 "dup.dat: global element 4 (1-based 5) is named by task 1 and task 3: duplicate indices" "$X" --decomp dup.dat
+# the planner finds them too, with the same message (it reads the map one task at a time)
+expect_fail 1 "dup.dat: global element 4 (1-based 5) is named by task 1 and task 3: duplicate indices" \
+    "$X" --decomp dup.dat --dry_run --nprocs 3
+sed 's/^1 2 3 7 8 9/1 2 3 7 8 2/' "$D/example_f.dat" >dup0.dat
+expect_fail 1 "dup0.dat: task 0 names global element 1 twice (1-based 2): duplicate indices" \
+    "$X" --decomp dup0.dat --dry_run --nprocs 2
 expect_fail 2 "nosuch.dat: cannot open the decomposition file" "$X" --decomp nosuch.dat
 expect_fail 2 "decomp_format is pio_nc, but the file is a e3sm file" "$X" --decomp tiny_map.nc --decomp_format pio_nc
 pass

@@ -9,5 +9,6 @@ TESTS += tests/mom/test_mom_null.sh
 EXTRA_DIST += tests/mom/test_mom_null.sh tests/mom/mom_expect.py
 TESTS += tests/mom/test_mom_files.sh tests/mom/test_mom_combine_errors.sh
 EXTRA_DIST += tests/mom/test_mom_files.sh tests/mom/test_mom_combine_errors.sh
-TESTS += tests/mom/test_bench_mom.sh tests/mom/test_mom_fms.sh tests/mom/test_mom_combine_mpp.sh
-EXTRA_DIST += tests/mom/test_bench_mom.sh tests/mom/test_mom_fms.sh tests/mom/test_mom_combine_mpp.sh
+TESTS += tests/mom/test_bench_mom.sh tests/mom/test_mom_fms.sh tests/mom/test_mom_combine_mpp.sh tests/mom/test_mom_combine_opts.sh
+EXTRA_DIST += tests/mom/test_bench_mom.sh tests/mom/test_mom_fms.sh tests/mom/test_mom_combine_mpp.sh \
+	tests/mom/test_mom_combine_opts.sh

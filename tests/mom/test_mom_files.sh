@@ -15,6 +15,14 @@ common="--driver $drv --format cdf2 --quiet"
 same_data() {   # a b what
   "$NCMPIDIFF" -q "$1" "$2" >"$TESTTMP/diff.txt" 2>&1 || { cat "$TESTTMP/diff.txt"; fail "$3: $1 and $2 differ"; }
 }
+same_combined() {   # serial combined what: the same but for the global filename, which names the combined file
+  "$NCMPIDUMP" "$1" | sed '/^		:filename = /d' >"$TESTTMP/a.cdl"
+  "$NCMPIDUMP" "$2" >"$TESTTMP/b0.cdl"
+  grep -qF ":filename = \"$2\" ;" "$TESTTMP/b0.cdl" || fail "$3: the filename attribute of $2 is not its own name"
+  sed '/^		:filename = /d' "$TESTTMP/b0.cdl" >"$TESTTMP/b.cdl"
+  sed -i '1d' "$TESTTMP/a.cdl" "$TESTTMP/b.cdl"
+  cmp -s "$TESTTMP/a.cdl" "$TESTTMP/b.cdl" || { diff "$TESTTMP/a.cdl" "$TESTTMP/b.cdl" | head; fail "$3: $1 and $2 differ"; }
+}
 sums_equal() {  # combine.json mom_io.json what: the combined file's checksums are the global ones
   same=$(json_get "$1" 'all(d["checksums"][k]==v for k,v in __import__("json").load(open("'"$2"'"))["kernel_report"]["global_checksums"].items())')
   [ "$same" = True ] || fail "$3: checksums of the combined file differ from the global ones"
@@ -32,7 +40,7 @@ case_run() {    # np layout io_layout combine-np
     if [ "$(json_get "$d/$pat.json" 'd["kernel_report"]["files"]')" -gt 1 ]; then
       run $4 "$comb" "$tiny" $common --out "$d/$pat" --output "$d/$pat/combined.nc" --json "$d/$pat.combine.json" \
         >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "$tag combine $pat"; }
-      same_data "$d/serial/ocean.nc" "$d/$pat/combined.nc" "$tag combined $pat"
+      same_combined "$d/serial/ocean.nc" "$d/$pat/combined.nc" "$tag combined $pat"
       sums_equal "$d/$pat.combine.json" "$d/$pat.json" "$tag $pat"
       [ "$(json_get "$d/$pat.combine.json" 'd["kernel_report"]["records"]')" = 3 ] || fail "$tag $pat: combined records"
     else
@@ -68,10 +76,12 @@ if have_driver netcdf && [ -n "$NCDUMP" ]; then
   done
   run 2 "$comb" "$tiny" --driver netcdf --format nc4 --quiet --out "$d/iodomain" --output "$d/combined.nc" \
     >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "nc4 combine"; }
-  "$NCDUMP" "$d/serial/ocean.nc" | tail -n +2 >"$d/serial.cdl"
+  "$NCDUMP" "$d/serial/ocean.nc" | tail -n +2 | sed '/^		:filename = /d' >"$d/serial.cdl"
   for f in "$d/parallel/ocean.nc" "$d/combined.nc"; do
-    "$NCDUMP" "$f" | tail -n +2 | cmp -s - "$d/serial.cdl" || fail "nc4: ncdump of $f differs from the serial file's"
+    "$NCDUMP" "$f" | tail -n +2 | sed '/^		:filename = /d' | cmp -s - "$d/serial.cdl" ||
+      fail "nc4: ncdump of $f differs from the serial file's"
   done
+  "$NCDUMP" -h "$d/combined.nc" | grep -qF ":filename = \"$d/combined.nc\" ;" || fail "nc4: the combined file's filename"
   grep -q "temp =" "$d/serial.cdl" || fail "nc4: no data in the dump"
 fi
 

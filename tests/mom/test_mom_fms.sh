@@ -6,6 +6,9 @@
 # driver on MPI_COMM_SELF; the padding applies to the parallel file too.
 # FMS's configuration rules: refusals in FMS's words, io_layout 0,0 and layout
 # 1,1 as MOM5 reads them, pattern auto as MOM5 writes, mirror-symmetric extents.
+# The time axis's calendar as diag_manager spells it ("NOLEAP" in both
+# attributes); the chunk-size hint from NC_BLKSZ_<file> / NC_BLKSZ as mpp_open
+# reads them (the hint netCDF-C reports, and the write sizes strace sees).
 . "$top_srcdir/tests/lib.sh"
 set -e
 have_driver netcdf || skip "no netcdf driver built"
@@ -40,6 +43,14 @@ w 4 "$TESTTMP/serial" --pattern serial --layout 2,2 --io_layout 2,1 --verify tru
 kind_is "$TESTTMP/serial/ocean.nc" classic
 valid_cdf "$TESTTMP/serial/ocean.nc" CDF-1
 padded "$TESTTMP/serial/ocean.nc"
+# diag_output.F90: calendar_type and calendar both valid_calendar_types(), upper case (cf_compliance off)
+"$NCDUMP" -h "$TESTTMP/serial/ocean.nc" >"$TESTTMP/h.cdl"
+for want in 'time:calendar_type = "NOLEAP" ;' 'time:calendar = "NOLEAP" ;'; do
+  grep -qF "$want" "$TESTTMP/h.cdl" || { grep calendar "$TESTTMP/h.cdl"; fail "the time axis lacks $want"; }
+done
+# the default chunk-size hint is FMS's 64k, said in the netcdf driver's line
+grep -qF "nc__create chunk-size hint for ocean.nc: 65536 bytes (FMS default 64k)" "$TESTTMP/log" ||
+  { cat "$TESTTMP/log"; fail "no 64k chunk-size hint reported"; }
 w 4 "$TESTTMP/iod" --pattern iodomain --layout 2,2 --io_layout 2,1 --verify true --json "$TESTTMP/iod.json"
 for f in "$TESTTMP/iod/ocean.nc.0000" "$TESTTMP/iod/ocean.nc.0001"; do
   kind_is "$f" classic; valid_cdf "$f" CDF-1; padded "$f"
@@ -80,6 +91,53 @@ eval w 2 "\"$TESTTMP/ckd\"" $nc4
 eval w 2 "\"$TESTTMP/cka\"" $nc4 --chunking auto
 "$NCDUMP" -hs "$TESTTMP/cka/ocean.nc" | grep -qF "temp:_ChunkSizes = 1, 50, 270, 360 ;" || fail "chunking auto: not one record-deep chunk"
 
+# NC_BLKSZ as mpp_open reads it: NC_BLKSZ_<file name> before NC_BLKSZ; k/m/g suffixes
+blk() {         # np dir expected-line env...: mom_io's serial file (perpe with np 2), the netcdf driver's line
+  np=$1; d=$2; want=$3; shift 3
+  pat="--pattern serial"; [ "$np" = 1 ] || pat="--pattern perpe --layout 2,1 --io_layout 0,0"
+  run $np env "$@" "$io" "$tiny" --out "$TESTTMP/$d" $pat >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "NC_BLKSZ $*"; }
+  grep -qF "$want" "$TESTTMP/log" || { grep "driver" "$TESTTMP/log"; fail "$*: the netcdf driver does not report '$want'"; }
+}
+blk 1 b1 "chunk-size hint for ocean.nc: 131072 bytes (NC_BLKSZ=128k), netCDF-C used 131072" NC_BLKSZ=128k
+blk 1 b2 "chunk-size hint for ocean.nc: 1048576 bytes (NC_BLKSZ_ocean.nc=1M)" NC_BLKSZ=128k NC_BLKSZ_ocean.nc=1M
+blk 2 b3 "chunk-size hint for ocean.nc.0000: 32768 bytes (NC_BLKSZ_ocean.nc.0000=32k)" NC_BLKSZ_ocean.nc.0000=32k
+expect_fail 1 "environment: NC_BLKSZ='12q3': expected a size in bytes as FMS mpp_open reads NC_BLKSZ" \
+  env NC_BLKSZ=12q3 "$io" "$tiny" --out "$TESTTMP/bad" --pattern serial
+# what netCDF-C writes, seen by strace (where there is one): "offset bytes" of each write to ocean.nc in order
+writes() {      # strace-log
+  fd=$(grep 'ocean.nc", O_' "$1" | grep -o '= [0-9]*$' | tail -1 | cut -c3-)
+  [ -n "$fd" ] || fail "strace saw no open of ocean.nc"
+  awk -v fd="$fd" '$0 ~ ("lseek\\(" fd ", ") { sub(/.*lseek\([0-9]+, /, ""); off = $0 + 0 }
+                   $0 ~ ("write\\(" fd ", ") { print off, $NF }' "$1"
+}
+traced() {      # dir env...: the serial pattern's file of a 200 x 150 grid under strace, its writes in dir/w.txt
+  d="$TESTTMP/$1"; shift
+  env "$@" strace -f -qq -e trace=openat,lseek,write -o "$d.st" "$io" "$tiny" --out "$d" --ni 200 --nj 150 \
+    --pattern serial --quiet >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "mom_io under strace"; }
+  writes "$d.st" >"$d/w.txt"
+}
+if command -v strace >/dev/null 2>&1 && strace -qq -e trace=none true 2>/dev/null; then
+  # netCDF-C writes in blocks of the hint: mostly 65536 bytes by default, 131072 with NC_BLKSZ=128k
+  traced st64
+  traced st128 NC_BLKSZ=128k
+  for t in st64:65536 st128:131072; do
+    most=$(awk '{ print $2 }' "$TESTTMP/${t%%:*}/w.txt" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
+    [ "$most" = "${t#*:}" ] || fail "${t%%:*}: netCDF-C's writes are mostly $most bytes, not the hint's ${t#*:}"
+  done
+  # the static fields are written when the file closes (diag_manager's write_static): the first write of
+  # geolon_c's bytes comes after the write of the file's last bytes (the last record's)
+  if [ -n "$NCOFFSETS" ]; then
+    "$NCOFFSETS" "$TESTTMP/st64/ocean.nc" | awk '/geolon_c\(/ { f = 1 } f && /start file offset/ { s = $NF }
+      f && /end   file offset/ { print s, $NF; exit }' >"$TESTTMP/geo.txt"
+    read gs ge <"$TESTTMP/geo.txt"
+    order=$(awk -v s="$gs" -v e="$ge" '{ if ($1 + 0 >= max) { max = $1 + 0; maxi = NR }
+                                        if (!first && $1 + 0 < e + 0 && $1 + $2 > s + 0) first = NR }
+                                      END { print first, maxi }' "$TESTTMP/st64/w.txt")
+    [ "${order% *}" -gt "${order#* }" ] ||
+      fail "geolon_c (bytes $gs-$ge) is first written by write ${order% *}, before the last record's (write ${order#* }): static fields written with the first record, not at close"
+  fi
+fi
+
 # ---- configuration rules (null driver: no files needed)
 j() { "$PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1]))['kernel_report']; print($2)" "$1"; }
 n() {           # np json args...: a null-driver run
@@ -87,7 +145,7 @@ n() {           # np json args...: a null-driver run
   run $np "$io" "$tiny" --driver null --quiet --out "$TESTTMP/null" --json "$js" "$@" >"$TESTTMP/log" 2>&1 ||
     { cat "$TESTTMP/log"; fail "mom_io --driver null $*"; }
 }
-expect_fail 4 '"Parallel_netcdf conficts with io_layout (1,1)" (FMS parallel branch, mpp_io)' \
+expect_fail 4 '"MPP_OPEN: Parallel_netcdf conficts with io_layout (1,1)." (mom-ocean/FMS with-parallel-netcdf, mpp/include/mpp_io_connect.inc, mpp_open)' \
   "$io" "$tiny" --driver null --pattern parallel --layout 2,2 --io_layout 1,1
 grep -qF "pattern parallel with io_layout 1,1 (command line)" "$TESTTMP/err.txt" || fail "the refusal does not name where io_layout was set"
 expect_fail 2 "defines no io domain (in MOM5 a 0 means one file per PE)" \

@@ -26,8 +26,9 @@ expect_fail 5 "o_server1 has 2 frontend ranks but the model only 1" "$prog" $sma
 # no frontend at all
 expect_fail 4 "leaves no frontend rank" "$prog" $small --npes_model 2 --oserver_type multigroup \
   --nodes_output_server 1 --npes_backend_pernode 2 --cores_per_node 2
-# server types PFIO has but this kernel does not reproduce
-expect_fail 2 "oserver_type multilayer is not reproduced: MAPL's MultiLayerServer starts its backend with MPI_Comm_spawn" "$prog" $small --oserver_type multilayer
+# multilayer: one writer process cannot be captain and soldier (MAPL's ServerManager)
+expect_fail 2 "captain-soldier needs at least two backend processes" "$prog" $small --oserver_type multilayer \
+  --npes_model 1 --npes_output_server 1 --compress_nodes --npes_backend_pernode 1
 expect_fail 2 "oserver_type expects one of single|multigroup|multicomm|multilayer, found 'multi'" "$prog" $small --oserver_type multi
 # parameter-file values name their file and line
 printf 'im_world 8\nnpes_output_server 2,x\n' >"$TESTTMP/bad.in"

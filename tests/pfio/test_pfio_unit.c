@@ -95,6 +95,48 @@ static void test_demo_layout(void)
     pf_nodes_free(&n);
 }
 
+static void test_multilayer_layout(void)
+{
+    /* two single-node servers of 2 ranks each after a 4-rank model, on nodes of 4,
+     * and 3 writer processes per server (MAPL's nwriters = npes_backend_pernode)
+     * as the last 6 ranks: in no node of the layout */
+    int sizes[3] = {4, 4, 4}, sizes_all[4] = {4, 4, 4, 2};
+    const char *kv[] = {"npes_model", "4", "oserver_type", "multilayer", "npes_output_server", "2,2",
+                        "npes_backend_pernode", "3", "compress_nodes", "true", NULL};
+    pf_layout L;
+    pf_nodes n, all;
+    cio_err e;
+    pf_opts o;
+    CHECK_EQ_INT(opts(&o, &e, kv), 0);
+    CHECK_EQ_INT(pf_layer_procs(&o), 6);
+    /* the nodes of all 14 ranks, cut to the first 8: the same as 8 ranks alone */
+    pf_nodes_from_sizes(&all, 4, sizes_all);
+    pf_nodes_truncate(&all, 8);
+    CHECK_EQ_INT(all.nprocs, 8);
+    CHECK_EQ_INT(all.nnodes, 2);
+    CHECK_EQ_INT(all.node_size[1], 4);
+    pf_nodes_free(&all);
+    CHECK_EQ_INT(layout(&L, &n, 2, sizes, kv, &e), 0);
+    pf_layout_add_layers(&L, 14, &last_opts);
+    CHECK_EQ_INT(L.nbase, 8);
+    CHECK_EQ_INT(L.nprocs, 14);
+    CHECK_EQ_INT(L.server[1].nfront, 2);        /* every server rank receives */
+    CHECK_EQ_INT(L.server[1].nback, 3);
+    CHECK_EQ_INT(L.server[1].back[0], 11);      /* o_server2's captain */
+    int s;
+    CHECK_EQ_INT(pf_layout_role(&L, 4, &s), PF_ROLE_ML_FRONT);
+    CHECK_EQ_INT(s, 0);
+    CHECK_EQ_INT(pf_layout_role(&L, 8, &s), PF_ROLE_ML_CAPTAIN);
+    CHECK_EQ_INT(pf_layout_role(&L, 13, &s), PF_ROLE_ML_WRITER);
+    CHECK_EQ_INT(s, 1);
+    CHECK_EQ_INT(L.group[13], -1);              /* in no group of the splitter */
+    pf_layout_free(&L);
+    pf_nodes_free(&n);
+    /* one writer process cannot be captain and soldier */
+    const char *one[] = {"oserver_type", "multilayer", "npes_output_server", "1", "npes_backend_pernode", "1", NULL};
+    CHECK(opts(&o, &e, one) != 0 && strstr(e.msg, "captain-soldier needs at least two backend processes"));
+}
+
 static void test_isolation_formulas(void)
 {
     /* isolation: npes = ceil(n1/n)*n + n2, the rest of the model's last node idle */
@@ -456,6 +498,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     cio_set_progname("test_pfio_unit");
     test_demo_layout();
+    test_multilayer_layout();
     test_isolation_formulas();
     test_refusals();
     test_decomposition();

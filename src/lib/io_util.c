@@ -199,3 +199,12 @@ int cio_szip_pixels(int64_t n)
     int64_t ppb = n < 32 ? n : 32;
     return (int)(ppb - ppb % 2);
 }
+
+const char *cio_nc_type_name(int nctype, char *buf, size_t len)
+{
+    static const char *nm[] = {NULL, "byte", "char", "short", "int", "float", "double", "ubyte", "ushort", "uint",
+                               "int64", "uint64", "string"};
+    if (nctype > 0 && nctype < (int)(sizeof nm / sizeof *nm)) snprintf(buf, len, "%s", nm[nctype]);
+    else snprintf(buf, len, "type %d", nctype);
+    return buf;
+}

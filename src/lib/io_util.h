@@ -86,4 +86,9 @@ int cio_check_file_size(struct cio_dfile *f, int64_t end, int64_t bytes);
  * largest even number up to 32 and n; 0 (no szip for that variable) below 2. */
 int cio_szip_pixels(int64_t n);
 
+/* A netCDF type's CDL name ("double", "uint", ...) by its number in the netCDF
+ * formats (NC_BYTE 1 ... NC_STRING 12), which netCDF-C and PnetCDF share; other
+ * numbers (user-defined netCDF-4 types) as "type N" in buf. */
+const char *cio_nc_type_name(int nctype, char *buf, size_t len);
+
 #endif

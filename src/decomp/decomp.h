@@ -24,6 +24,7 @@ typedef struct decomp_cfg {
     int blob;                   /* E3SM-IO's blob layout instead of the canonical one */
     char e3sm_case;             /* 0: nvars per decomposition; 'A' (auto), 'F', 'G', 'I': E3SM-IO's case */
     int sorted;                 /* replay requests in index order (PIO's sorted map) rather than buffer order */
+    const char *var_names;      /* "a,b": names of the first variables instead of pioperf's vard0001.. (NULL: none) */
 } decomp_cfg;
 
 int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e);

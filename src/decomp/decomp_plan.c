@@ -133,7 +133,18 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
         cio_decomp *dec = decomp_blocks(&m->part[k], d, c->sorted, comm);
         for (int64_t v = 1; v <= df->nvars[k]; v++) {
             char name[64];
-            snprintf(name, sizeof name, "%s%s%04lld", pre, type_prefix(type), (long long)v);
+            const char *given = NULL;
+            size_t glen = 0;
+            if (c->var_names && !c->e3sm_case) {   /* the v-th name of the list, if there is one */
+                const char *q = c->var_names;
+                for (int64_t i = 1; i < v && q; i++) q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL;
+                if (q && *q) {
+                    given = q;
+                    glen = strchr(q, ',') ? (size_t)(strchr(q, ',') - q) : strlen(q);
+                }
+            }
+            if (given) snprintf(name, sizeof name, "%s%.*s", pre, (int)glen, given);
+            else snprintf(name, sizeof name, "%s%s%04lld", pre, type_prefix(type), (long long)v);
             int id = cio_schema_var(s, name, type, d->ndims + 1, dims);
             cio_schema_att(s, id, "_FillValue", type, 1, fill);
             cio_schema_set_decomp(s, id, dec);

@@ -181,6 +181,7 @@ static int h5_open(cio_dfile *f, MPI_Info info)
     if (h->fid < 0) {
         h5_err(f, "H5Fopen");
         cio_dir_hint(f);
+        cio_truncation_hint(f);
         return -1;
     }
     return 0;

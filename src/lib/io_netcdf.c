@@ -287,6 +287,7 @@ static int ncd_open(cio_dfile *f, MPI_Info info)
     if (rc != NC_NOERR) {
         ncd_err(f, p->serial ? "nc__open" : "nc_open_par", rc);
         cio_dir_hint(f);
+        cio_truncation_hint(f);
         return -1;
     }
     int fmt = 0;

@@ -132,6 +132,29 @@ done
 grep -q "D1: 8 x 96, 768 elements written per variable and record, 128 holes, 0 never written" g_holes.log ||
     fail "holes map report"
 
+# gcrm_io's own decomposition as a PIO map: replayed at the same process count with
+# gcrm_io's variable name, decomp_io writes exactly the values gcrm_io writes
+G="$top_builddir/src/gcrm/gcrm_io"
+if [ -x "$G" ]; then
+    printf 'file_prefix "rel_"\n  field time\n  field relative\n' >rel.fcfg
+    run 4 "$G" "$top_srcdir/inputs/zgrd.in.r3" --io_desc_file "$top_srcdir/inputs/ZGrd.desc" --io_config_file rel.fcfg \
+        --restart_interval 0 --end_minutes 0 --cdf_output_path gcrm_out --quiet >gcrm.log 2>&1 ||
+        { cat gcrm.log; fail "gcrm_io run"; }
+    run 1 "$X" --make_decomp gcrm --gen_level 3 --gen_nlev 256 --gen_tasks 4 --gen_out gcrm.dat >/dev/null
+    head -2 gcrm.dat | tr '\n' '|' | grep -q "^version 2001 npes 4 ndims 2 |256 642 |$" || fail "gcrm map header"
+    grep -q "^0 41216$" gcrm.dat || fail "gcrm map: task 0 holds a pole and 160 cells of 256 layers"
+    run 4 "$X" --decomp gcrm.dat --nvars 1 --var_names relative --var_type float --out gcrm_rep --verify >grep.log 2>&1 ||
+        { cat grep.log; fail "replaying gcrm_io's map"; }
+    grep -Eq "verify +PASS" grep.log || fail "gcrm map: verify"
+    "$NCMPIDUMP" -v relative gcrm_out/rel_*.nc | sed -n '/^ relative =/,$p' >rel_gcrm.txt
+    "$NCMPIDUMP" -v relative gcrm_rep/decomp_io.nc | sed -n '/^ relative =/,$p' >rel_rep.txt
+    [ "$(wc -l <rel_gcrm.txt)" -gt 1000 ] || fail "gcrm_io's relative vorticity"
+    cmp -s rel_gcrm.txt rel_rep.txt || fail "the replayed gcrm map wrote other values than gcrm_io"
+    "$X" --decomp gcrm.dat --dry_run --nprocs 4 --nvars 1 >gplan.txt
+    grep -q "per recorded task: 40960 to 41216 elements (mean 41088.0)" gplan.txt || fail "gcrm map: per-task elements"
+    expect_fail 1 "gcrm_io cannot use 3 processes" "$X" --make_decomp gcrm --gen_level 3 --gen_tasks 3 --gen_out g3.dat
+fi
+
 # the planner: what the map holds, how fragmented it is, per-rank requests
 "$X" --decomp "$D/example_f.dat" --dry_run --nprocs 3 --nvars 2 >plan.txt
 grep -q "recorded at 4 tasks, replayed at 3 ranks (1 to 2 recorded tasks per rank)" plan.txt || fail "plan: header"
@@ -150,5 +173,7 @@ sed 's/^1 2 3 7 8 9/1 2 3 7 8 2/' "$D/example_f.dat" >dup0.dat
 expect_fail 1 "dup0.dat: task 0 names global element 1 twice (1-based 2): duplicate indices" \
     "$X" --decomp dup0.dat --dry_run --nprocs 2
 expect_fail 2 "nosuch.dat: cannot open the decomposition file" "$X" --decomp nosuch.dat
+expect_fail 1 "var_names names 3 variables, nvars is 2: give at most nvars names" \
+    "$X" --decomp "$D/example_f.dat" --nvars 2 --var_names a,b,c
 expect_fail 2 "decomp_format is pio_nc, but the file is a e3sm file" "$X" --decomp tiny_map.nc --decomp_format pio_nc
 pass

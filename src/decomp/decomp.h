@@ -24,6 +24,7 @@ typedef struct decomp_cfg {
     int blob;                   /* E3SM-IO's blob layout instead of the canonical one */
     char e3sm_case;             /* 0: nvars per decomposition; 'A' (auto), 'F', 'G', 'I': E3SM-IO's case */
     int sorted;                 /* replay requests in index order (PIO's sorted map) rather than buffer order */
+    const char *var_names;      /* "a,b": names of the first variables instead of pioperf's vard0001.. (NULL: none) */
 } decomp_cfg;
 
 int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e);
@@ -55,11 +56,21 @@ typedef struct decomp_file {
  * from E3SM-IO's docs/variables.md).  Returns how many (1 or 2), or -1 with e. */
 int decomp_files(const decomp_cfg *c, int ndecomps, decomp_file *f, cio_err *e);
 
-/* The file pioperf writes: dims dim000001.. (fastest first) and time, then per
- * variable vard0001.. (time, dims) with _FillValue; several decompositions
- * (E3SM-IO maps) get a D<k>. prefix; non-partitioned variables np0001.. are
- * record scalars that rank 0 of comm (`rank` 0 of a virtual run) writes. */
+/* The file pioperf writes: dim strlen (13) and char rundate(strlen), dims
+ * dim000001.. (fastest first) and time, then per variable vard0001.. (time, dims)
+ * with _FillValue; several decompositions (E3SM-IO maps) get a D<k>. prefix.
+ * E3SM-IO's case files (c->e3sm_case) have no rundate; their non-partitioned
+ * variables np0001.. are record scalars that rank 0 of comm (`rank` 0 of a
+ * virtual run) writes. */
 cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *f, MPI_Comm comm, int rank);
+
+/* pioperf's rundate, date_and_time's DATE // ' ' // TIME(1:4): "YYYYMMDD hhmm"
+ * in local time, or in UTC from SOURCE_DATE_EPOCH when that is set (files that
+ * do not depend on when they were written).  Rank 0 of comm reads the clock
+ * and every rank gets its text (rank 0 writes it, any rank may verify it). */
+#define DECOMP_RUNDATE_LEN 13
+void decomp_rundate_set(MPI_Comm comm);
+const char *decomp_rundate(void);
 
 /* E3SM-IO's blob layout: per decomposition, each rank's elements written as one
  * contiguous block of a 1-D array (blob_elems), its place and its requests stored
@@ -68,7 +79,8 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
 int decomp_blob_schema(const decomp_cfg *c, const dmap_loaded *m, MPI_Comm comm, cio_schema **out, cio_err *e);
 void decomp_blob_free(void);
 
-/* Write a file through the engine: every record of every variable. */
+/* Write a file through the engine: every record of every record variable, the
+ * fixed ones (rundate) once. */
 void decomp_write(cio_engine *e, cio_schema *s, int64_t records, const char *path, MPI_Comm comm);
 
 /* --dry_run: the preamble prints the map's summary (rank 0; returns the exit

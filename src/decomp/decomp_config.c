@@ -26,6 +26,9 @@ const cio_param_spec decomp_params[] = {
     {"sorted", CIO_P_BOOL, "false",
      "write each rank's requests in index order (as PIO sorts an unsorted map and e3sm_io sorts its requests); "
      "default: the map's buffer order", 0, 0, 0, 0},
+    {"var_names", CIO_P_STRING, NULL,
+     "names of the first variables, comma-separated, instead of pioperf's vard0001, ... (the data pattern follows "
+     "the name, so a replay of a kernel's map with its variable's name writes that kernel's values)", 0, 0, 0, 0},
     {"e3sm_case", CIO_P_CHOICE, "none",
      "E3SM-IO maps: write E3SM-IO's case files instead of nvars per decomposition: F (h0, h1), G, I (h0, h1) with "
      "their variable counts per decomposition and records (generic names); auto: from the number of decompositions "
@@ -43,8 +46,9 @@ const cio_param_spec decomp_params[] = {
     {"make_decomp", CIO_P_CHOICE, "none",
      "write a generated map and exit: block, roundrobin, random (a permutation), holes (block with every "
      "gen_hole_every-th slot a hole), cubed_sphere (E3SM-like columns on a cubed sphere, Hilbert-curve elements), "
-     "mom (mom_io's 2-D domain layout), convert (the map given by decomp, rewritten)",
-     "none|block|roundrobin|random|holes|cubed_sphere|mom|convert", 0, 0, 0},
+     "mom (mom_io's 2-D domain layout), gcrm (gcrm_io's cell fields: its icosahedral blocks per rank), convert "
+     "(the map given by decomp, rewritten)",
+     "none|block|roundrobin|random|holes|cubed_sphere|mom|gcrm|convert", 0, 0, 0},
     {"gen_out", CIO_P_STRING, NULL, "--make_decomp: the file to write", 0, 0, 0, 0},
     {"gen_format", CIO_P_CHOICE, "pio_text", "--make_decomp: the format written", "pio_text|e3sm", 0, 0, 0},
     {"gen_tasks", CIO_P_INT, "4", "--make_decomp: tasks the map is recorded at", 0, 1, 1e7, 0},
@@ -54,7 +58,12 @@ const cio_param_spec decomp_params[] = {
     {"gen_seed", CIO_P_INT, "1", "--make_decomp random: the permutation's seed", 0, 0, 1e18, 0},
     {"gen_ne", CIO_P_INT, "4", "--make_decomp cubed_sphere: elements along a cube face edge (a power of 2)", 0, 1,
      4096, 0},
-    {"gen_nlev", CIO_P_INT, "8", "--make_decomp cubed_sphere: vertical levels (0: columns only)", 0, 0, 1e5, 0},
+    {"gen_nlev", CIO_P_INT, "8",
+     "--make_decomp cubed_sphere: vertical levels (0: columns only); gcrm: layers of the cell field (cells, layers) "
+     "(0: a 2-D field (cells))", 0, 0, 1e5, 0},
+    {"gen_level", CIO_P_INT, "4",
+     "--make_decomp gcrm: gcrm_io's level_max (10 * 4^level + 2 cells); gen_tasks must be a process count gcrm_io "
+     "accepts at that level", 0, 2, 14, 0},
     {"gen_ni", CIO_P_INT, "40", "--make_decomp mom: grid points along x", 0, 1, 1e9, 0},
     {"gen_nj", CIO_P_INT, "30", "--make_decomp mom: grid points along y", 0, 1, 1e9, 0},
     {"gen_nk", CIO_P_INT, "5", "--make_decomp mom: levels (1: a 2-D field)", 0, 1, 1e6, 0},
@@ -106,6 +115,19 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
     if (cio_type_from_name(cio_param_str(p, "var_type"), &c->type) != 0)
         return cio_seterr(e, "%s: unknown var_type", cio_param_origin(p, "var_type"));
     c->sorted = cio_param_bool(p, "sorted");
+    c->var_names = cio_param_str(p, "var_names");
+    if (c->var_names) {
+        int64_t n = 1;
+        for (const char *q = c->var_names; *q; q++) {
+            if (*q == ',') n++;
+            if (*q == ' ' || *q == '/' || (*q == ',' && (q[1] == ',' || q[1] == 0)) || (q == c->var_names && *q == ','))
+                return cio_seterr(e, "%s: var_names \"%s\": expected names separated by commas, without blanks or "
+                                     "slashes", cio_param_origin(p, "var_names"), c->var_names);
+        }
+        if (!c->var_names[0] || n > c->nvars)
+            return cio_seterr(e, "%s: var_names names %lld variables, nvars is %lld: give at most nvars names",
+                              cio_param_origin(p, "var_names"), (long long)n, (long long)c->nvars);
+    }
     c->blob = cio_strcaseeq(cio_param_str(p, "layout"), "blob");
     const char *ec = cio_param_str(p, "e3sm_case");
     c->e3sm_case = cio_strcaseeq(ec, "none") ? 0 : cio_strcaseeq(ec, "auto") ? 'A' : (char)(ec[0] & ~0x20);

@@ -11,16 +11,21 @@
  *                 face, every level of its columns (levels slowest)
  *   mom           mom_io's decomposition: FMS's automatic PE layout of an ni x nj
  *                 grid, nk levels
+ *   gcrm          gcrm_io's cell fields (cells, layers): task t holds what gcrm_io's
+ *                 rank t of P writes (the poles it owns, then its blocks of the
+ *                 icosahedral grid at gen_level), built from that rank's blocks
+ *                 alone, as gcrm_io builds it
  *   convert       the map named by decomp, rewritten in gen_format */
 #include "config.h"
 #include "decomp.h"
 #include "../mom/mom_domain.h"
+#include "../gcrm/gcrm_grid.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { G_BLOCK, G_RR, G_RANDOM, G_HOLES, G_CUBED, G_MOM, G_CONVERT } gen_kind;
+typedef enum { G_BLOCK, G_RR, G_RANDOM, G_HOLES, G_CUBED, G_MOM, G_CONVERT, G_GCRM } gen_kind;
 
 typedef struct gen {
     gen_kind kind;
@@ -32,6 +37,7 @@ typedef struct gen {
     int bits;                   /* random: the permutation works on 2^bits */
     int64_t ne, nlev;           /* cubed_sphere */
     mom_domain dom;             /* mom */
+    int level, iota;            /* gcrm: level_max and sbdmn_iota for ntasks */
     dmap_file *src;             /* convert */
 } gen;
 
@@ -136,6 +142,23 @@ static int64_t task_map(void *ctx, int k, int64_t t, int64_t **out)
                 for (int64_t x = b.x; x < b.x + b.nx; x++) m[j++] = (z * nj + y) * ni + x;
         break;
     }
+    case G_GCRM: {
+        gcrm_grid gg;
+        gcrm_grid_init(&gg, g->level, g->iota, (int)t, (int)g->ntasks);
+        int64_t nl = d->ndims == 2 ? d->dims[1] : 1, bcells = gg.bs * gg.bs;
+        len = (gg.owns_north + gg.owns_south + gg.nsdm * bcells) * nl;
+        m = cio_malloc((size_t)(len ? len : 1) * sizeof(int64_t));
+        int64_t j = 0;
+        /* gcrm_io's order: the north pole, the south pole, then each block's cells, all layers of each */
+        for (int pole = 0; pole < 2; pole++)
+            if (pole ? gg.owns_south : gg.owns_north)
+                for (int64_t l = 0; l < nl; l++) m[j++] = pole * nl + l;
+        for (int64_t b = 0; b < gg.nsdm; b++)
+            for (int64_t c = gg.blk_first[b]; c < gg.blk_first[b] + bcells; c++)
+                for (int64_t l = 0; l < nl; l++) m[j++] = c * nl + l;
+        gcrm_grid_free(&gg);
+        break;
+    }
     case G_CONVERT: {
         dmap_part p;
         cio_err e = {0};
@@ -174,9 +197,9 @@ static int parse_dims(const char *s, const char *origin, dmap_desc *d, cio_err *
 
 static int setup(gen *g, const cio_params *p, cio_err *e)
 {
-    static const char *const kinds[] = {"block", "roundrobin", "random", "holes", "cubed_sphere", "mom", "convert"};
+    static const char *const kinds[] = {"block", "roundrobin", "random", "holes", "cubed_sphere", "mom", "convert", "gcrm"};
     const char *kind = cio_param_str(p, "make_decomp");
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < 8; i++)
         if (cio_strcaseeq(kind, kinds[i])) g->kind = (gen_kind)i;
     g->ntasks = cio_param_int(p, "gen_tasks");
     g->ndecomps = 1;
@@ -205,6 +228,16 @@ static int setup(gen *g, const cio_params *p, cio_err *e)
         if (mom_domain_init(&g->dom, ni, nj, (int)g->ntasks, layout, "auto", io, "1,1", (int)g->ntasks, e) != 0) return -1;
         dmap_desc d2 = {2, {nj, ni}}, d3 = {3, {nk, nj, ni}};
         g->desc[0] = nk > 1 ? d3 : d2;
+        break;
+    }
+    case G_GCRM: {
+        g->level = (int)cio_param_int(p, "gen_level");
+        int64_t nl = cio_param_int(p, "gen_nlev");
+        if (gcrm_choose_iota(g->level, g->ntasks, &g->iota, e) != 0) return -1;   /* names the usable counts */
+        gcrm_grid gs;
+        gcrm_grid_sizes(&gs, g->level);
+        dmap_desc d1 = {1, {gs.cells}}, d2 = {2, {gs.cells, nl}};
+        g->desc[0] = nl > 0 ? d2 : d1;
         break;
     }
     case G_CONVERT: {

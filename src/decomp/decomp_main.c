@@ -122,6 +122,7 @@ static void decomp_prepare(cio_app *a, void *ctx)
     report_map(a, &k->c, &k->m);
     if (a->rank == 0) cio_mkdir_p(k->c.outdir, &e);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
+    decomp_rundate_set(a->comm);
     k->nfiles = decomp_files(&k->c, k->m.ndecomps, k->files, &e);
     if (k->nfiles < 0) cio_die_all(a->comm, "%s", e.msg);
     for (int i = 0; i < k->nfiles; i++) {

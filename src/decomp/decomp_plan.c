@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ---- runs to boxes ---- */
 
@@ -45,6 +46,41 @@ cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *desc, int sorted,
     return d;
 }
 
+/* ---- pioperf's rundate ---- */
+
+static char rundate_text[DECOMP_RUNDATE_LEN + 1];
+
+void decomp_rundate_set(MPI_Comm comm)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0) {
+        const char *sde = getenv("SOURCE_DATE_EPOCH");
+        char *end = NULL;
+        long long epoch = sde && *sde ? strtoll(sde, &end, 10) : -1;
+        int from_env = sde && *sde && end && *end == 0 && epoch >= 0;
+        time_t t = from_env ? (time_t)epoch : time(NULL);
+        struct tm tmv;
+        if (from_env) gmtime_r(&t, &tmv);
+        else localtime_r(&t, &tmv);
+        char buf[64];
+        snprintf(buf, sizeof buf, "%04d%02d%02d %02d%02d", tmv.tm_year + 1900, tmv.tm_mon + 1, tmv.tm_mday, tmv.tm_hour,
+                 tmv.tm_min);
+        memcpy(rundate_text, buf, DECOMP_RUNDATE_LEN);
+        rundate_text[DECOMP_RUNDATE_LEN] = 0;
+    }
+    MPI_Bcast(rundate_text, DECOMP_RUNDATE_LEN + 1, MPI_CHAR, 0, comm);
+}
+
+const char *decomp_rundate(void) { return rundate_text; }
+
+/* rundate's characters for the box (rank 0 holds the whole variable) */
+static void rundate_fill(void *ctx, const cio_var *v, int64_t record, const cio_box *box, void *buf)
+{
+    (void)ctx, (void)v, (void)record;
+    memcpy(buf, rundate_text + box->start[0], (size_t)box->count[0]);
+}
+
 /* ---- the file ---- */
 
 static const char *type_prefix(cio_type t) { return t == CIO_DOUBLE ? "vard" : t == CIO_FLOAT ? "varr" : "vari"; }
@@ -55,6 +91,18 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
     cio_schema_att_text(s, -1, "title", "decomp_io: a replayed decomposition map (climio)");
     cio_schema_att_text(s, -1, "decomposition", c->source == DECOMP_FILE ? c->decomp
                                               : c->source == DECOMP_BLOCK ? "BLOCK" : "ROUNDROBIN");
+    if (!c->e3sm_case) {
+        /* pioperf's WriteMetadata: dimension strlen (13), then char rundate(strlen), before the others */
+        const char *sd[] = {"strlen"};
+        cio_schema_dim(s, "strlen", DECOMP_RUNDATE_LEN);
+        int id = cio_schema_var(s, "rundate", CIO_CHAR, 1, sd);
+        cio_decomp *d = cio_decomp_new(1, (int64_t[]){DECOMP_RUNDATE_LEN});
+        if (rank == 0) cio_decomp_add(d, (int64_t[]){0}, (int64_t[]){DECOMP_RUNDATE_LEN});
+        cio_decomp_commit(d, comm);
+        cio_schema_set_decomp(s, id, d);
+        cio_decomp_release(d);
+        cio_schema_set_fill(s, id, rundate_fill, NULL);
+    }
     /* pioperf's dimensions: dim000001 is the first (fastest) length it was given */
     for (int k = 0; k < m->ndecomps; k++) {
         const dmap_desc *d = &m->desc[k];
@@ -85,7 +133,18 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
         cio_decomp *dec = decomp_blocks(&m->part[k], d, c->sorted, comm);
         for (int64_t v = 1; v <= df->nvars[k]; v++) {
             char name[64];
-            snprintf(name, sizeof name, "%s%s%04lld", pre, type_prefix(type), (long long)v);
+            const char *given = NULL;
+            size_t glen = 0;
+            if (c->var_names && !c->e3sm_case) {   /* the v-th name of the list, if there is one */
+                const char *q = c->var_names;
+                for (int64_t i = 1; i < v && q; i++) q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL;
+                if (q && *q) {
+                    given = q;
+                    glen = strchr(q, ',') ? (size_t)(strchr(q, ',') - q) : strlen(q);
+                }
+            }
+            if (given) snprintf(name, sizeof name, "%s%.*s", pre, (int)glen, given);
+            else snprintf(name, sizeof name, "%s%s%04lld", pre, type_prefix(type), (long long)v);
             int id = cio_schema_var(s, name, type, d->ndims + 1, dims);
             cio_schema_att(s, id, "_FillValue", type, 1, fill);
             cio_schema_set_decomp(s, id, dec);
@@ -237,8 +296,20 @@ void decomp_write(cio_engine *e, cio_schema *s, int64_t records, const char *pat
 {
     cio_engine_event(e);
     cio_file *f = cio_create(e, path, s, comm);
+    /* the fixed variables (rundate) first, completed on their own: posted with the
+     * records, a collective write would span rundate's unwritten padding (13
+     * characters, padded to 16), which MPI-IO's read-modify-write may fill with
+     * whatever its buffer held while the file is shorter than the region */
+    int fixed = 0;
+    for (int v = 0; v < s->nvars; v++)
+        if (!s->vars[v].is_record) {
+            cio_write(f, v, 0);
+            fixed = 1;
+        }
+    if (fixed) cio_flush(f);
     for (int64_t r = 0; r < records; r++) {
-        for (int v = 0; v < s->nvars; v++) cio_write(f, v, r);
+        for (int v = 0; v < s->nvars; v++)
+            if (s->vars[v].is_record) cio_write(f, v, r);
         cio_flush(f);
     }
     cio_close(f);
@@ -304,16 +375,20 @@ static int map_summary(const decomp_cfg *c, dmap_file *f, int nprocs)
         int64_t emin = INT64_MAX, emax = 0, rmin = INT64_MAX, rmax = 0;
         int64_t hist[NBUCKETS] = {0}, hbytes[NBUCKETS] = {0};
         cio_err err = {0};
+        dmap_part all;      /* every task's runs, for the duplicate check a real run makes */
+        dmap_part_init(&all, 0, P);
         for (int64_t t = 0; t < P; t++) {
             dmap_part p;
             if (dmap_read(f, k, t, 1, &p, &err) != 0) {
                 dmap_part_free(&p);
+                dmap_part_free(&all);
                 fprintf(stderr, "decomp_io: error: %s\n", err.msg);
                 return 2;
             }
             int64_t nr = 0;
             for (int64_t r = 0; r < p.nruns; r++) {
                 if (p.start[r] < 0) continue;
+                dmap_part_add_run(&all, t, p.start[r], p.len[r]);
                 nr++;
                 int b = 0;
                 while (b < NBUCKETS - 1 && ((int64_t)1 << (b + 1)) <= p.len[r]) b++;
@@ -328,6 +403,16 @@ static int map_summary(const decomp_cfg *c, dmap_file *f, int nprocs)
             if (nr < rmin) rmin = nr;
             if (nr > rmax) rmax = nr;
             dmap_part_free(&p);
+        }
+        int dup = dmap_check_duplicates(&all, d, c->decomp, MPI_COMM_SELF, &err);
+        dmap_part_free(&all);
+        if (dup != 0) {
+            if (dmap_ndecomps(f) > 1) {
+                size_t l = strlen(err.msg);
+                if (l + 24 < sizeof err.msg) sprintf(err.msg + l, " (decomposition D%d)", k + 1);
+            }
+            fprintf(stderr, "decomp_io: error: %s\n", err.msg);
+            return 2;
         }
         char dims[128];
         printf("  D%d: %s = %lld elements; %lld named (%.1f%%), %lld holes, %lld never written\n", k + 1,
@@ -356,6 +441,7 @@ int decomp_dry_run_open(cio_app *a, const decomp_cfg *c, int nprocs)
 {
     (void)a;
     dry.c = c;
+    decomp_rundate_set(MPI_COMM_SELF);
     snprintf(dry.path, sizeof dry.path, "%s/%s.nc", c->outdir, c->file);
     if (c->source != DECOMP_FILE) {
         printf("decomp_io plan: pioperf's %s map, %lld elements per rank, at %d rank%s\n",
@@ -368,9 +454,7 @@ int decomp_dry_run_open(cio_app *a, const decomp_cfg *c, int nprocs)
         fprintf(stderr, "decomp_io: error: %s\n", err.msg);
         return 2;
     }
-    int rc = map_summary(c, dry.f, nprocs);
-    if (rc == 0) printf("  (duplicates are checked by a real run, not by the plan)\n");
-    return rc;
+    return map_summary(c, dry.f, nprocs);
 }
 
 void decomp_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs)

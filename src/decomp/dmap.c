@@ -100,8 +100,11 @@ void dmap_tasks_of_rank(int64_t ntasks, int rank, int nranks, int64_t *task0, in
 
 /* ---- opening ---- */
 
-static dmap_format sniff(const char *path, cio_err *e)
+/* The format from the first bytes: PIO text, or a netCDF container (refined by
+ * dmap_nc_open); *hdf5 is set for a netCDF-4 (HDF5) container. */
+static dmap_format sniff(const char *path, int *hdf5, cio_err *e)
 {
+    *hdf5 = 0;
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         cio_seterr(e, "%s: cannot open the decomposition file", path);
@@ -112,30 +115,29 @@ static dmap_format sniff(const char *path, cio_err *e)
     fclose(fp);
     if (n >= 4 && memcmp(b, "CDF", 3) == 0) return DMAP_PIO_NC;   /* refined by dmap_nc_open */
     if (n >= 8 && memcmp(b, "\211HDF\r\n\032\n", 8) == 0) {
-        cio_seterr(e, "%s: an HDF5 (netCDF-4) decomposition file: decomp_io reads the classic netCDF containers "
-                      "(CDF-1/2/5) only; convert it with `nccopy -k cdf5 %s out.nc`", path, path);
-        return DMAP_AUTO;
+        *hdf5 = 1;
+        return DMAP_PIO_NC;
     }
     size_t i = 0;
     while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r')) i++;
     if (n - i >= 4 && memcmp(b + i, "vers", 4) == 0) return DMAP_PIO_TEXT;
     cio_seterr(e, "%s: not a decomposition file: a PIO text map starts with \"version 2001\", the netCDF ones with "
-                  "\"CDF\"", path);
+                  "\"CDF\" (classic) or \"\\211HDF\" (netCDF-4)", path);
     return DMAP_AUTO;
 }
 
 dmap_file *dmap_open(const char *path, const dmap_opts *o, cio_err *e)
 {
-    dmap_format fmt = o->format;
-    if (fmt == DMAP_AUTO) {
-        fmt = sniff(path, e);
-        if (fmt == DMAP_AUTO) return NULL;
-    }
+    int hdf5 = 0;
+    cio_err ignored = {0};
+    dmap_format fmt = sniff(path, &hdf5, o->format == DMAP_AUTO ? e : &ignored);
+    if (o->format != DMAP_AUTO) fmt = o->format;
+    if (fmt == DMAP_AUTO) return NULL;
     dmap_file *f = cio_calloc(1, sizeof *f);
     f->path = cio_strdup(path);
     f->opts = *o;
     f->fmt = fmt;
-    int rc = fmt == DMAP_PIO_TEXT ? dmap_text_open(f, e) : dmap_nc_open(f, e);
+    int rc = fmt == DMAP_PIO_TEXT ? dmap_text_open(f, e) : dmap_nc_open(f, hdf5, e);
     if (rc == 0 && o->format != DMAP_AUTO && f->fmt != o->format)
         rc = cio_seterr(e, "%s: decomp_format is %s, but the file is a %s file", path, dmap_format_name(o->format),
                         dmap_format_name(f->fmt));
@@ -277,7 +279,8 @@ int dmap_load(const char *path, const dmap_opts *o, MPI_Comm comm, dmap_loaded *
     dmap_format fmt = o->format;
     if (fmt == DMAP_AUTO) {
         /* every rank can look at the first bytes; agree in case the file system disagrees */
-        fmt = sniff(path, e);
+        int hdf5;
+        fmt = sniff(path, &hdf5, e);
         if (cio_agree(comm, e)) return -1;
     }
     int rc;

@@ -1,5 +1,6 @@
-/* The netCDF decomposition containers, read through PnetCDF on MPI_COMM_SELF so
- * each rank reads only its own slices:
+/* The netCDF decomposition containers, read by each rank on its own (PnetCDF on
+ * MPI_COMM_SELF for the classic formats, netCDF-C for netCDF-4 / HDF5 files, the
+ * same checks whichever library reads), so each rank reads only its own slices:
  *
  *   pio_nc      PIOc_write_nc_decomp: dims `dims`, `task`, `map_element`; int
  *               global_size(dims) (C order), maplen(task), map(task, map_element)
@@ -19,27 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef HAVE_PNETCDF
-
-int dmap_nc_open(dmap_file *f, cio_err *e)
-{
-    return cio_seterr(e, "%s: a netCDF decomposition file: this decomp_io was built without PnetCDF, which reads it "
-                         "(./configure --with-pnetcdf=DIR)", f->path);
-}
-
-int dmap_write_e3sm(const char *path, int ndecomps, const dmap_desc *d, int64_t ntasks, int raw,
-                    const char *command_line, dmap_task_fn fn, void *ctx, cio_err *e)
-{
-    (void)ndecomps, (void)d, (void)ntasks, (void)raw, (void)command_line, (void)fn, (void)ctx;
-    return cio_seterr(e, "%s: writing E3SM-IO map files needs PnetCDF, and this decomp_io was built without it", path);
-}
-
-#else
-#include <pnetcdf.h>
-
 #define CHUNK ((int64_t)1 << 20)    /* entries read per call */
 
 typedef struct nc_state {
+    const dmap_nclib *lib;
     int ncid;
     /* per decomposition: per-task counts, where each task's segment starts, and
      * how many of its entries (pio_nc, scorpio_nc) or pairs (e3sm) to use */
@@ -48,21 +32,23 @@ typedef struct nc_state {
     int64_t max_maplen;
 } nc_state;
 
+static const dmap_nclib *L;     /* the library of the file being read (one file open at a time) */
+
 static int nerr(dmap_file *f, const char *what, int rc, cio_err *e)
 {
-    return cio_seterr(e, "%s: %s: %s", f->path, what, ncmpi_strerror(rc));
+    return cio_seterr(e, "%s: %s: %s", f->path, what, L->strerror(rc));
 }
 
-static int has_dim(int ncid, const char *name) { int id; return ncmpi_inq_dimid(ncid, name, &id) == NC_NOERR; }
+static int has_dim(int ncid, const char *name) { int id; return L->inq_dimid(ncid, name, &id) == 0; }
 
 static int dim_len(dmap_file *f, int ncid, const char *name, int64_t *len, cio_err *e)
 {
     int id;
-    MPI_Offset l;
-    if (ncmpi_inq_dimid(ncid, name, &id) != NC_NOERR)
+    long long l;
+    if (L->inq_dimid(ncid, name, &id) != 0)
         return cio_seterr(e, "%s: dimension %s is missing (%s format)", f->path, name, dmap_format_name(f->fmt));
-    int rc = ncmpi_inq_dimlen(ncid, id, &l);
-    if (rc != NC_NOERR) return nerr(f, name, rc, e);
+    int rc = L->inq_dimlen(ncid, id, &l);
+    if (rc != 0) return nerr(f, name, rc, e);
     *len = l;
     return 0;
 }
@@ -70,17 +56,17 @@ static int dim_len(dmap_file *f, int ncid, const char *name, int64_t *len, cio_e
 /* An integer attribute's values (at most max); *n its length. */
 static int int_att(dmap_file *f, int ncid, int varid, const char *name, int64_t *vals, int max, int *n, cio_err *e)
 {
-    nc_type t;
-    MPI_Offset len;
-    if (ncmpi_inq_att(ncid, varid, name, &t, &len) != NC_NOERR)
+    int t;
+    long long len;
+    if (L->inq_att(ncid, varid, name, &t, &len) != 0)
         return cio_seterr(e, "%s: attribute %s is missing (%s format)", f->path, name, dmap_format_name(f->fmt));
-    if (t != NC_INT && t != NC_INT64 && t != NC_SHORT)
+    if (t != DMAP_NC_INT && t != DMAP_NC_INT64 && t != DMAP_NC_SHORT)
         return cio_seterr(e, "%s: attribute %s: expected integers", f->path, name);
     if (len < 1 || len > max)
         return cio_seterr(e, "%s: attribute %s has %lld values: expected 1 to %d", f->path, name, (long long)len, max);
     long long v[CIO_MAX_DIMS];
-    int rc = ncmpi_get_att_longlong(ncid, varid, name, v);
-    if (rc != NC_NOERR) return nerr(f, name, rc, e);
+    int rc = L->get_att_ll(ncid, varid, name, v);
+    if (rc != 0) return nerr(f, name, rc, e);
     for (int i = 0; i < len; i++) vals[i] = v[i];
     *n = (int)len;
     return 0;
@@ -88,13 +74,14 @@ static int int_att(dmap_file *f, int ncid, int varid, const char *name, int64_t 
 
 static int text_att(dmap_file *f, int ncid, const char *name, char *buf, size_t cap, cio_err *e)
 {
-    nc_type t;
-    MPI_Offset len;
-    if (ncmpi_inq_att(ncid, NC_GLOBAL, name, &t, &len) != NC_NOERR)
+    int t;
+    long long len;
+    if (L->inq_att(ncid, DMAP_NC_GLOBAL, name, &t, &len) != 0)
         return cio_seterr(e, "%s: attribute %s is missing (%s format)", f->path, name, dmap_format_name(f->fmt));
-    if (t != NC_CHAR || (size_t)len >= cap) return cio_seterr(e, "%s: attribute %s: expected text", f->path, name);
-    int rc = ncmpi_get_att_text(ncid, NC_GLOBAL, name, buf);
-    if (rc != NC_NOERR) return nerr(f, name, rc, e);
+    if (t != DMAP_NC_CHAR || len < 0 || (size_t)len >= cap)
+        return cio_seterr(e, "%s: attribute %s: expected text", f->path, name);
+    int rc = L->get_att_text(ncid, DMAP_NC_GLOBAL, name, buf);
+    if (rc != 0) return nerr(f, name, rc, e);
     buf[len] = 0;
     return 0;
 }
@@ -102,20 +89,17 @@ static int text_att(dmap_file *f, int ncid, const char *name, char *buf, size_t 
 /* A variable of integer type over the named dimensions. */
 static int int_var(dmap_file *f, int ncid, const char *name, int ndims, const char *const *dims, int *varid, cio_err *e)
 {
-    nc_type t;
-    int nd, dimids[CIO_MAX_DIMS];
-    if (ncmpi_inq_varid(ncid, name, varid) != NC_NOERR)
+    int t = 0, nd = 0, dimids[CIO_MAX_DIMS];
+    if (L->inq_varid(ncid, name, varid) != 0)
         return cio_seterr(e, "%s: variable %s is missing (%s format)", f->path, name, dmap_format_name(f->fmt));
-    ncmpi_inq_vartype(ncid, *varid, &t);
-    ncmpi_inq_varndims(ncid, *varid, &nd);
-    if (t != NC_INT && t != NC_INT64)
+    int rc = L->inq_var(ncid, *varid, &t, &nd, dimids);
+    if (rc != 0) return nerr(f, name, rc, e);
+    if (t != DMAP_NC_INT && t != DMAP_NC_INT64)
         return cio_seterr(e, "%s: variable %s: expected int or int64 values", f->path, name);
     int ok = nd == ndims;
-    if (ok) ncmpi_inq_vardimid(ncid, *varid, dimids);
     for (int i = 0; ok && i < nd; i++) {
-        char dn[NC_MAX_NAME + 1];
-        ncmpi_inq_dimname(ncid, dimids[i], dn);
-        ok = strcmp(dn, dims[i]) == 0;
+        char dn[DMAP_NC_MAX_NAME + 1];
+        ok = L->inq_dimname(ncid, dimids[i], dn) == 0 && strcmp(dn, dims[i]) == 0;
     }
     if (!ok) {
         char want[256] = "";
@@ -129,11 +113,11 @@ static int int_var(dmap_file *f, int ncid, const char *name, int ndims, const ch
 static int get_ll(dmap_file *f, int ncid, int varid, const char *name, int row, int64_t start, int64_t n,
                   long long *v, cio_err *e)
 {
-    MPI_Offset st[2] = {row, start}, ct[2] = {1, n};
+    long long st[2] = {row, start}, ct[2] = {1, n};
     if (row < 0) st[0] = start, ct[0] = n;
     if (n == 0) return 0;
-    int rc = ncmpi_get_vara_longlong(ncid, varid, st, ct, v);
-    if (rc != NC_NOERR) return nerr(f, name, rc, e);
+    int rc = L->get_vara_ll(ncid, varid, st, ct, v);
+    if (rc != 0) return nerr(f, name, rc, e);
     return 0;
 }
 
@@ -143,14 +127,14 @@ static int pio_nc_header(dmap_file *f, nc_state *s, cio_err *e)
 {
     int ncid = s->ncid, n;
     char buf[300];
-    if (ncmpi_inq_att(ncid, NC_GLOBAL, "PIO_library_version", NULL, NULL) != NC_NOERR &&
-        ncmpi_inq_att(ncid, NC_GLOBAL, "version", NULL, NULL) != NC_NOERR)
+    if (L->inq_att(ncid, DMAP_NC_GLOBAL, "PIO_library_version", NULL, NULL) != 0 &&
+        L->inq_att(ncid, DMAP_NC_GLOBAL, "version", NULL, NULL) != 0)
         return cio_seterr(e, "%s: attribute PIO_library_version (PIO2) or version (SCORPIO) is missing", f->path);
     if (text_att(f, ncid, "array_order", buf, sizeof buf, e)) return -1;
     if (strcmp(buf, "C") != 0 && strcmp(buf, "Fortran") != 0)
         return cio_seterr(e, "%s: attribute array_order is \"%s\": expected \"C\" or \"Fortran\"", f->path, buf);
     int64_t mm;
-    if (int_att(f, ncid, NC_GLOBAL, "max_maplen", &mm, 1, &n, e)) return -1;
+    if (int_att(f, ncid, DMAP_NC_GLOBAL, "max_maplen", &mm, 1, &n, e)) return -1;
     int64_t nd, nt, me;
     if (dim_len(f, ncid, "dims", &nd, e) || dim_len(f, ncid, "task", &nt, e) || dim_len(f, ncid, "map_element", &me, e))
         return -1;
@@ -189,6 +173,7 @@ static int pio_nc_header(dmap_file *f, nc_state *s, cio_err *e)
 static int pio_nc_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_part *p, cio_err *e)
 {
     nc_state *s = f->impl;
+    L = s->lib;
     int64_t g = dmap_desc_elems(&f->desc[0]);
     long long *v = cio_malloc((size_t)(s->max_maplen ? s->max_maplen : 1) * sizeof(long long));
     int rc = 0;
@@ -213,9 +198,9 @@ static int scorpio_header(dmap_file *f, nc_state *s, cio_err *e)
     int ncid = s->ncid, n, nd;
     int64_t np, ndims, gdim[CIO_MAX_DIMS], csz, gl;
     char buf[300];
-    if (text_att(f, ncid, "version", buf, sizeof buf, e) || int_att(f, ncid, NC_GLOBAL, "nprocs", &np, 1, &n, e) ||
-        int_att(f, ncid, NC_GLOBAL, "ndims", &ndims, 1, &n, e) ||
-        int_att(f, ncid, NC_GLOBAL, "gdimlen", gdim, CIO_MAX_DIMS, &nd, e) || dim_len(f, ncid, "comm_sz", &csz, e) ||
+    if (text_att(f, ncid, "version", buf, sizeof buf, e) || int_att(f, ncid, DMAP_NC_GLOBAL, "nprocs", &np, 1, &n, e) ||
+        int_att(f, ncid, DMAP_NC_GLOBAL, "ndims", &ndims, 1, &n, e) ||
+        int_att(f, ncid, DMAP_NC_GLOBAL, "gdimlen", gdim, CIO_MAX_DIMS, &nd, e) || dim_len(f, ncid, "comm_sz", &csz, e) ||
         dim_len(f, ncid, "gmaplen", &gl, e))
         return -1;
     if (np != csz)
@@ -256,6 +241,7 @@ static int scorpio_header(dmap_file *f, nc_state *s, cio_err *e)
 static int scorpio_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_part *p, cio_err *e)
 {
     nc_state *s = f->impl;
+    L = s->lib;
     int64_t g = dmap_desc_elems(&f->desc[0]);
     long long *v = cio_malloc((size_t)CHUNK * sizeof(long long));
     int rc = 0;
@@ -295,11 +281,11 @@ static int e3sm_header(dmap_file *f, nc_state *s, cio_err *e)
         snprintf(dn, sizeof dn, "D%d.total_nreqs", k + 1);
         if (dim_len(f, ncid, dn, &total, e)) return -1;
         snprintf(name, sizeof name, "D%d.dims", k + 1);
-        if (int_att(f, ncid, NC_GLOBAL, name, dims, 4, &nd, e)) return -1;
+        if (int_att(f, ncid, DMAP_NC_GLOBAL, name, dims, 4, &nd, e)) return -1;
         snprintf(name, sizeof name, "D%d.ndims", k + 1);
         int64_t ndims;
-        if (ncmpi_inq_att(ncid, NC_GLOBAL, name, NULL, NULL) == NC_NOERR) {
-            if (int_att(f, ncid, NC_GLOBAL, name, &ndims, 1, &n, e)) return -1;
+        if (L->inq_att(ncid, DMAP_NC_GLOBAL, name, NULL, NULL) == 0) {
+            if (int_att(f, ncid, DMAP_NC_GLOBAL, name, &ndims, 1, &n, e)) return -1;
             if (ndims != nd)
                 return cio_seterr(e, "%s: attribute D%d.ndims is %lld, but D%d.dims has %d values", f->path, k + 1,
                                   (long long)ndims, k + 1, nd);
@@ -332,7 +318,7 @@ static int e3sm_header(dmap_file *f, nc_state *s, cio_err *e)
             return cio_seterr(e, "%s: variable %s adds up to %lld, dimension %s is %lld: they must be equal", f->path,
                               name, (long long)sum, dn, (long long)total);
         snprintf(name, sizeof name, "D%d.fill_starts", k + 1);
-        if (!f->opts.e3sm_fill && ncmpi_inq_varid(ncid, name, &vf) == NC_NOERR) {
+        if (!f->opts.e3sm_fill && L->inq_varid(ncid, name, &vf) == 0) {
             if (int_var(f, ncid, name, 1, d_p, &vf, e)) return -1;
             if (get_ll(f, ncid, vf, name, -1, 0, P, (long long *)s->use[k], e)) return -1;
             for (int64_t t = 0; t < P; t++)
@@ -351,6 +337,7 @@ static int e3sm_header(dmap_file *f, nc_state *s, cio_err *e)
 static int e3sm_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_part *p, cio_err *e)
 {
     nc_state *s = f->impl;
+    L = s->lib;
     const dmap_desc *d = &f->desc[k];
     int64_t g = dmap_desc_elems(d), row = d->dims[d->ndims - 1];
     long long *off = cio_malloc((size_t)CHUNK * sizeof(long long)), *len = cio_malloc((size_t)CHUNK * sizeof(long long));
@@ -389,7 +376,7 @@ static void nc_close(dmap_file *f)
 {
     nc_state *s = f->impl;
     if (!s) return;
-    if (s->ncid >= 0) ncmpi_close(s->ncid);
+    if (s->ncid >= 0) s->lib->close(s->ncid);
     for (int k = 0; k < DMAP_MAX_DECOMPS; k++) {
         cio_free(s->count[k]);
         cio_free(s->first[k]);
@@ -399,18 +386,25 @@ static void nc_close(dmap_file *f)
     f->impl = NULL;
 }
 
-int dmap_nc_open(dmap_file *f, cio_err *e)
+int dmap_nc_open(dmap_file *f, int hdf5, cio_err *e)
 {
+    /* classic files: PnetCDF (as before), or netCDF-C without it; HDF5: netCDF-C */
+    const dmap_nclib *lib = hdf5 ? dmap_nclib_netcdf() : dmap_nclib_pnetcdf();
+    if (!lib && !hdf5) lib = dmap_nclib_netcdf();
+    if (!lib)
+        return cio_seterr(e, "%s: a %s decomposition file: this decomp_io was built without %s, which reads it "
+                             "(./configure --with-%s=DIR)", f->path, hdf5 ? "netCDF-4 (HDF5)" : "netCDF",
+                          hdf5 ? "netCDF-C" : "PnetCDF or netCDF-C", hdf5 ? "netcdf" : "pnetcdf");
     nc_state *s = cio_calloc(1, sizeof *s);
     s->ncid = -1;
+    s->lib = L = lib;
     f->impl = s;
     f->close = nc_close;
-    int rc = ncmpi_open(MPI_COMM_SELF, f->path, NC_NOWRITE, MPI_INFO_NULL, &s->ncid);
-    if (rc != NC_NOERR) {
+    int rc = lib->open(f->path, &s->ncid);
+    if (rc != 0) {
         s->ncid = -1;
-        return nerr(f, "cannot open as netCDF", rc, e);
+        return nerr(f, hdf5 ? "cannot open as netCDF-4" : "cannot open as netCDF", rc, e);
     }
-    ncmpi_begin_indep_data(s->ncid);
     if (has_dim(s->ncid, "num_decomp")) {
         f->fmt = DMAP_E3SM;
         f->read = e3sm_read;
@@ -430,183 +424,3 @@ int dmap_nc_open(dmap_file *f, cio_err *e)
                          "comm_sz (SCORPIO logger) or map_element (PIO)", f->path);
 }
 
-/* ---- the E3SM-IO writer ---- */
-
-/* A task's own pairs as dat2nc builds them: holes dropped, a new pair where the
- * offset does not continue the previous one or starts a row of the fastest
- * dimension.  Returns the number of pairs; fills off/len when given. */
-static int64_t coalesce(const int64_t *m, int64_t n, int64_t row, long long *off, long long *len, int64_t *raw)
-{
-    int64_t np = 0, end = -1;
-    *raw = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (m[i] < 0) continue;
-        (*raw)++;
-        if (np > 0 && m[i] == end && m[i] % row != 0) {
-            if (len) len[np - 1]++;
-        } else {
-            if (off) off[np] = m[i], len[np] = 1;
-            np++;
-        }
-        end = m[i] + 1;
-    }
-    return np;
-}
-
-#define PW(call, what)                                     \
-    do {                                                   \
-        int rc_ = (call);                                  \
-        if (rc_ != NC_NOERR) {                             \
-            cio_seterr(e, "%s: %s: %s", path, what, ncmpi_strerror(rc_)); \
-            goto out;                                      \
-        }                                                  \
-    } while (0)
-
-static void put_text(int ncid, int varid, const char *name, const char *text)
-{
-    ncmpi_put_att_text(ncid, varid, name, (MPI_Offset)strlen(text), text);
-}
-
-int dmap_write_e3sm(const char *path, int ndecomps, const dmap_desc *d, int64_t ntasks, int raw,
-                    const char *command_line, dmap_task_fn fn, void *ctx, cio_err *e)
-{
-    int ncid = -1, rc = -1;
-    MPI_Info info;
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "nc_header_align_size", "8192");
-    int64_t *nreqs[DMAP_MAX_DECOMPS] = {0}, *nraw[DMAP_MAX_DECOMPS] = {0};
-    int vid[DMAP_MAX_DECOMPS][6];
-    long long *off = NULL, *len = NULL;
-    int64_t *m = NULL;
-    PW(ncmpi_create(MPI_COMM_SELF, path, NC_CLOBBER | NC_64BIT_DATA, info, &ncid), "cannot create");
-    int dk, dp;
-    PW(ncmpi_def_dim(ncid, "num_decomp", ndecomps, &dk), "num_decomp");
-    put_text(ncid, NC_GLOBAL, "command_line", command_line);
-    for (int k = 0; k < ndecomps; k++) {
-        /* pass 1: the counts the header needs */
-        int64_t row = d[k].dims[d[k].ndims - 1], total = 0, total_raw = 0, elems = 0;
-        int lmax = 0, lmin = 0, any = 0, maxn = 0, minn = 0;
-        nreqs[k] = cio_malloc((size_t)ntasks * sizeof(int64_t));
-        nraw[k] = cio_malloc((size_t)ntasks * sizeof(int64_t));
-        for (int64_t t = 0; t < ntasks; t++) {
-            int64_t *m = NULL, n = fn(ctx, k, t, &m), r;
-            long long *o = cio_malloc((size_t)(n ? n : 1) * sizeof(long long)), *l = cio_malloc((size_t)(n ? n : 1) * sizeof(long long));
-            nreqs[k][t] = coalesce(m, n, row, o, l, &r);
-            nraw[k][t] = r;
-            for (int64_t i = 0; i < nreqs[k][t]; i++) {
-                if (!any || l[i] > lmax) lmax = (int)l[i];
-                if (!any || l[i] < lmin) lmin = (int)l[i];
-                any = 1;
-            }
-            if (t == 0 || nreqs[k][t] > maxn) maxn = (int)nreqs[k][t];
-            if (t == 0 || nreqs[k][t] < minn) minn = (int)nreqs[k][t];
-            total += nreqs[k][t];
-            total_raw += r;
-            elems += r;
-            cio_free(o);
-            cio_free(l);
-            cio_free(m);
-        }
-        if (total == 0) {
-            cio_seterr(e, "%s: decomposition D%d names no element: an E3SM-IO map cannot store it (a dimension of "
-                          "length 0 is the unlimited one)", path, k + 1);
-            goto out;
-        }
-        char name[64], dn[64], rdn[64];
-        int dt, drt;
-        if (k == 0) PW(ncmpi_def_dim(ncid, "decomp_nprocs", ntasks, &dp), "decomp_nprocs");
-        snprintf(name, sizeof name, "D%d.nreqs", k + 1);
-        PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dp, &vid[k][0]), name);
-        put_text(ncid, vid[k][0], "description", "Number of noncontiguous requests per process");
-        snprintf(name, sizeof name, "D%d.fill_starts", k + 1);
-        PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dp, &vid[k][1]), name);
-        put_text(ncid, vid[k][1], "description",
-                 "Start index in offsets[] and lengths[] for requests to be written with fill values");
-        snprintf(dn, sizeof dn, "D%d.total_nreqs", k + 1);
-        PW(ncmpi_def_dim(ncid, dn, total, &dt), dn);
-        snprintf(name, sizeof name, "D%d.offsets", k + 1);
-        PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dt, &vid[k][2]), name);
-        put_text(ncid, vid[k][2], "description", "Flattened starting indices of noncontiguous requests");
-        snprintf(name, sizeof name, "D%d.lengths", k + 1);
-        PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dt, &vid[k][3]), name);
-        put_text(ncid, vid[k][3], "description", "Lengths of noncontiguous requests");
-        ncmpi_put_att_int(ncid, vid[k][3], "max", NC_INT, 1, &lmax);
-        ncmpi_put_att_int(ncid, vid[k][3], "min", NC_INT, 1, &lmin);
-        if (raw) {
-            snprintf(name, sizeof name, "D%d.raw_nreqs", k + 1);
-            PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dp, &vid[k][4]), name);
-            put_text(ncid, vid[k][4], "description", "Number of file offsets accessed per process before merge");
-            snprintf(rdn, sizeof rdn, "D%d.total_raw_nreqs", k + 1);
-            PW(ncmpi_def_dim(ncid, rdn, total_raw, &drt), rdn);
-            snprintf(name, sizeof name, "D%d.raw_offsets", k + 1);
-            PW(ncmpi_def_var(ncid, name, NC_INT, 1, &drt, &vid[k][5]), name);
-            put_text(ncid, vid[k][5], "description", "File offsets accessed before merge");
-        }
-        int nd = d[k].ndims, dims[CIO_MAX_DIMS];
-        for (int i = 0; i < nd; i++) dims[i] = (int)d[k].dims[i];
-        snprintf(name, sizeof name, "D%d.ndims", k + 1);
-        ncmpi_put_att_int(ncid, NC_GLOBAL, name, NC_INT, 1, &nd);
-        snprintf(name, sizeof name, "D%d.dims", k + 1);
-        ncmpi_put_att_int(ncid, NC_GLOBAL, name, NC_INT, nd, dims);
-        snprintf(name, sizeof name, "D%d.max_nreqs", k + 1);
-        ncmpi_put_att_int(ncid, NC_GLOBAL, name, NC_INT, 1, &maxn);
-        snprintf(name, sizeof name, "D%d.min_nreqs", k + 1);
-        ncmpi_put_att_int(ncid, NC_GLOBAL, name, NC_INT, 1, &minn);
-        snprintf(name, sizeof name, "D%d.fully_covered", k + 1);
-        /* maps are duplicate-free (checked on load), so counting covers */
-        put_text(ncid, NC_GLOBAL, name, elems == dmap_desc_elems(&d[k]) ? "true" : "false");
-    }
-    PW(ncmpi_enddef(ncid), "enddef");
-    PW(ncmpi_begin_indep_data(ncid), "begin_indep_data");
-    /* pass 2: the data, task by task */
-    for (int k = 0; k < ndecomps; k++) {
-        int64_t row = d[k].dims[d[k].ndims - 1], at = 0, rat = 0;
-        for (int64_t t = 0; t < ntasks; t++) {
-            MPI_Offset st = t, one = 1;
-            long long nr = nreqs[k][t], rr = nraw[k][t];
-            PW(ncmpi_put_vara_longlong(ncid, vid[k][0], &st, &one, &nr), "nreqs");
-            PW(ncmpi_put_vara_longlong(ncid, vid[k][1], &st, &one, &nr), "fill_starts");
-            if (raw) PW(ncmpi_put_vara_longlong(ncid, vid[k][4], &st, &one, &rr), "raw_nreqs");
-            int64_t n = fn(ctx, k, t, &m), r;
-            off = cio_malloc((size_t)(n ? n : 1) * sizeof(long long));
-            len = cio_malloc((size_t)(n ? n : 1) * sizeof(long long));
-            int64_t np = coalesce(m, n, row, off, len, &r);
-            MPI_Offset s0 = at, c0 = np;
-            if (np) {
-                PW(ncmpi_put_vara_longlong(ncid, vid[k][2], &s0, &c0, off), "offsets");
-                PW(ncmpi_put_vara_longlong(ncid, vid[k][3], &s0, &c0, len), "lengths");
-            }
-            if (raw && r) {
-                int64_t j = 0;
-                for (int64_t i = 0; i < n; i++)
-                    if (m[i] >= 0) off[j++] = m[i] + 1;   /* raw offsets are 1-based */
-                MPI_Offset s1 = rat, c1 = r;
-                PW(ncmpi_put_vara_longlong(ncid, vid[k][5], &s1, &c1, off), "raw_offsets");
-            }
-            at += np;
-            rat += r;
-            cio_free(m);
-            cio_free(off);
-            cio_free(len);
-            m = NULL;
-            off = len = NULL;
-        }
-    }
-    rc = 0;
-out:
-    if (ncid >= 0) {
-        int crc = ncmpi_close(ncid);
-        if (rc == 0 && crc != NC_NOERR) rc = cio_seterr(e, "%s: close: %s", path, ncmpi_strerror(crc));
-    }
-    MPI_Info_free(&info);
-    cio_free(m);
-    cio_free(off);
-    cio_free(len);
-    for (int k = 0; k < DMAP_MAX_DECOMPS; k++) {
-        cio_free(nreqs[k]);
-        cio_free(nraw[k]);
-    }
-    return rc;
-}
-
-#endif

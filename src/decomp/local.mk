@@ -1,10 +1,12 @@
 # decomp_io: replays decomposition maps saved by PIO, SCORPIO and E3SM-IO (issue 19).
-# libdmap: the map readers and writers (PnetCDF reads the netCDF containers).
+# libdmap: the map readers and writers (PnetCDF reads the classic netCDF
+# containers, netCDF-C the netCDF-4 ones; each library's header in its own file).
 noinst_LIBRARIES += src/decomp/libdmap.a
-src_decomp_libdmap_a_CPPFLAGS = $(AM_CPPFLAGS) $(PNETCDF_CFLAGS)
+src_decomp_libdmap_a_CPPFLAGS = $(AM_CPPFLAGS) $(PNETCDF_CFLAGS) $(NETCDF_CFLAGS)
 src_decomp_libdmap_a_SOURCES = \
 	src/decomp/dmap.c src/decomp/dmap.h src/decomp/dmap_impl.h \
-	src/decomp/dmap_text.c src/decomp/dmap_nc.c
+	src/decomp/dmap_text.c src/decomp/dmap_nc.c src/decomp/dmap_e3sm_write.c \
+	src/decomp/dmap_nclib_pnc.c src/decomp/dmap_nclib_nc.c
 DMAP_LIBS = src/decomp/libdmap.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 
 bin_PROGRAMS += src/decomp/decomp_io
@@ -12,7 +14,7 @@ RUN_EXES += src/decomp/decomp_io
 src_decomp_decomp_io_SOURCES = src/decomp/decomp.h \
 	src/decomp/decomp_main.c src/decomp/decomp_config.c src/decomp/decomp_plan.c \
 	src/decomp/decomp_gen.c src/decomp/decomp_pioperf.c \
-	src/mom/mom_domain.c src/mom/mom_domain.h
+	src/mom/mom_domain.c src/mom/mom_domain.h src/gcrm/gcrm_grid.c src/gcrm/gcrm_grid.h
 src_decomp_decomp_io_LDADD = $(DMAP_LIBS)
 
 # generated maps (decomp_io --make_decomp; doc/decomp.md says how), pioperf's

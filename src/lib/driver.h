@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 #include <stdint.h>
+#include "schema.h"
 #include "types.h"
 #include "util.h"
 
@@ -112,6 +113,17 @@ typedef struct cio_req {
 
 struct cio_driver;
 
+/* A variable as an open file holds it (inq_var), which verification compares
+ * with what the kernel planned. */
+typedef struct cio_var_layout {
+    char type[32];                  /* by its netCDF CDL name ("double", "uint", "string", ...) */
+    int ndims;                      /* as many as the file says (names and lengths: the first CIO_MAX_DIMS) */
+    int is_record;                  /* the first dimension is the record (unlimited) one */
+    char dim[CIO_MAX_DIMS][257];    /* names (netCDF: at most NC_MAX_NAME, 256); "" where the file names none
+                                     * (an HDF5 dataset without dimension scales) */
+    int64_t len[CIO_MAX_DIMS];      /* lengths; the record dimension's is its record count */
+} cio_var_layout;
+
 /* A driver-level open file. */
 typedef struct cio_dfile {
     const struct cio_driver *drv;
@@ -154,6 +166,10 @@ typedef struct cio_driver {
     int (*create)(cio_dfile *f, MPI_Info info);
     int (*open)(cio_dfile *f, MPI_Info info);   /* existing file, f->writable says how */
     int (*def_dim)(cio_dfile *f, const char *name, int64_t len, int *dimid);  /* len CIO_UNLIMITED = record */
+    /* Every driver accepts every cio_type, CIO_CHAR included: a character variable
+     * (NC_CHAR; HDF5 1-byte strings as netCDF-4 stores them; raw bytes) whose put
+     * and get move the text's bytes.  A driver whose library has no such type
+     * refuses it here with a message naming the variable (adios2). */
     int (*def_var)(cio_dfile *f, const char *name, cio_type t, int ndims, const int *dimids, int *varid);
     int (*put_att)(cio_dfile *f, int varid, const char *name, cio_type t, int64_t len, const void *vals);
     int (*enddef)(cio_dfile *f);
@@ -195,6 +211,11 @@ typedef struct cio_driver {
      * data its header declares (-1: the library cannot say, e.g. netCDF-4). */
     int (*inq_dimlen)(cio_dfile *f, const char *name, int64_t *len);
     int (*data_end)(cio_dfile *f, int64_t *bytes);
+    /* What the open file holds for a variable (a varid from inq_varid): its type
+     * and dimensions, which read-back checks against the plan before reading any
+     * value.  Every driver that stores data has it; only metadata is read (every
+     * rank may call it, independently). */
+    int (*inq_var)(cio_dfile *f, int varid, cio_var_layout *out);
 } cio_driver;
 
 /* The table: every driver built, NULL-terminated. */

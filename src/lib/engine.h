@@ -110,7 +110,7 @@ void cio_engine_new_repetition(cio_engine *e);
 typedef struct cio_readback {
     int64_t files, variables, records, elements;
     int64_t mismatches;
-    char first_mismatch[512];   /* "file: variable v, record r, index i: read x, expected y" */
+    char first_mismatch[CIO_ERRMSG_LEN];    /* "file: variable v, record r, element i: read x, expected y" */
 } cio_readback;
 void cio_engine_readback(cio_engine *e, int shift, int check, cio_stats *rstats, cio_readback *out);
 

@@ -151,9 +151,11 @@ cio_file *eng_file_new(cio_engine *e, const char *path, cio_schema *s, MPI_Comm 
 void eng_file_free(cio_file *f);
 cio_file *eng_plain_create(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm);
 cio_file *eng_open_existing(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm, int writable);
-/* Read-back: the file's record count and size against the plan (engine_layout.c). */
-/* Returns the records the file holds (every rank of the file), -1 if unknown. */
-int64_t eng_check_layout(cio_file *f, int64_t planned_nrecs, int has_records, cio_readback *out);
+/* Read-back: each variable's type and dimensions, the file's record count and its
+ * size against the plan (engine_layout.c).  var_ok[v] (one per schema variable)
+ * gets 0 where variable v's layout differs (its values are not read).  Returns
+ * the records the file holds (every rank of the file), -1 if unknown. */
+int64_t eng_check_layout(cio_file *f, int64_t planned_nrecs, int has_records, int *var_ok, cio_readback *out);
 cio_file *eng_plain_open(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm);
 int64_t eng_plain_nrecs(cio_file *f);
 void eng_plain_close(cio_file *f);

@@ -86,10 +86,11 @@ void cio_engine_readback(cio_engine *e, int shift, int check, cio_stats *rstats,
                 has_records = 1;
                 if (nrec[v] > planned) planned = nrec[v];
             }
-        int64_t held = eng_check_layout(f, planned, has_records, out);   /* records missing are not read */
+        int *ok = cio_calloc((size_t)(s->nvars ? s->nvars : 1), sizeof *ok);
+        int64_t held = eng_check_layout(f, planned, has_records, ok, out);   /* records missing are not read */
         for (int v = 0; v < s->nvars; v++) {
             cio_var *var = &s->vars[v];
-            if (nrec[v] == 0 || (var->flags & CIO_VAR_NOVERIFY)) continue;
+            if (nrec[v] == 0 || !ok[v] || (var->flags & CIO_VAR_NOVERIFY)) continue;
             cio_decomp *own = var->decomp, *use = own;
             int64_t shape[CIO_MAX_DIMS];
             int nd = cio_var_shape(s, var, shape);
@@ -113,6 +114,7 @@ void cio_engine_readback(cio_engine *e, int shift, int check, cio_stats *rstats,
             if (use != own) cio_decomp_release(use);
         }
         eng_plain_close(f);
+        cio_free(ok);
         cio_free(nrec);
     }
     e->stats = saved;

@@ -484,7 +484,9 @@ static int define_var(cio_dfile *f, bp_file *p, bp_var *v)
 {
     adios2_type t = cio_bp_type(v->type);
     if (v->type == CIO_CHAR || t == adios2_type_unknown)
-        return cio_driver_err(f, "adios2_define_variable", "variable %s: type %s has no ADIOS2 array type here",
+        return cio_driver_err(f, "adios2_define_variable",
+                              "variable %s: the adios2 driver writes numeric arrays only; a %s variable (text) has "
+                              "no ADIOS2 array type here: use the pnetcdf, netcdf, hdf5 or mpiio driver",
                               v->name, cio_type_name(v->type));
     v->v = adios2_define_variable(p->io, v->name, t, (size_t)v->adims, v->adims ? v->shape : NULL, NULL, NULL,
                                   adios2_constant_dims_false);
@@ -568,6 +570,7 @@ static void load_layout(bp_file *p, const cio_schema *s)
         v->is_record = sv->is_record;
         v->adims = sv->ndims - sv->is_record;
         for (int k = 0; k < v->adims; k++) v->shape[k] = (size_t)s->dims[sv->dimids[k + sv->is_record]].len;
+        for (int k = 0; k < sv->ndims; k++) list_add(&v->dimlist, s->dims[sv->dimids[k]].name);
         v->last_rec = -1;
     }
 }
@@ -742,6 +745,44 @@ static int bp_inq_nrecs(cio_dfile *f, int64_t *nrecs)
 {
     bp_file *p = f->priv;
     *nrecs = p->step_rec + 1 > p->nrecs ? p->step_rec + 1 : p->nrecs;
+    return 0;
+}
+
+/* The type and shape ADIOS2 holds for the variable (the layout attributes only
+ * name its dimensions); the record dimension's length is its steps. */
+static int bp_inq_var(cio_dfile *f, int varid, cio_var_layout *out)
+{
+    bp_file *p = f->priv;
+    if (varid < 0 || varid >= p->nvars) return cio_driver_err(f, "inq_var", "bad variable id %d", varid);
+    bp_var *v = &p->vars[varid];
+    memset(out, 0, sizeof *out);
+    cio_type t = v->type;
+    size_t adims = (size_t)v->adims, *shape = NULL;
+    if (v->v) {
+        adios2_type at;
+        BP(f, "adios2_variable_type", adios2_variable_type(&at, v->v));
+        if (from_bp_type(at, &t) != 0) {
+            t = CIO_NTYPES;
+            snprintf(out->type, sizeof out->type, "ADIOS2 type %d", (int)at);
+        }
+        BP(f, "adios2_variable_ndims", adios2_variable_ndims(&adims, v->v));
+        shape = cio_calloc(adims ? adims : 1, sizeof *shape);
+        adios2_error rc = adims ? adios2_variable_shape(shape, v->v) : adios2_error_none;
+        if (rc != adios2_error_none) {
+            cio_free(shape);
+            return bp_err(f, "adios2_variable_shape", rc);
+        }
+    }
+    if (t < CIO_NTYPES) snprintf(out->type, sizeof out->type, "%s", cio_type_name(t));
+    out->is_record = v->is_record;
+    out->ndims = (int)adims + v->is_record;
+    const char *q = v->dimlist;
+    for (int k = 0; k < out->ndims && k < CIO_MAX_DIMS; k++) {
+        if (q) q = list_next(q, out->dim[k], sizeof out->dim[k]);
+        int a = k - v->is_record;
+        out->len[k] = a < 0 ? v->nsteps : shape ? (int64_t)shape[a] : (int64_t)v->shape[a];
+    }
+    cio_free(shape);
     return 0;
 }
 
@@ -1014,6 +1055,7 @@ const cio_driver cio_driver_adios2 = {
     .enddef = bp_enddef,
     .inq_varid = bp_inq_varid,
     .inq_nrecs = bp_inq_nrecs,
+    .inq_var = bp_inq_var,
     .put = bp_put,
     .get = bp_get,
     .wait = bp_wait,

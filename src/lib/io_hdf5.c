@@ -115,7 +115,7 @@ static int h5_err(cio_dfile *f, const char *call)
 static hid_t h5type(cio_type t)
 {
     switch (t) {
-    case CIO_CHAR: return H5T_NATIVE_CHAR;
+    case CIO_CHAR: return H5T_C_S1;     /* netCDF-4's NC_CHAR: 1-byte strings, null-terminated, ASCII */
     case CIO_BYTE: return H5T_NATIVE_SCHAR;
     case CIO_SHORT: return H5T_NATIVE_SHORT;
     case CIO_INT: return H5T_NATIVE_INT;
@@ -181,6 +181,7 @@ static int h5_open(cio_dfile *f, MPI_Info info)
     if (h->fid < 0) {
         h5_err(f, "H5Fopen");
         cio_dir_hint(f);
+        cio_truncation_hint(f);
         return -1;
     }
     return 0;
@@ -383,6 +384,65 @@ static int h5_inq_nrecs(cio_dfile *f, int64_t *nrecs)
     for (int i = 0; i < h->nvars; i++)
         if (h->vars[i].is_record && h->vars[i].dims[0] > n) n = h->vars[i].dims[0];
     *nrecs = (int64_t)n;
+    return 0;
+}
+
+/* A dataset's type by the netCDF name of the same type. */
+static void type_name(hid_t t, char *buf, size_t len)
+{
+    H5T_class_t c = H5Tget_class(t);
+    size_t sz = H5Tget_size(t);
+    const char *n = NULL;
+    if (c == H5T_INTEGER) n = sz == 1 ? "byte" : sz == 2 ? "short" : sz == 4 ? "int" : sz == 8 ? "int64" : NULL;
+    else if (c == H5T_FLOAT) n = sz == 4 ? "float" : sz == 8 ? "double" : NULL;
+    else if (c == H5T_STRING) n = "string";
+    if (n) snprintf(buf, len, "%s%s", c == H5T_INTEGER && H5Tget_sign(t) == H5T_SGN_NONE ? "u" : "", n);
+    else snprintf(buf, len, "HDF5 type class %d of %zu bytes", (int)c, sz);
+}
+
+/* H5DSiterate_scales: the name of the first dimension scale attached. */
+static herr_t scale_name(hid_t did, unsigned dim, hid_t scale, void *data)
+{
+    (void)did;
+    (void)dim;
+    size_t cap = sizeof ((cio_var_layout *)0)->dim[0];
+    char path[sizeof ((cio_var_layout *)0)->dim[0] + 1], *out = data;
+    if (H5Iget_name(scale, path, sizeof path) <= 0) return 1;
+    const char *name = path[0] == '/' ? path + 1 : path;   /* in the root group */
+    size_t l = strlen(name) < cap ? strlen(name) : cap - 1;
+    memcpy(out, name, l);
+    out[l] = '\0';
+    return 1;
+}
+
+/* Dimension names come from the scales attached (dimension_scales); a dimension
+ * without one is left unnamed, and a coordinate variable is its own scale. */
+static int h5_inq_var(cio_dfile *f, int varid, cio_var_layout *out)
+{
+    h5file *h = f->priv;
+    if (varid < 0 || varid >= h->nvars) return cio_driver_err(f, "inq_var", "bad variable id %d", varid);
+    h5var *v = &h->vars[varid];
+    memset(out, 0, sizeof *out);
+    hid_t t = H5Dget_type(v->dset);
+    H5C(f, "H5Dget_type", t);
+    type_name(t, out->type, sizeof out->type);
+    H5Tclose(t);
+    hid_t space = H5Dget_space(v->dset);
+    H5C(f, "H5Dget_space", space);
+    hsize_t cur[H5S_MAX_RANK], max[H5S_MAX_RANK];
+    int nd = H5Sget_simple_extent_dims(space, cur, max);
+    H5Sclose(space);
+    H5C(f, "H5Sget_simple_extent_dims", nd);
+    out->ndims = nd;
+    out->is_record = nd > 0 && max[0] == H5S_UNLIMITED;
+    int own = nd == 1 && H5DSis_scale(v->dset) > 0;
+    for (int k = 0; k < nd && k < CIO_MAX_DIMS; k++) {
+        out->len[k] = (int64_t)cur[k];
+        if (own) snprintf(out->dim[k], sizeof out->dim[k], "%s", v->name);
+        else if (H5DSget_num_scales(v->dset, (unsigned)k) > 0)
+            H5DSiterate_scales(v->dset, (unsigned)k, NULL, scale_name, out->dim[k]);
+    }
+    H5Eclear2(H5E_DEFAULT);
     return 0;
 }
 
@@ -702,6 +762,7 @@ const cio_driver cio_driver_hdf5 = {
     .enddef = h5_enddef,
     .inq_varid = h5_inq_varid,
     .inq_nrecs = h5_inq_nrecs,
+    .inq_var = h5_inq_var,
     .put = h5_put,
     .get = h5_get,
     .wait = h5_wait,

@@ -413,6 +413,22 @@ static int raw_inq_varid(cio_dfile *f, const char *name, int *varid)
     return cio_driver_err(f, "inq_varid", "no variable '%s' in the raw header", name);
 }
 
+static int raw_inq_var(cio_dfile *f, int varid, cio_var_layout *out)
+{
+    raw_file *rf = f->priv;
+    if (varid < 0 || varid >= rf->nvars) return cio_driver_err(f, "inq_var", "bad variable id %d", varid);
+    const raw_var *v = &rf->vars[varid];
+    memset(out, 0, sizeof *out);
+    snprintf(out->type, sizeof out->type, "%s", type_names[v->type]);
+    out->ndims = v->ndims;
+    out->is_record = v->is_record;
+    for (int k = 0; k < v->ndims; k++) {
+        snprintf(out->dim[k], sizeof out->dim[k], "%s", rf->dims[v->dimids[k]].name);
+        out->len[k] = k == 0 && v->is_record ? rf->nrecs : rf->dims[v->dimids[k]].len;
+    }
+    return 0;
+}
+
 static int raw_inq_nrecs(cio_dfile *f, int64_t *nrecs)
 {
     *nrecs = ((raw_file *)f->priv)->nrecs;
@@ -746,5 +762,6 @@ const cio_driver cio_driver_mpiio = {
     .file_info = raw_file_info,
     .header_size = raw_header_size,
     .max_extent = raw_max_extent,
+    .inq_var = raw_inq_var,
     .get_att = raw_get_att,
 };

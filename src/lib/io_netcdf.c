@@ -287,6 +287,7 @@ static int ncd_open(cio_dfile *f, MPI_Info info)
     if (rc != NC_NOERR) {
         ncd_err(f, p->serial ? "nc__open" : "nc_open_par", rc);
         cio_dir_hint(f);
+        cio_truncation_hint(f);
         return -1;
     }
     int fmt = 0;
@@ -525,6 +526,28 @@ static int ncd_inq_dimlen(cio_dfile *f, const char *name, int64_t *len)
     return 0;
 }
 
+static int ncd_inq_var(cio_dfile *f, int varid, cio_var_layout *out)
+{
+    ncd_file *p = f->priv;
+    int nd = 0, ud = -1;
+    nc_type t = 0;
+    memset(out, 0, sizeof *out);
+    NCC(f, "nc_inq_varndims", nc_inq_varndims(p->ncid, varid, &nd));
+    int *dims = cio_calloc((size_t)(nd ? nd : 1), sizeof *dims);
+    int rc = nc_inq_var(p->ncid, varid, NULL, &t, &nd, dims, NULL);
+    if (rc == NC_NOERR) rc = nc_inq_unlimdim(p->ncid, &ud);
+    cio_nc_type_name(t, out->type, sizeof out->type);
+    out->ndims = nd;
+    out->is_record = nd > 0 && dims[0] == ud;
+    for (int k = 0; k < nd && k < CIO_MAX_DIMS && rc == NC_NOERR; k++) {
+        size_t len = 0;
+        rc = nc_inq_dim(p->ncid, dims[k], out->dim[k], &len);
+        out->len[k] = (int64_t)len;
+    }
+    cio_free(dims);
+    return rc == NC_NOERR ? 0 : ncd_err(f, "nc_inq_var", rc);
+}
+
 static void ncd_describe(char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -576,4 +599,5 @@ const cio_driver cio_driver_netcdf = {
     .get_att = ncd_get_att,
     .describe = ncd_describe,
     .inq_dimlen = ncd_inq_dimlen,
+    .inq_var = ncd_inq_var,
 };

@@ -552,6 +552,28 @@ static int pn_inq_dimlen(cio_dfile *f, const char *name, int64_t *len)
     return 0;
 }
 
+static int pn_inq_var(cio_dfile *f, int varid, cio_var_layout *out)
+{
+    pn_file *p = f->priv;
+    int nd = 0, ud = -1;
+    nc_type t = 0;
+    memset(out, 0, sizeof *out);
+    PN(f, "ncmpi_inq_varndims", ncmpi_inq_varndims(p->ncid, varid, &nd));
+    int *dims = cio_calloc((size_t)(nd ? nd : 1), sizeof *dims);
+    int rc = ncmpi_inq_var(p->ncid, varid, NULL, &t, &nd, dims, NULL);
+    if (rc == NC_NOERR) rc = ncmpi_inq_unlimdim(p->ncid, &ud);
+    cio_nc_type_name(t, out->type, sizeof out->type);
+    out->ndims = nd;
+    out->is_record = nd > 0 && dims[0] == ud;
+    for (int k = 0; k < nd && k < CIO_MAX_DIMS && rc == NC_NOERR; k++) {
+        MPI_Offset len = 0;
+        rc = ncmpi_inq_dim(p->ncid, dims[k], out->dim[k], &len);
+        out->len[k] = len;
+    }
+    cio_free(dims);
+    return rc == NC_NOERR ? 0 : pn_err(f, "ncmpi_inq_var", rc);
+}
+
 /* The end of the furthest variable's data by the header: what ncvalidator
  * calls the expected file size. */
 static int pn_data_end(cio_dfile *f, int64_t *bytes)
@@ -629,4 +651,5 @@ const cio_driver cio_driver_pnetcdf = {
     .describe = pn_describe,
     .inq_dimlen = pn_inq_dimlen,
     .data_end = pn_data_end,
+    .inq_var = pn_inq_var,
 };

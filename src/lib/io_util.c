@@ -1,6 +1,7 @@
 #include "config.h"
 #include "io_util.h"
 #include "driver.h"
+#include "hdf5_end.h"
 #include "util.h"
 
 #include <errno.h>
@@ -198,4 +199,25 @@ int cio_szip_pixels(int64_t n)
     if (n < 2) return 0;
     int64_t ppb = n < 32 ? n : 32;
     return (int)(ppb - ppb % 2);
+}
+
+const char *cio_nc_type_name(int nctype, char *buf, size_t len)
+{
+    static const char *nm[] = {NULL, "byte", "char", "short", "int", "float", "double", "ubyte", "ushort", "uint",
+                               "int64", "uint64", "string"};
+    if (nctype > 0 && nctype < (int)(sizeof nm / sizeof *nm)) snprintf(buf, len, "%s", nm[nctype]);
+    else snprintf(buf, len, "type %d", nctype);
+    return buf;
+}
+
+void cio_truncation_hint(cio_dfile *f)
+{
+    struct stat sb;
+    int64_t end = cio_hdf5_stored_end(f->path);
+    if (end < 0 || stat(f->path, &sb) != 0 || (int64_t)sb.st_size >= end) return;
+    size_t l = strlen(f->err);
+    snprintf(f->err + l, sizeof f->err - l,
+             "; %s is %lld bytes, but its HDF5 superblock says the file ends at byte %lld: the file is truncated "
+             "(%lld bytes missing)",
+             f->path, (long long)sb.st_size, (long long)end, (long long)(end - (int64_t)sb.st_size));
 }

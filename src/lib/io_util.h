@@ -86,4 +86,14 @@ int cio_check_file_size(struct cio_dfile *f, int64_t end, int64_t bytes);
  * largest even number up to 32 and n; 0 (no szip for that variable) below 2. */
 int cio_szip_pixels(int64_t n);
 
+/* After a failed open: append to f->err that the file is truncated, when its
+ * HDF5 superblock says so (cio_hdf5_stored_end) ("PATH is N bytes, but its HDF5 superblock says ..."),
+ * since the libraries say only "HDF error" or "truncated file". */
+void cio_truncation_hint(struct cio_dfile *f);
+
+/* A netCDF type's CDL name ("double", "uint", ...) by its number in the netCDF
+ * formats (NC_BYTE 1 ... NC_STRING 12), which netCDF-C and PnetCDF share; other
+ * numbers (user-defined netCDF-4 types) as "type N" in buf. */
+const char *cio_nc_type_name(int nctype, char *buf, size_t len);
+
 #endif

@@ -2,6 +2,7 @@
 noinst_LIBRARIES += src/lib/libclimio.a src/lib/libcio_io.a
 src_lib_libclimio_a_SOURCES = \
 	src/lib/util.c src/lib/util.h src/lib/types.h \
+	src/lib/hdf5_end.c src/lib/hdf5_end.h \
 	src/lib/params.c src/lib/params.h \
 	src/lib/env.c src/lib/env.h \
 	src/lib/outputs.c src/lib/outputs.h \

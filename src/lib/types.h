@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 typedef enum cio_type {
-    CIO_CHAR = 0,   /* text attributes only */
+    CIO_CHAR = 0,   /* text: attributes and character variables (NC_CHAR) */
     CIO_BYTE,       /* int8 */
     CIO_SHORT,      /* int16 */
     CIO_INT,        /* int32 */

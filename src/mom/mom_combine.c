@@ -18,6 +18,7 @@
 #include "mom.h"
 #include "mom_combine_cli.h"
 #include "mom_combine_tiles.h"
+#include "hdf5_end.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +118,14 @@ static int member_path_exists(const char *p)
     return stat(p, &sb) == 0;
 }
 
+/* A member shorter than its own format says it is (classic header, HDF5 superblock). */
+static int truncated(cio_err *e, const char *path, int64_t size, int64_t end, const char *says)
+{
+    return cio_seterr(e, "%s is %lld bytes, but %s at byte %lld: the file is truncated (%lld bytes missing); nothing "
+                         "was combined",
+                      path, (long long)size, says, (long long)end, (long long)(end - size));
+}
+
 /* Open a member with a schema of the right variables but unknown extents, read
  * its attributes, then give the schema its real extents and whole-file blocks. */
 static int open_member(combine *k, member *m, cio_err *e)
@@ -130,6 +139,10 @@ static int open_member(combine *k, member *m, cio_err *e)
     if (sb.st_size == 0)
         return cio_seterr(e, "%s is empty (0 bytes): not a netCDF file (did the run that wrote it stop?); nothing "
                              "was combined", m->path);
+    /* a truncated netCDF-4 member: HDF5 would refuse it with "HDF error"; say what is wrong first */
+    int64_t h5end = cio_hdf5_stored_end(m->path);
+    if (h5end > 0 && (int64_t)sb.st_size < h5end)
+        return truncated(e, m->path, (int64_t)sb.st_size, h5end, "its HDF5 superblock says the file ends");
     m->dev = sb.st_dev;
     m->ino = sb.st_ino;
     mom_fileview view = {{0, 0, 1, 1}, 1, 0};
@@ -189,9 +202,7 @@ static int open_member(combine *k, member *m, cio_err *e)
     /* a truncated file reads as zeros or garbage: its size must cover what its header declares */
     int64_t end = cio_file_data_end(m->f);
     if (end > 0 && (int64_t)sb.st_size < end)
-        return cio_seterr(e, "%s is %lld bytes, but its header says its data ends at byte %lld: the file is truncated "
-                             "(%lld bytes missing); nothing was combined",
-                          m->path, (long long)sb.st_size, (long long)end, (long long)(end - (int64_t)sb.st_size));
+        return truncated(e, m->path, (int64_t)sb.st_size, end, "its header says its data ends");
     cio_schema *s = m->s;
     s->dims[cio_schema_find_dim(s, "xt_ocean")].len = m->box.nx;
     s->dims[cio_schema_find_dim(s, "xu_ocean")].len = m->box.nx;
@@ -878,6 +889,8 @@ static void describe_set(combine *k, const mpp_cli *cli, cio_err *e)
         else if (sb.st_size == 0)
             cio_seterr(e, "%s is empty (0 bytes): not a netCDF file (did the run that wrote it stop?); nothing was "
                           "combined", first);
+        else if (cio_hdf5_stored_end(first) > (int64_t)sb.st_size)
+            truncated(e, first, (int64_t)sb.st_size, cio_hdf5_stored_end(first), "its HDF5 superblock says the file ends");
         else {
             cio_schema *s = cio_schema_new("probe");
             const char *dx[] = {"xt_ocean"}, *dy[] = {"yt_ocean"}, *dt[] = {"time"};

@@ -12,6 +12,8 @@ T="$top_builddir/tests/decomp/dmap_tool"
 D="$top_srcdir/tests/decomp/data"
 W="$TESTTMP"
 cd "$W"
+# pioperf's rundate from a fixed time, so runs at different minutes write the same bytes
+export SOURCE_DATE_EPOCH=1700000000
 
 # the same bytes (classic files, raw MPI-IO) or the same h5dump (HDF5 files)
 same_file() {   # same_file A B what
@@ -32,7 +34,7 @@ for drv in pnetcdf netcdf hdf5 mpiio; do
     for np in 1 2 3 4; do
         run $np "$X" --decomp "$D/example_f.dat" --nvars 2 --records 2 --driver $drv --iotype blocking_collective $fill \
             --out "$drv$np" --verify --json "$drv$np.json" >"$drv$np.log" 2>&1 || { cat "$drv$np.log"; fail "$drv at $np ranks"; }
-        grep -Eq "verify +PASS: 92 elements checked, 0 mismatches" "$drv$np.log" || fail "$drv at $np ranks: verify"
+        grep -Eq "verify +PASS: 105 elements checked, 0 mismatches" "$drv$np.log" || fail "$drv at $np ranks: verify"
         json_get "$drv$np.json" 'd["checksums"]' >"$drv$np.sum"
         if [ $np -gt 1 ]; then
             same_file "$drv""1/decomp_io.nc" "$drv$np/decomp_io.nc" "$drv: the file at $np ranks differs from 1 rank's"
@@ -40,6 +42,28 @@ for drv in pnetcdf netcdf hdf5 mpiio; do
         fi
     done
 done
+# pioperf's char rundate(strlen = 13) through every driver: "YYYYMMDD hhmm" (UTC of SOURCE_DATE_EPOCH)
+rd="20231114 2213"
+for drv in pnetcdf netcdf; do
+    have_driver $drv || continue
+    "$NCDUMP" "$drv""2/decomp_io.nc" >rd_$drv.cdl
+    grep -q "char rundate(strlen) ;" rd_$drv.cdl && grep -q "strlen = 13 ;" rd_$drv.cdl || fail "$drv: rundate's header"
+    grep -qF " rundate = \"$rd\" ;" rd_$drv.cdl || fail "$drv: rundate"
+done
+if have_driver netcdf; then
+    run 2 "$X" --decomp "$D/example_f.dat" --nvars 1 --driver netcdf --format nc4 --out rd_nc4 --quiet
+    "$NCDUMP" rd_nc4/decomp_io.nc | grep -qF " rundate = \"$rd\" ;" || fail "netcdf (netCDF-4): rundate"
+fi
+if have_driver hdf5 && [ -n "$H5DUMP" ]; then   # netCDF-4's char: 1-byte strings
+    "$H5DUMP" -d rundate hdf5""2/decomp_io.nc >rd_h5.txt
+    grep -q "STRSIZE 1;" rd_h5.txt && grep -q "CTYPE H5T_C_S1;" rd_h5.txt || fail "hdf5: rundate's type"
+    grep -qF '(0): "2", "0", "2", "3", "1", "1", "1", "4", " ", "2", "2", "1", "3"' rd_h5.txt || fail "hdf5: rundate"
+fi
+if have_driver mpiio; then
+    [ "$(grep -a -c "$rd" mpiio""2/decomp_io.nc)" -eq 1 ] || fail "mpiio: rundate's bytes"
+fi
+run 2 "$X" --decomp "$D/example_f.dat" --nvars 1 --driver null --out rd_null --quiet || fail "null driver with rundate"
+
 grep -q "recorded at 4 tasks, replayed on 3 ranks" pnetcdf3.log || fail "report: recorded/replayed"
 grep -q "D1: 4 x 6, 23 elements written per variable and record, 1 holes, 1 never written" pnetcdf3.log || fail "report: D1"
 # the header is pioperf's: dim000001 the fastest (first listed) length
@@ -108,17 +132,48 @@ done
 grep -q "D1: 8 x 96, 768 elements written per variable and record, 128 holes, 0 never written" g_holes.log ||
     fail "holes map report"
 
+# gcrm_io's own decomposition as a PIO map: replayed at the same process count with
+# gcrm_io's variable name, decomp_io writes exactly the values gcrm_io writes
+G="$top_builddir/src/gcrm/gcrm_io"
+if [ -x "$G" ]; then
+    printf 'file_prefix "rel_"\n  field time\n  field relative\n' >rel.fcfg
+    run 4 "$G" "$top_srcdir/inputs/zgrd.in.r3" --io_desc_file "$top_srcdir/inputs/ZGrd.desc" --io_config_file rel.fcfg \
+        --restart_interval 0 --end_minutes 0 --cdf_output_path gcrm_out --quiet >gcrm.log 2>&1 ||
+        { cat gcrm.log; fail "gcrm_io run"; }
+    run 1 "$X" --make_decomp gcrm --gen_level 3 --gen_nlev 256 --gen_tasks 4 --gen_out gcrm.dat >/dev/null
+    head -2 gcrm.dat | tr '\n' '|' | grep -q "^version 2001 npes 4 ndims 2 |256 642 |$" || fail "gcrm map header"
+    grep -q "^0 41216$" gcrm.dat || fail "gcrm map: task 0 holds a pole and 160 cells of 256 layers"
+    run 4 "$X" --decomp gcrm.dat --nvars 1 --var_names relative --var_type float --out gcrm_rep --verify >grep.log 2>&1 ||
+        { cat grep.log; fail "replaying gcrm_io's map"; }
+    grep -Eq "verify +PASS" grep.log || fail "gcrm map: verify"
+    "$NCMPIDUMP" -v relative gcrm_out/rel_*.nc | sed -n '/^ relative =/,$p' >rel_gcrm.txt
+    "$NCMPIDUMP" -v relative gcrm_rep/decomp_io.nc | sed -n '/^ relative =/,$p' >rel_rep.txt
+    [ "$(wc -l <rel_gcrm.txt)" -gt 1000 ] || fail "gcrm_io's relative vorticity"
+    cmp -s rel_gcrm.txt rel_rep.txt || fail "the replayed gcrm map wrote other values than gcrm_io"
+    "$X" --decomp gcrm.dat --dry_run --nprocs 4 --nvars 1 >gplan.txt
+    grep -q "per recorded task: 40960 to 41216 elements (mean 41088.0)" gplan.txt || fail "gcrm map: per-task elements"
+    expect_fail 1 "gcrm_io cannot use 3 processes" "$X" --make_decomp gcrm --gen_level 3 --gen_tasks 3 --gen_out g3.dat
+fi
+
 # the planner: what the map holds, how fragmented it is, per-rank requests
 "$X" --decomp "$D/example_f.dat" --dry_run --nprocs 3 --nvars 2 >plan.txt
 grep -q "recorded at 4 tasks, replayed at 3 ranks (1 to 2 recorded tasks per rank)" plan.txt || fail "plan: header"
 grep -q "D1: 4 x 6 = 24 elements; 23 named (95.8%), 1 holes, 1 never written" plan.txt || fail "plan: coverage"
 grep -q "per recorded task: 5 to 6 elements (mean 5.8), 2 to 2 contiguous runs (mean 2.0)" plan.txt || fail "plan: runs"
 grep -Eq "^ +2 - 3 +8  100.0%$" plan.txt || fail "plan: histogram"
-grep -q "requests (noncontiguous blocks) *4 *5.33333 *8" plan.txt || { cat plan.txt; fail "plan: requests per rank"; }
+grep -q "requests (noncontiguous blocks) *4 *5.66667 *9" plan.txt || { cat plan.txt; fail "plan: requests per rank"; }
 
 # bad maps stop every rank with the file and what is wrong
 sed 's/^16 17 18 22 23/16 17 18 22 5/' "$D/example_f.dat" >dup.dat
 expect_fail 3 "dup.dat: global element 4 (1-based 5) is named by task 1 and task 3: duplicate indices" "$X" --decomp dup.dat
+# the planner finds them too, with the same message (it reads the map one task at a time)
+expect_fail 1 "dup.dat: global element 4 (1-based 5) is named by task 1 and task 3: duplicate indices" \
+    "$X" --decomp dup.dat --dry_run --nprocs 3
+sed 's/^1 2 3 7 8 9/1 2 3 7 8 2/' "$D/example_f.dat" >dup0.dat
+expect_fail 1 "dup0.dat: task 0 names global element 1 twice (1-based 2): duplicate indices" \
+    "$X" --decomp dup0.dat --dry_run --nprocs 2
 expect_fail 2 "nosuch.dat: cannot open the decomposition file" "$X" --decomp nosuch.dat
+expect_fail 1 "var_names names 3 variables, nvars is 2: give at most nvars names" \
+    "$X" --decomp "$D/example_f.dat" --nvars 2 --var_names a,b,c
 expect_fail 2 "decomp_format is pio_nc, but the file is a e3sm file" "$X" --decomp tiny_map.nc --decomp_format pio_nc
 pass

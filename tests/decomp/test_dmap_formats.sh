@@ -47,6 +47,32 @@ done
 run 1 "$T" text "$W/c.dat" "$W/n.nc" c_order
 same "$D/example_c.dat" "$W/c.dat" "text writer (C order) differs from PIOc_write_decomp's bytes"
 
+# --- PIO netCDF in netCDF-4 (PIOc_write_nc_decomp with NC_NETCDF4, HDF5 inside): the same
+# reader (through netCDF-C), the same maps and the same checks as the classic file
+if have_driver netcdf; then
+    ncgen -b -k nc4 -o "$W/n4.nc" "$D/example_pio_nc.cdl"
+    head -c 4 "$W/n4.nc" | grep -q HDF || fail "ncgen -k nc4 did not write an HDF5 file"
+    run 1 "$T" dump "$W/n.nc" >"$W/n1.dump"
+    for np in 1 3 4; do
+        run $np "$T" dump "$W/n4.nc" >"$W/n4.dump"
+        run $np "$T" dump "$W/n.nc" >"$W/n.dump"
+        same "$W/n.dump" "$W/n4.dump" "pio_nc in netCDF-4 read at $np ranks"
+    done
+    for k in scorpio:example_scorpio tiny:tiny_map; do
+        ncgen -b -k nc4 -o "$W/${k%%:*}4.nc" "$D/${k#*:}.cdl"
+        run 2 "$T" dump "$W/${k%%:*}4.nc" >"$W/${k%%:*}4.dump"
+    done
+    sed 's/pio_text/scorpio_nc/' "$D/example.dump" >"$W/l4.want"
+    same "$W/l4.want" "$W/scorpio4.dump" "scorpio_nc in netCDF-4"
+    same "$D/tiny_map.dump" "$W/tiny4.dump" "e3sm map in netCDF-4"
+    if [ -x "$top_builddir/src/decomp/decomp_io" ]; then
+        run 3 "$top_builddir/src/decomp/decomp_io" --decomp "$W/n4.nc" --nvars 1 --out "$W/n4out" --verify \
+            >"$W/n4run.log" 2>&1 || { cat "$W/n4run.log"; fail "decomp_io on a netCDF-4 map"; }
+        grep -q "recorded at 4 tasks, replayed on 3 ranks" "$W/n4run.log" && grep -Eq "verify +PASS" "$W/n4run.log" ||
+            fail "decomp_io on a netCDF-4 map: report or verify"
+    fi
+fi
+
 # --- SCORPIO logger (format L)
 ncgen -b -k 5 -o "$W/l.nc" "$D/example_scorpio.cdl"
 for np in 1 3; do
@@ -130,6 +156,17 @@ bad 1 "ml.nc: variable maplen, task 2: 8: expected 0 to max_maplen (7)" "$W/ml.n
 sed 's/ 21, 22, _, _/ 21, 24, _, _/' "$D/example_pio_nc.cdl" >"$W/nb.cdl"
 ncgen -b -k classic -o "$W/nb.nc" "$W/nb.cdl"
 bad 4 "nb.nc: variable map, task 3, element 4: 24 is beyond the array (24 elements, 0-based)" "$W/nb.nc"
+if have_driver netcdf; then   # the same checks in netCDF-4 files
+    ncgen -b -k nc4 -o "$W/me4.nc" "$W/me.cdl"
+    bad 2 "me4.nc: dimension map_element is 8, attribute max_maplen 7: they must be equal" "$W/me4.nc"
+    ncgen -b -k nc4 -o "$W/ml4.nc" "$W/ml.cdl"
+    bad 1 "ml4.nc: variable maplen, task 2: 8: expected 0 to max_maplen (7)" "$W/ml4.nc"
+    ncgen -b -k nc4 -o "$W/nb4.nc" "$W/nb.cdl"
+    bad 4 "nb4.nc: variable map, task 3, element 4: 24 is beyond the array (24 elements, 0-based)" "$W/nb4.nc"
+    sed 's/array_order = "C/array_order = "X/' "$D/example_pio_nc.cdl" >"$W/ao.cdl"
+    ncgen -b -k nc4 -o "$W/ao4.nc" "$W/ao.cdl"
+    bad 2 "ao4.nc: attribute array_order is \"X\": expected \"C\" or \"Fortran\"" "$W/ao4.nc"
+fi
 sed 's/counts = 6, 6, 7, 5/counts = 6, 6, 7, 4/' "$D/example_scorpio.cdl" >"$W/sc.cdl"
 ncgen -b -k 5 -o "$W/sc.nc" "$W/sc.cdl"
 bad 1 "sc.nc: variable counts adds up to 23, dimension gmaplen is 24: they must be equal" "$W/sc.nc"

@@ -41,6 +41,35 @@ grep -q "^ complete$" out.txt || fail "complete"
 grep -q "double vard0003(time, dim000002, dim000001) ;" h.cdl || fail "variables"
 grep -q "time = UNLIMITED ; // (2 currently)" h.cdl || fail "nframes records"
 
+# pioperf's rundate: char rundate(strlen), strlen = 13, defined first, holding
+# date_and_time's DATE // ' ' // TIME(1:4); written from the second file of the run on
+# (pioperf's `save :: firstpass`), so the first file keeps the fill (empty text)
+cat >rd.nl <<NL
+&pioperf
+decompfile = 'BLOCK'
+ pio_typenames = $types
+ rearrangers = 1
+ nframes = 1
+ nvars = 1
+ niotasks = 2, 1
+ varsize = 10
+/
+NL
+SOURCE_DATE_EPOCH=86399 run 2 "$X" --pioperf rd.nl --out rd >rd.txt 2>&1 || { cat rd.txt; fail "rundate run"; }
+[ "$(grep -c '^ Writing rundate to file BLOCK$' rd.txt)" -eq $((2 * ntypes - 1)) ] || fail "Writing rundate lines"
+"$NCMPIDUMP" rd/pioperf.1-000002-1.nc >rd1.cdl
+sed -n '/^dimensions:/{n;p}' rd1.cdl | grep -q "strlen = 13 ;" || fail "strlen is not the first dimension"
+sed -n '/^variables:/{n;p}' rd1.cdl | grep -q "char rundate(strlen) ;" || fail "rundate is not the first variable"
+grep -q ' rundate = "" ;' rd1.cdl || fail "the first file's rundate was written"
+"$NCMPIDUMP" rd/pioperf.1-000001-1.nc | grep -q ' rundate = "19700101 2359" ;' || fail "rundate of the second file"
+if have_driver netcdf; then
+    "$NCDUMP" rd/pioperf.1-000002-4.nc | grep -q ' rundate = "19700101 2359" ;' || fail "rundate in the netCDF-4 file"
+fi
+# the clock, local time, when SOURCE_DATE_EPOCH is not set
+(unset SOURCE_DATE_EPOCH; run 2 "$X" --pioperf rd.nl --out rdnow >/dev/null 2>&1) || fail "rundate run (clock)"
+"$NCMPIDUMP" rdnow/pioperf.1-000001-1.nc | grep -Eq ' rundate = "20[0-9]{6} [0-2][0-9][0-5][0-9]" ;' ||
+    fail "rundate from the clock"
+
 # the namelist as pioperf reads it: errors name the line
 printf '&pioperf\n decompfile = "BLOCK"\n nvars = 2\n colour = 3\n/\n' >bad1.nl
 expect_fail 2 "bad1.nl:4: unknown namelist item colour" "$X" --pioperf bad1.nl

@@ -3,7 +3,8 @@
 # (a path under a regular file; a read-only tmpfs where mounting is allowed), a
 # full file system (a 1 MiB tmpfs), a file deleted between the write and
 # --verify_only (which passes on the intact file, read by 3 ranks in another
-# mode), and a flipped data byte that --verify_only finds and names.
+# mode), a truncated netCDF-4 or HDF5 file, and a flipped data byte that
+# --verify_only finds and names.
 # Every case must end all ranks non-zero within seconds (expect_fail's time
 # limit is lowered to 60 s and each case must take under 20 s) and name the
 # file, the library call and its message.
@@ -76,6 +77,15 @@ EOF2
     rm "$f"
     timed_fail 2 "$drv driver: open failed on $f: " "$EX" $args --out "$out" --verify_only true
     mv "$f.keep" "$f"
+    # a truncated netCDF-4 or HDF5 file: said to be, with the end its HDF5 superblock records
+    case $fmt in nc4|hdf5)
+        size=$(wc -c <"$f")
+        cp "$f" "$f.keep"
+        truncate -s -1000 "$f"
+        timed_fail 2 "$f is $((size - 1000)) bytes, but its HDF5 superblock says the file ends at byte $size: the file is truncated (1000 bytes missing)" \
+            "$EX" $args --out "$out" --verify_only true
+        mv "$f.keep" "$f" ;;
+    esac
     # element 17 of mask (int, fixed: first in the data section of classic and raw
     # files, a contiguous dataset in HDF5 files)
     case $fmt in

@@ -65,7 +65,8 @@ expect_fail 1 "the output $TESTTMP/self/link.nc is the set's member $TESTTMP/sel
 [ "$(cksum <"$TESTTMP/self/ocean.nc.0002")" = "$sum2" ] || fail "the member behind a link named as output was changed"
 
 # A member shorter than its header says (item 2): refused with the byte counts
-# when the driver can say where the data ends (PnetCDF: ncvalidator's check).
+# before anything is written (classic members: where PnetCDF says the data ends,
+# ncvalidator's check).
 if have_driver pnetcdf; then
   cp -r "$TESTTMP/a" "$TESTTMP/trunc"
   size=$(wc -c <"$TESTTMP/trunc/ocean.nc.0002")
@@ -73,6 +74,20 @@ if have_driver pnetcdf; then
   expect_fail 2 "$TESTTMP/trunc/ocean.nc.0002 is $((size - 3000)) bytes, but its header says its data ends at byte $size: the file is truncated (3000 bytes missing)" \
     "$comb" "$tiny" --driver pnetcdf --quiet --out "$TESTTMP/trunc" --output "$TESTTMP/trunc/out.nc"
   [ ! -e "$TESTTMP/trunc/out.nc" ] || fail "output written for a truncated member"
+fi
+# netCDF-4 members: the end of file their HDF5 superblock records (HDF5 itself
+# refuses the file, saying only "HDF error" through netCDF-C), the first member too
+if have_driver netcdf; then
+  run 4 "$io" "$tiny" --driver netcdf --format nc4 --quiet --out "$TESTTMP/t4" --layout 2,2 --io_layout 2,2 \
+    --pattern iodomain >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "writing a netCDF-4 set"; }
+  for k in 0002 0000; do
+    cp -r "$TESTTMP/t4" "$TESTTMP/t4-$k"
+    size=$(wc -c <"$TESTTMP/t4-$k/ocean.nc.$k")
+    truncate -s -3000 "$TESTTMP/t4-$k/ocean.nc.$k"
+    expect_fail 2 "$TESTTMP/t4-$k/ocean.nc.$k is $((size - 3000)) bytes, but its HDF5 superblock says the file ends at byte $size: the file is truncated (3000 bytes missing); nothing was combined" \
+      "$comb" "$tiny" --driver netcdf --quiet --out "$TESTTMP/t4-$k" --output "$TESTTMP/t4-$k/out.nc"
+    [ ! -e "$TESTTMP/t4-$k/out.nc" ] || fail "output written for a truncated netCDF-4 member $k"
+  done
 fi
 
 # Members with other output times (item 3): same record count, other time axis.

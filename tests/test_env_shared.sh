@@ -54,4 +54,18 @@ run 2 "$d/rankenv" romio_cb_write_WR enable "" "$mom" --driver pnetcdf --ni 8 --
   || { cat "$TESTTMP/m.out"; fail "romio_cb_write_WR on rank 0 only: run failed"; }
 o=$(json_get "$TESTTMP/m.json" "d['hints']['requested']['romio_cb_write']['origin']")
 [ "$o" = "environment romio_cb_write_WR" ] || fail "romio_cb_write comes from '$o'"
+
+# MOM's NC_BLKSZ: a value that is no size on rank 1 only; rank 0's (unset) holds on
+# both ranks (today's code hung: rank 1 refused it, rank 0 went on).  And a size
+# whose k/m/g product overflows is refused, not wrapped into the 64k default.
+if have_driver netcdf; then
+  run 2 "$d/rankenv" NC_BLKSZ "" zz "$mom" --driver netcdf --layout 2,1 --io_layout 2,1 --ni 8 --nj 6 --nk 2 \
+    --records 1 --out "$TESTTMP/k" --verify >"$TESTTMP/k.out" 2>&1 \
+    || { cat "$TESTTMP/k.out"; fail "NC_BLKSZ=zz on rank 1 only: run failed"; }
+  grep -qF "nc__create chunk-size hint for ocean.nc.0000: 65536 bytes (FMS default 64k)" "$TESTTMP/k.out" ||
+    { cat "$TESTTMP/k.out"; fail "NC_BLKSZ on rank 1 only: not rank 0's default"; }
+  NC_BLKSZ=99999999999g expect_fail 1 "environment: NC_BLKSZ='99999999999g': expected a size in bytes" \
+    "$mom" --driver netcdf --ni 8 --nj 6 --nk 2 --records 1 --out "$TESTTMP/k2"
+  [ ! -e "$TESTTMP/k2" ] || [ -z "$(ls "$TESTTMP/k2")" ] || fail "files written with an overflowing NC_BLKSZ"
+fi
 pass

@@ -62,6 +62,22 @@ const char *cio_getenv(const char *name)
     return NULL;
 }
 
+const char *cio_env_entry(size_t i)
+{
+    if (!shared) {
+        for (size_t k = 0; environ && environ[k]; k++)
+            if (k == i) return environ[k];
+        return NULL;
+    }
+    size_t k = 0;
+    for (size_t at = 0; at < shared_len; k++) {
+        const char *v = shared + at;
+        if (k == i) return v;
+        at += strlen(v) + 1;
+    }
+    return NULL;
+}
+
 void cio_env_free(void)
 {
     free(shared);

@@ -8,6 +8,7 @@
 #define CLIMIO_ENV_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 /* Collective over comm: rank 0's environment becomes what cio_getenv() answers on
  * every rank.  Variables the I/O libraries read themselves (PNETCDF_HINTS) are
@@ -16,6 +17,9 @@ void cio_env_share(MPI_Comm comm);
 /* The value of name in rank 0's environment (after cio_env_share; before it, this
  * process's own), or NULL when unset. */
 const char *cio_getenv(const char *name);
+/* The i-th "NAME=value" entry of that environment (0-based), NULL past the end:
+ * for settings named by a prefix (NC_BLKSZ_<file>). */
+const char *cio_env_entry(size_t i);
 /* Free the shared copy (tests, valgrind). */
 void cio_env_free(void);
 

@@ -1,14 +1,13 @@
 /* FMS mpp_open's netCDF chunk-size hint from NC_BLKSZ_<file> / NC_BLKSZ. */
 #include "config.h"
 #include "nc_blksz.h"
+#include "env.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-extern char **environ;
 
 /* FMS file_size(): 0 with *bytes, -1 when the text is not a size. */
 static int parse_size(const char *v, const char *path, int64_t *bytes)
@@ -29,6 +28,7 @@ static int parse_size(const char *v, const char *path, int64_t *bytes)
             if (!isdigit((unsigned char)v[i])) return -1;
             size = size * 10 + (v[i] - '0');
         }
+        if (size > INT64_MAX / mult) return -1;
         size *= mult;
     }
     *bytes = size > 0 ? size : 65536;
@@ -48,10 +48,10 @@ int cio_nc_blksz(const char *path, int64_t *hint, char *src, size_t srclen, char
     const char *slash = strrchr(path, '/');
     char var[1100];
     snprintf(var, sizeof var, "NC_BLKSZ_%s", slash ? slash + 1 : path);
-    const char *v = getenv(var);
+    const char *v = cio_getenv(var);     /* rank 0's, as every setting from the environment */
     if (!v || !*v) {
         snprintf(var, sizeof var, "NC_BLKSZ");
-        v = getenv(var);
+        v = cio_getenv(var);
     }
     if (!v || !*v) {
         *hint = 65536;
@@ -65,7 +65,9 @@ int cio_nc_blksz(const char *path, int64_t *hint, char *src, size_t srclen, char
 
 int cio_nc_blksz_check_env(char *err, size_t errlen)
 {
-    for (char **e = environ; e && *e; e++) {
+    const char *ent;
+    for (size_t i = 0; (ent = cio_env_entry(i)) != NULL; i++) {
+        const char *const *e = &ent;
         if (strncmp(*e, "NC_BLKSZ", 8) != 0 || ((*e)[8] != '=' && (*e)[8] != '_')) continue;
         const char *eq = strchr(*e, '=');
         if (!eq || !eq[1]) continue;

@@ -472,6 +472,51 @@ static void check_output_not_input(combine *k, cio_err *e)
         }
 }
 
+/* Rank 0, -a: the output must be a combined file of this set's kind (the same
+ * climio_mom_fields: levels, packing, fields) with the same times in the records
+ * both hold: mppnccombine writes by variable number, unchecked, and keeps the
+ * output's first-record times, so another set's file would mix two runs (or, with
+ * other packing, be overwritten with values of the wrong width). */
+static void check_append_set(combine *k, const member *first, cio_err *e)
+{
+    cio_schema *s = cio_schema_new("probe");
+    const char *dt[] = {"time"};
+    cio_schema_dim(s, "time", CIO_UNLIMITED);
+    int vt = cio_schema_var(s, "time", CIO_DOUBLE, 1, dt);
+    cio_decomp *d = cio_decomp_new(0, NULL);     /* one value per record */
+    cio_decomp_add(d, NULL, NULL);
+    cio_schema_set_decomp(s, vt, d);
+    cio_decomp_release(d);
+    cio_file *f = cio_open(k->app->engine, k->output, s, MPI_COMM_SELF);
+    char want[4096], got[4096] = "";
+    int64_t len = 0;
+    mom_config_signature(&k->cfg, want, sizeof want);
+    if (cio_file_get_att(f, -1, "climio_mom_fields", CIO_CHAR, (int64_t)sizeof got - 1, got, &len) != 0)
+        cio_seterr(e, "-a: the output %s has no climio_mom_fields attribute: it is not a file mom_io or mom_combine "
+                      "wrote, and the set '%s' cannot be checked against it; nothing was appended",
+                   k->output, want);
+    else {
+        got[len < (int64_t)sizeof got ? len : (int64_t)sizeof got - 1] = '\0';
+        if (strcmp(got, want) != 0)
+            cio_seterr(e, "-a: the output %s holds '%s', the set %s '%s': it is a file of another set; nothing was "
+                          "appended",
+                       k->output, got, first->path, want);
+    }
+    int64_t n = cio_file_nrecs(f);
+    if (n > k->nrec) n = k->nrec;
+    for (int64_t r = 0; r < n && !e->msg[0]; r++) {
+        double to = 0, ts = 0;
+        cio_read_buf(f, vt, r, &to);
+        cio_read_buf(first->f, first->ids.time, r, &ts);
+        if (to != ts)
+            cio_seterr(e, "-a: record %lld of the output %s is at time %.9g days, in the set (%s) at %.9g days: "
+                          "the output was combined from a set with other output times; nothing was appended",
+                       (long long)r + 1, k->output, to, first->path, ts);
+    }
+    cio_close(f);
+    cio_schema_free(s);
+}
+
 /* ---------------------------------------------------------------- output */
 enum { V_FIELD3, V_FIELD2, V_X, V_Y, V_LEV, V_NV, V_SCALAR };
 
@@ -731,9 +776,13 @@ static void dropin_setup(combine *k, const mpp_cli *cli)
     int exists = 0;
     if (a->rank == 0) {
         struct stat sb;
-        exists = stat(k->output, &sb) == 0;
+        exists = stat(k->output, &sb) == 0 ? S_ISDIR(sb.st_mode) ? 2 : 1 : 0;
     }
     MPI_Bcast(&exists, 1, MPI_INT, 0, a->comm);
+    if (exists == 2)
+        cio_die_all(a->comm, "the output %s is a directory: name the combined file (mppnccombine's form: mom_combine "
+                             "[options] output.nc [input ...]); nothing was combined",
+                    k->output);
     if (exists && !cli->estimate && !cli->append)
         cio_die_all(a->comm, "Error: output file seems to exist already! (mppnccombine's refusal: %s exists, and "
                              "mom_combine writes over a file only with -a; remove it or name another output)",
@@ -1063,6 +1112,10 @@ int main(int argc, char **argv)
     }
     check_times(&k, &first, &e);
     if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
+    check_output_not_input(&k, &e);
+    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
+    if (k.cli && k.cli->append && r == 0) check_append_set(&k, &first, &e);
+    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
     if (k.cli && k.cli->missing) {     /* -m: each field's missing_value in the first member */
         k.missval = cio_calloc((size_t)(k.cfg.nfields ? k.cfg.nfields : 1), sizeof *k.missval);
         if (r == 0)
@@ -1080,8 +1133,6 @@ int main(int argc, char **argv)
         cio_schema_free(first.s);
         mom_vars_free(&first.ids);
     }
-    check_output_not_input(&k, &e);
-    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
     cio_free(mine);
     cio_free(all);
     cio_free(cnts);

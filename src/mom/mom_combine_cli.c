@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "app.h"
 #include "driver.h"
@@ -67,6 +68,8 @@ static int int_arg(int argc, char **argv, int *a, const char *opt, long lo, long
 /* An existing file that is not netCDF (classic or HDF5 magic): a parameter file. */
 static int is_parameter_file(const char *path)
 {
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) return 0;    /* an output refused later as a directory */
     FILE *fp = fopen(path, "rb");
     if (!fp) return 0;
     unsigned char m[4] = {0};

@@ -111,6 +111,19 @@ rm "$TESTTMP/dir/ocean.nc.0000"; mkdir "$TESTTMP/dir/ocean.nc.0000"
 expect_fail 1 "$TESTTMP/dir/ocean.nc.0000 is a directory, not a member file of the set" \
   "$comb" "$tiny" $common --out "$TESTTMP/dir" --output "$TESTTMP/dir/out.nc"
 
+# A member whose header is cut short, or that is no netCDF file at all, is named
+# as such (the libraries say "NC_UNLIMITED size already in use" / "Unknown error")
+cp -r "$TESTTMP/a" "$TESTTMP/cut"
+truncate -s 100 "$TESTTMP/cut/ocean.nc.0002"
+expect_fail 2 "open failed on $TESTTMP/cut/ocean.nc.0002: " \
+  "$comb" "$tiny" $common --out "$TESTTMP/cut" --output "$TESTTMP/cut/out.nc"
+grep -qF "(the file, 100 bytes, starts as a classic netCDF file (CDF-1) but its header is cut short or damaged)" \
+  "$TESTTMP/err.txt" || { cat "$TESTTMP/err.txt"; fail "a member cut in its header is not named as such"; }
+echo "not netcdf" >"$TESTTMP/cut/ocean.nc.0002"
+expect_fail 2 "(the file, 11 bytes, is not a netCDF or HDF5 file: it does not start with either's signature)" \
+  "$comb" "$tiny" $common --out "$TESTTMP/cut" --output "$TESTTMP/cut/out.nc"
+[ ! -e "$TESTTMP/cut/out.nc" ] || fail "output written for a member that is no netCDF file"
+
 # and the good set combines
 run 2 "$comb" "$tiny" $common --out "$TESTTMP/a" --output "$TESTTMP/a/out.nc" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "good set"; }
 grep -q "mom_combine: 4 members of $TESTTMP/a/ocean.nc (3 records" "$TESTTMP/log" || { cat "$TESTTMP/log"; fail "combine report line"; }

@@ -96,4 +96,29 @@ expect_fail 1 "-a: the output $TESTTMP/big/ocean.nc has dimension xt_ocean of le
   "$comb" -a "$TESTTMP/big/ocean.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001"
 expect_fail 1 "Error: cannot open the output netCDF file for appending!" "$comb" -a "$TESTTMP/pe/none.nc" \
   "$TESTTMP/pe/ocean.nc.0000"
+# -a onto a combined file of another set (other packing, other fields, other output
+# times) is refused before anything is written, and the file is left as it was
+run 4 "$io" "$tiny" --out "$TESTTMP/p1" --quiet --layout 2,2 --io_layout 0,0 --pack 1 >"$TESTTMP/log" 2>&1 ||
+  { cat "$TESTTMP/log"; fail "mom_io pack 1"; }
+run 4 "$io" "$tiny" --out "$TESTTMP/f2" --quiet --layout 2,2 --io_layout 0,0 --fields "temp salt" >"$TESTTMP/log" 2>&1 ||
+  { cat "$TESTTMP/log"; fail "mom_io 2 fields"; }
+run 4 "$io" "$tiny" --out "$TESTTMP/t2" --quiet --layout 2,2 --io_layout 0,0 --output_freq 3600 >"$TESTTMP/log" 2>&1 ||
+  { cat "$TESTTMP/log"; fail "mom_io output_freq 3600"; }
+cp "$TESTTMP/pe/three.nc" "$TESTTMP/keep.nc"
+for set in p1 f2; do
+  expect_fail 1 "-a: the output $TESTTMP/pe/three.nc holds 'nk 5 pack 2; fields temp salt u:u" \
+    "$comb" -a "$TESTTMP/pe/three.nc" "$TESTTMP/$set/ocean.nc.0000" "$TESTTMP/$set/ocean.nc.0001" \
+    "$TESTTMP/$set/ocean.nc.0002" "$TESTTMP/$set/ocean.nc.0003"
+  grep -qF "it is a file of another set; nothing was appended" "$TESTTMP/err.txt" || fail "-a onto another set ($set)"
+done
+expect_fail 1 "-a: record 1 of the output $TESTTMP/pe/three.nc is at time 0.0104166667 days, in the set" \
+  "$comb" -a "$TESTTMP/pe/three.nc" "$TESTTMP/t2/ocean.nc.0000" "$TESTTMP/t2/ocean.nc.0001" \
+  "$TESTTMP/t2/ocean.nc.0002" "$TESTTMP/t2/ocean.nc.0003"
+cmp -s "$TESTTMP/pe/three.nc" "$TESTTMP/keep.nc" || fail "-a onto a file of another set changed it"
+# a directory as the output (with or without -a) is named as one
+mkdir "$TESTTMP/adir"
+for o in "" -a; do
+  expect_fail 1 "the output $TESTTMP/adir is a directory: name the combined file" \
+    "$comb" $o "$TESTTMP/adir" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001"
+done
 pass

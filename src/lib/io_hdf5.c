@@ -242,7 +242,7 @@ static int h5_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, con
         /* netCDF-4's order: shuffle, then deflate, then szip */
         if (o->shuffle) H5Pset_shuffle(dcpl);
         if (o->deflate > 0) H5Pset_deflate(dcpl, (unsigned)o->deflate);
-        int ppb = cio_szip_pixels(chunk[ndims - 1]);
+        int ppb = cio_szip_pixels(t, chunk[ndims - 1]);
         if (o->szip && ppb) H5Pset_szip(dcpl, H5_SZIP_NN_OPTION_MASK, (unsigned)ppb);
     }
     v->dset = H5Dcreate2(h->fid, name, h5type(t), space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
@@ -395,7 +395,8 @@ static void type_name(hid_t t, char *buf, size_t len)
     const char *n = NULL;
     if (c == H5T_INTEGER) n = sz == 1 ? "byte" : sz == 2 ? "short" : sz == 4 ? "int" : sz == 8 ? "int64" : NULL;
     else if (c == H5T_FLOAT) n = sz == 4 ? "float" : sz == 8 ? "double" : NULL;
-    else if (c == H5T_STRING) n = "string";
+    /* netCDF-4's char is a fixed-length string of 1 byte (h5type); its string is variable-length */
+    else if (c == H5T_STRING) n = sz == 1 && H5Tis_variable_str(t) <= 0 ? "char" : "string";
     if (n) snprintf(buf, len, "%s%s", c == H5T_INTEGER && H5Tget_sign(t) == H5T_SGN_NONE ? "u" : "", n);
     else snprintf(buf, len, "HDF5 type class %d of %zu bytes", (int)c, sz);
 }

@@ -346,7 +346,7 @@ static int ncd_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, co
         if (o->deflate > 0 || o->shuffle)
             NCC(f, "nc_def_var_deflate",
                 nc_def_var_deflate(p->ncid, *varid, o->shuffle, o->deflate > 0, o->deflate > 0 ? o->deflate : 0));
-        int ppb = cio_szip_pixels(chunked ? chunk[ndims - 1] : 0);
+        int ppb = cio_szip_pixels(t, chunked ? chunk[ndims - 1] : 0);
         if (o->szip && ppb) NCC(f, "nc_def_var_szip", nc_def_var_szip(p->ncid, *varid, NC_SZIP_NN, ppb));
         if (o->quantize && (t == CIO_FLOAT || t == CIO_DOUBLE) && !is_coordinate(p, name, ndims, dimids)) {
             static const int alg[] = {0, NC_QUANTIZE_BITGROOM, NC_QUANTIZE_GRANULARBR, NC_QUANTIZE_BITROUND};

@@ -194,9 +194,9 @@ int cio_check_file_size(cio_dfile *f, int64_t end, int64_t bytes)
                           size, need);
 }
 
-int cio_szip_pixels(int64_t n)
+int cio_szip_pixels(cio_type t, int64_t n)
 {
-    if (n < 2) return 0;
+    if (n < 2 || t == CIO_CHAR) return 0;
     int64_t ppb = n < 32 ? n : 32;
     return (int)(ppb - ppb % 2);
 }

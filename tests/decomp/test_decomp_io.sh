@@ -176,4 +176,28 @@ expect_fail 2 "nosuch.dat: cannot open the decomposition file" "$X" --decomp nos
 expect_fail 1 "var_names names 3 variables, nvars is 2: give at most nvars names" \
     "$X" --decomp "$D/example_f.dat" --nvars 2 --var_names a,b,c
 expect_fail 2 "decomp_format is pio_nc, but the file is a e3sm file" "$X" --decomp tiny_map.nc --decomp_format pio_nc
+
+# var_names that would clash: every rank stops before anything is created
+expect_fail 2 "var_names names a twice: each variable needs its own name" \
+    "$X" --decomp "$D/example_f.dat" --nvars 2 --var_names a,a --out vn
+expect_fail 2 "var_names: rundate is the name of pioperf's date variable" \
+    "$X" --decomp "$D/example_f.dat" --nvars 2 --var_names rundate --out vn
+expect_fail 2 "var_names: vard0003 is the name variable 3 takes (var_names names only 1 of the 3)" \
+    "$X" --decomp "$D/example_f.dat" --nvars 3 --var_names vard0003 --out vn
+expect_fail 1 "has 49 characters: at most 48" \
+    "$X" --decomp "$D/example_f.dat" --nvars 1 --var_names aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa --out vn
+[ ! -e vn ] || fail "var_names refused, but the output was created"
+
+# --make_decomp: converting a map onto itself would destroy it; lengths that overflow
+cp "$D/example_f.dat" self.dat
+expect_fail 1 "gen_out ./self.dat is the map being converted, self.dat (the same file)" \
+    "$X" --make_decomp convert --decomp self.dat --gen_out ./self.dat
+cmp -s self.dat "$D/example_f.dat" || fail "convert onto itself changed the map"
+cp tiny_map.nc self.nc
+expect_fail 1 "is the map being converted" "$X" --make_decomp convert --decomp self.nc --gen_format e3sm --gen_out self.nc
+cmp -s self.nc tiny_map.nc || fail "convert onto itself changed the E3SM-IO map"
+expect_fail 1 "gen_dims \"4294967296,4294967296,4\": the lengths multiply beyond 2^62 elements" \
+    "$X" --make_decomp block --gen_dims 4294967296,4294967296,4 --gen_out big.dat
+expect_fail 1 "the lengths multiply beyond 2^62 elements" "$X" --make_decomp block --gen_dims 99999999999999999999 --gen_out big.dat
+[ ! -e big.dat ] || fail "gen_dims refused, but big.dat was written"
 pass

@@ -19,6 +19,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "hdf5_end.h"
+#include "io_util.h"
 
 #define CHUNK ((int64_t)1 << 20)    /* entries read per call */
 
@@ -119,6 +123,12 @@ static int get_ll(dmap_file *f, int ncid, int varid, const char *name, int row, 
     int rc = L->get_vara_ll(ncid, varid, st, ct, v);
     if (rc != 0) return nerr(f, name, rc, e);
     return 0;
+}
+
+static int truncated(dmap_file *f, long long size, long long end, const char *says, cio_err *e)
+{
+    return cio_seterr(e, "%s is %lld bytes, but %s at byte %lld: the decomposition file is truncated (%lld bytes "
+                         "missing)", f->path, size, says, end, end - size);
 }
 
 /* ---- pio_nc ---- */
@@ -400,11 +410,20 @@ int dmap_nc_open(dmap_file *f, int hdf5, cio_err *e)
     s->lib = L = lib;
     f->impl = s;
     f->close = nc_close;
+    /* a truncated map reads as zeros or whatever the buffer held (indices that look
+     * valid, or holes): its size must cover what its superblock or header says */
+    struct stat sb;
+    long long size = stat(f->path, &sb) == 0 ? (long long)sb.st_size : -1, end = hdf5 ? cio_hdf5_stored_end(f->path) : -1;
+    if (size >= 0 && end > size) return truncated(f, size, end, "its HDF5 superblock says the file ends", e);
     int rc = lib->open(f->path, &s->ncid);
     if (rc != 0) {
         s->ncid = -1;
-        return nerr(f, hdf5 ? "cannot open as netCDF-4" : "cannot open as netCDF", rc, e);
+        char why[256];
+        cio_nc_open_diagnosis(f->path, why, sizeof why);
+        return cio_seterr(e, "%s: cannot open as %s: %s%s", f->path, hdf5 ? "netCDF-4" : "netCDF", L->strerror(rc), why);
     }
+    if (!hdf5 && lib->data_end && (rc = lib->data_end(s->ncid, &end)) != 0) return nerr(f, "the data's end", rc, e);
+    if (!hdf5 && size >= 0 && end > size) return truncated(f, size, end, "its header says its data ends", e);
     if (has_dim(s->ncid, "num_decomp")) {
         f->fmt = DMAP_E3SM;
         f->read = e3sm_read;

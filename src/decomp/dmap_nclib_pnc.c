@@ -8,6 +8,8 @@ const dmap_nclib *dmap_nclib_pnetcdf(void) { return NULL; }
 #else
 #include <pnetcdf.h>
 
+#include "io_util.h"
+
 static int pnc_open(const char *path, int *ncid)
 {
     int rc = ncmpi_open(MPI_COMM_SELF, path, NC_NOWRITE, MPI_INFO_NULL, ncid);
@@ -65,9 +67,18 @@ static int pnc_get_vara_ll(int ncid, int varid, const long long *start, const lo
     return ncmpi_get_vara_longlong(ncid, varid, st, ct, v);
 }
 
+static int pnc_data_end(int ncid, long long *end)
+{
+    int64_t b = -1;
+    const char *call;
+    int rc = cio_pnetcdf_data_end(ncid, &b, &call);
+    *end = rc == NC_NOERR ? (long long)b : -1;
+    return rc;
+}
+
 static const dmap_nclib lib = {"PnetCDF", pnc_open, pnc_close, pnc_inq_dimid, pnc_inq_dimlen, pnc_inq_dimname,
                                pnc_inq_att, pnc_get_att_ll, pnc_get_att_text, pnc_inq_varid, pnc_inq_var,
-                               pnc_get_vara_ll, ncmpi_strerror};
+                               pnc_get_vara_ll, ncmpi_strerror, pnc_data_end};
 
 const dmap_nclib *dmap_nclib_pnetcdf(void) { return &lib; }
 #endif

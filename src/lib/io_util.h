@@ -84,6 +84,17 @@ void cio_dir_hint(struct cio_dfile *f);
  * wrote since open.  Collective over f->comm; returns 0, or -1 with f->err set. */
 int cio_check_file_size(struct cio_dfile *f, int64_t end, int64_t bytes);
 
+/* Why a netCDF or HDF5 file would not open, from its size and first bytes, as
+ * " (the file is empty: 0 bytes)" and the like ("" when it cannot tell): the
+ * libraries' own words for a cut or foreign file are misleading. */
+void cio_nc_open_diagnosis(const char *path, char *out, size_t n);
+
+/* PnetCDF builds: where the data of the open classic file ncid ends by its header
+ * (the furthest variable's last byte: what ncvalidator calls the expected file
+ * size); a file shorter than that is truncated, and reads past its end give
+ * whatever the buffer held.  Returns PnetCDF's status, *call the call that failed. */
+int cio_pnetcdf_data_end(int ncid, int64_t *bytes, const char **call);
+
 /* szip's pixels per block for a variable of type t whose chunk's fastest dimension
  * has n elements: the largest even number up to 32 and n; 0 (no szip for that
  * variable) below 2, and for text (char): szip codes integers and floating-point

@@ -182,4 +182,16 @@ bad 1 "ex.nc: D1.offsets[2] (task 2): request [5, 7) is beyond the array (6 elem
 sed 's/D2.offsets = 5, 0, 1, 3, 2, 4/D2.offsets = 5, 0, 1, 3, 2, 0/' "$D/tiny_map.cdl" >"$W/ed.cdl"
 ncmpigen -v 5 -o "$W/ed.nc" "$W/ed.cdl"
 bad 2 "ed.nc: global element 0 (1-based 1) is named by task 0 and task 3: duplicate indices (decomposition D2)" "$W/ed.nc"
+# a map cut short: past the end the readers got whatever their buffer held (values
+# that look like indices, or holes); the size must cover what the header says
+head -c 450 "$W/n.nc" >"$W/cut.nc"
+bad 2 "cut.nc is 450 bytes, but its header says its data ends at byte 496: the decomposition file is truncated (46 bytes missing)" "$W/cut.nc"
+head -c 300 "$W/n.nc" >"$W/cuthdr.nc"
+bad 1 "cuthdr.nc: cannot open as netCDF: " "$W/cuthdr.nc"
+grep -qF "(the file, 300 bytes, starts as a classic netCDF file (CDF-1) but its header is cut short or damaged)" "$W/err.txt" ||
+    fail "a map cut in its header is not described"
+if [ -e "$W/n4.nc" ]; then
+    head -c 3000 "$W/n4.nc" >"$W/cut4.nc"
+    bad 2 "cut4.nc is 3000 bytes, but its HDF5 superblock says the file ends at byte" "$W/cut4.nc"
+fi
 pass

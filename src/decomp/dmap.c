@@ -314,6 +314,17 @@ int dmap_load(const char *path, const dmap_opts *o, MPI_Comm comm, dmap_loaded *
             load_free_parts(out);
             return -1;
         }
+    /* a map that names no element writes nothing: no record is ever written, so the
+     * file would hold none of the records the run claims */
+    int64_t mine = 0, all = 0;
+    for (int k = 0; k < out->ndecomps; k++) mine += out->part[k].nelems;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT64_T, MPI_SUM, comm);
+    if (all == 0) {
+        cio_seterr(e, "%s: the map names no element of the array (every entry is a hole, or every task's map is "
+                      "empty): nothing would be written", path);
+        load_free_parts(out);
+        return -1;
+    }
     return 0;
 }
 

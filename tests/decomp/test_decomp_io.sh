@@ -177,6 +177,19 @@ expect_fail 1 "var_names names 3 variables, nvars is 2: give at most nvars names
     "$X" --decomp "$D/example_f.dat" --nvars 2 --var_names a,b,c
 expect_fail 2 "decomp_format is pio_nc, but the file is a e3sm file" "$X" --decomp tiny_map.nc --decomp_format pio_nc
 
+# a map that names no element would write no record (a file of 0 records, --verify failing)
+printf 'version 2001 npes 2 ndims 1\n4\n0 2\n0 0\n1 2\n0 -3\n' >holes_only.dat
+expect_fail 2 "holes_only.dat: the map names no element of the array (every entry is a hole, or every task's map is empty)" \
+    "$X" --decomp holes_only.dat --out ho
+printf 'version 2001 npes 3 ndims 2\n4 2\n0 0\n\n1 0\n\n2 0\n\n' >empty_tasks.dat
+expect_fail 3 "empty_tasks.dat: the map names no element of the array" "$X" --decomp empty_tasks.dat --out ho
+[ ! -e ho ] || fail "a map of no element created the output"
+expect_fail 1 "holes_only.dat: the map names no element of the array" "$X" --decomp holes_only.dat --dry_run --nprocs 2
+
+# a number too big for 64 bits is named as such (it was "expected ... (an integer)")
+sed '1s/npes 4/npes 99999999999999999999/' "$D/example_f.dat" >npes_big.dat
+expect_fail 2 "npes_big.dat:1: the number of tasks is 99999999999999999999, out of range" "$X" --decomp npes_big.dat --out nb
+
 # var_names that would clash: every rank stops before anything is created
 expect_fail 2 "var_names names a twice: each variable needs its own name" \
     "$X" --decomp "$D/example_f.dat" --nvars 2 --var_names a,a --out vn

@@ -209,6 +209,11 @@ cmp -s self.dat "$D/example_f.dat" || fail "convert onto itself changed the map"
 cp tiny_map.nc self.nc
 expect_fail 1 "is the map being converted" "$X" --make_decomp convert --decomp self.nc --gen_format e3sm --gen_out self.nc
 cmp -s self.nc tiny_map.nc || fail "convert onto itself changed the E3SM-IO map"
+# the output must not be the map being replayed: it was overwritten (exit 0, the map gone)
+mkdir -p selfout && cp tiny_map.nc selfout/decomp_io.nc
+expect_fail 2 "selfout/decomp_io.nc: the output selfout/decomp_io.nc is the decomposition file being replayed (the same file)" \
+    "$X" --decomp selfout/decomp_io.nc --out selfout --nvars 1
+cmp -s selfout/decomp_io.nc tiny_map.nc || fail "the replayed map was overwritten by the output"
 expect_fail 1 "gen_dims \"4294967296,4294967296,4\": the lengths multiply beyond 2^62 elements" \
     "$X" --make_decomp block --gen_dims 4294967296,4294967296,4 --gen_out big.dat
 expect_fail 1 "the lengths multiply beyond 2^62 elements" "$X" --make_decomp block --gen_dims 99999999999999999999 --gen_out big.dat

@@ -169,6 +169,11 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
     if (c->e3sm_case && c->blob)
         return cio_seterr(e, "%s: e3sm_case writes the canonical layout; drop layout blob",
                           cio_param_origin(p, "e3sm_case"));
+    /* the names are for the canonical layout's nvars variables: the others name theirs */
+    if (c->var_names && (c->e3sm_case || c->blob))
+        return cio_seterr(e, "%s: var_names names the canonical layout's variables; %s writes its own generic names: "
+                             "drop var_names", cio_param_origin(p, "var_names"),
+                          c->e3sm_case ? "e3sm_case" : "layout blob");
     c->outdir = cio_param_str(p, "output_dir");
     c->file = cio_param_str(p, "file");
     return 0;

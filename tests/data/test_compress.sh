@@ -134,6 +134,8 @@ if have_driver hdf5; then
 fi
 run 1 "$mom" "$tiny" --driver netcdf --format cdf2 --deflate 1 --shuffle true --out c2 >c2.log 2>&1 || { cat c2.log; fail "cdf2 deflate"; }
 grep -q "shuffle (command line) has no effect: the netcdf driver writes cdf2" c2.log || fail "cdf2: no shuffle note"
+run 1 "$mom" "$tiny" --driver netcdf --format cdf2 --storage_report true --out c2s >c2s.log 2>&1 || { cat c2s.log; fail "cdf2 storage_report"; }
+grep -q "storage_report (command line) has no effect: the netcdf driver writes cdf2" c2s.log || fail "cdf2: no storage_report note"
 expect_fail 1 "quantize expects none, bitgroom:NSD, granularbr:NSD or bitround:NSD" "$mom" "$tiny" --driver netcdf \
   --format nc4 --quantize bitround --out q
 expect_fail 1 "szip with shuffle is refused" "$mom" "$tiny" --driver netcdf --format nc4 --szip true --shuffle true --out q

@@ -190,6 +190,17 @@ expect_fail 1 "holes_only.dat: the map names no element of the array" "$X" --dec
 sed '1s/npes 4/npes 99999999999999999999/' "$D/example_f.dat" >npes_big.dat
 expect_fail 2 "npes_big.dat:1: the number of tasks is 99999999999999999999, out of range" "$X" --decomp npes_big.dat --out nb
 
+# options the run cannot use are refused or said, not dropped in silence
+expect_fail 2 "var_names names the canonical layout's variables; e3sm_case writes its own generic names" \
+    "$X" --decomp "$top_srcdir/inputs/map_cs_case_4p.nc" --e3sm_case F --var_names a,b --out vn
+expect_fail 2 "var_names names the canonical layout's variables; layout blob writes its own generic names" \
+    "$X" --decomp "$D/example_f.dat" --layout blob --var_names a --out vn
+run 2 "$X" --decomp "$D/example_f.dat" --nvars 1 --e3sm_fill true --out nt1 >nt1.log 2>&1 || { cat nt1.log; fail "e3sm_fill on a text map"; }
+grep -q "note: e3sm_fill (command line) has no effect: .*example_f.dat is a pio_text map, not an E3SM-IO one" nt1.log ||
+    fail "no note for e3sm_fill on a text map"
+run 2 "$X" --decomp tiny_map.nc --nvars 1 --decomp_order c --out nt2 >nt2.log 2>&1 || { cat nt2.log; fail "decomp_order on an e3sm map"; }
+grep -q "note: decomp_order (command line) has no effect: tiny_map.nc is a e3sm map" nt2.log ||
+    fail "no note for decomp_order on a netCDF map"
 # var_names that would clash: every rank stops before anything is created
 expect_fail 2 "var_names names a twice: each variable needs its own name" \
     "$X" --decomp "$D/example_f.dat" --nvars 2 --var_names a,a --out vn

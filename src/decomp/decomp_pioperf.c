@@ -300,6 +300,7 @@ int decomp_pioperf(cio_app *a, const char *nl_path)
     decomp_cfg c;
     if (decomp_config_load(&c, a->params, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
     c.records = o.nframes;
+    c.rundate = 1;   /* pio_typenames pick the drivers, never adios2 */
     if (a->rank == 0) cio_mkdir_p(c.outdir, &e);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
     int64_t bad = 0;

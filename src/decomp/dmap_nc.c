@@ -18,6 +18,7 @@
 #include "dmap_impl.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #define CHUNK ((int64_t)1 << 20)    /* entries read per call */
@@ -405,6 +406,11 @@ int dmap_nc_open(dmap_file *f, int hdf5, cio_err *e)
         s->ncid = -1;
         return nerr(f, hdf5 ? "cannot open as netCDF-4" : "cannot open as netCDF", rc, e);
     }
+    long long end = !hdf5 && lib->data_end ? lib->data_end(s->ncid) : -1;
+    struct stat sb;
+    if (end > 0 && stat(f->path, &sb) == 0 && (long long)sb.st_size < end)
+        return cio_seterr(e, "%s: the file is %lld bytes, but its header places variable data up to byte %lld: "
+                             "truncated?", f->path, (long long)sb.st_size, end);
     if (has_dim(s->ncid, "num_decomp")) {
         f->fmt = DMAP_E3SM;
         f->read = e3sm_read;

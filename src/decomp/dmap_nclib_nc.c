@@ -55,7 +55,7 @@ static int nc4_get_vara_ll(int ncid, int varid, const long long *start, const lo
 
 static const dmap_nclib lib = {"netCDF-C", nc4_open, nc4_close, nc4_inq_dimid, nc4_inq_dimlen, nc4_inq_dimname,
                                nc4_inq_att, nc4_get_att_ll, nc4_get_att_text, nc4_inq_varid, nc4_inq_var,
-                               nc4_get_vara_ll, nc_strerror};
+                               nc4_get_vara_ll, nc_strerror, NULL};
 
 const dmap_nclib *dmap_nclib_netcdf(void) { return &lib; }
 #endif

@@ -149,6 +149,14 @@ bad 1 "neg.dat:2: dimension length 2 is -4: expected a positive length" "$W/neg.
 printf 'hello\n' >"$W/junk.dat"
 bad 1 "junk.dat: not a decomposition file" "$W/junk.dat"
 bad 2 "nosuch.dat: cannot open the decomposition file" "$W/nosuch.dat"
+# truncated classic files: refused from the header's extent before anything past the end is read
+head -c 450 "$W/n.nc" >"$W/ntrunc.nc"
+bad 2 "ntrunc.nc: the file is 450 bytes, but its header places variable data up to byte 496: truncated?" "$W/ntrunc.nc"
+head -c 8400 "$W/tiny_map.nc" >"$W/etrunc.nc"
+bad 3 "etrunc.nc: the file is 8400 bytes, but its header places variable data up to byte 8612: truncated?" "$W/etrunc.nc"
+lsize=$(wc -c <"$W/l.nc")
+head -c $((lsize - 8)) "$W/l.nc" >"$W/ltrunc.nc"
+bad 1 "ltrunc.nc: the file is $((lsize - 8)) bytes, but its header places variable data up to byte $lsize: truncated?" "$W/ltrunc.nc"
 sed 's/map_element = 7/map_element = 8/' "$D/example_pio_nc.cdl" | sed 's/ _,$/ _, _,/; s/ 20,$/ 20, _,/; s/_, _ ;/_, _, _ ;/' >"$W/me.cdl"
 ncgen -b -k classic -o "$W/me.nc" "$W/me.cdl"
 bad 2 "me.nc: dimension map_element is 8, attribute max_maplen 7: they must be equal" "$W/me.nc"

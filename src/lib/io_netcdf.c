@@ -54,8 +54,11 @@
 #include <netcdf.h>
 #include <netcdf_filter.h>
 #include <netcdf_par.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct ncv {
     int ndims;
@@ -495,11 +498,25 @@ static int ncd_wait(cio_dfile *f)
 }
 
 /* nc_sync: H5Fflush for netCDF-4 (whose MPI-IO driver then calls MPI_File_sync),
- * ncmpi_sync for the classic formats through the PnetCDF dispatch. */
+ * ncmpi_sync for the classic formats through the PnetCDF dispatch.  A file of the
+ * serial API (nc_serial) is neither: nc_sync only hands netCDF-C's buffers (or
+ * HDF5's, through its sec2 driver) to the kernel and calls no fsync, so the file
+ * is then fsync'ed by path (an fsync on any descriptor of a file writes back
+ * that file's dirty pages). */
 static int ncd_sync(cio_dfile *f)
 {
-    int rc = nc_sync(((ncd_file *)f->priv)->ncid);
+    ncd_file *p = f->priv;
+    int rc = nc_sync(p->ncid);
     if (rc != NC_NOERR) return ncd_err(f, "nc_sync", rc);
+    if (p->serial) {
+        int fd = open(f->path, O_RDONLY);
+        if (fd < 0 || fsync(fd) != 0) {
+            int err = errno;
+            if (fd >= 0) close(fd);
+            return cio_driver_err(f, "fsync", "%s after nc_sync: %s", fd < 0 ? "open" : "fsync", strerror(err));
+        }
+        close(fd);
+    }
     return 0;
 }
 

@@ -152,6 +152,10 @@ if have_driver hdf5; then
 fi
 run 1 "$mom" "$tiny" --driver netcdf --format cdf2 --deflate 1 --shuffle true --out c2 >c2.log 2>&1 || { cat c2.log; fail "cdf2 deflate"; }
 grep -q "shuffle (command line) has no effect: the netcdf driver writes cdf2" c2.log || fail "cdf2: no shuffle note"
+# mom_io's own chunking default is no setting of the user's: no note on its classic files
+grep -q "chunking default" c2.log && fail "cdf2: a note on mom_io's own chunking default"
+run 1 "$mom" "$tiny" --driver netcdf --format cdf2 --chunking default --out c2b >c2b.log 2>&1 || { cat c2b.log; fail "cdf2 chunking"; }
+grep -q "chunking default (command line) has no effect" c2b.log || fail "cdf2: no note on a chunking the user set"
 expect_fail 1 "quantize expects none, bitgroom:NSD, granularbr:NSD or bitround:NSD" "$mom" "$tiny" --driver netcdf \
   --format nc4 --quantize bitround --out q
 expect_fail 1 "szip with shuffle is refused" "$mom" "$tiny" --driver netcdf --format nc4 --szip true --shuffle true --out q

@@ -1,7 +1,8 @@
 #!/bin/sh
 # --fsync: every driver syncs each written file before closing it, timed as its
 # own phase inside the end-to-end window; the JSON and the headline say the
-# figures are durable; the page-cache note shows on a small run without fsync only.
+# figures are durable; the page-cache note shows on a small run without fsync only;
+# netCDF's serial API files get a real fsync (strace), not just nc_sync.
 . "$top_srcdir/tests/lib.sh"
 set -e
 prog="$top_builddir/src/exercise/engine_exercise"
@@ -37,6 +38,20 @@ for drv in mpiio pnetcdf netcdf hdf5; do
     || fail "$drv: the last line is not the headline: $(tail -n 1 "$TESTTMP/log")"
   tail -n 2 "$TESTTMP/log" | head -n 1 | grep -q "^note: " || fail "$drv: the note is not just above the headline"
 done
+# netcdf's serial API (nc_serial: mom_io's and pfio_io's one-writer files): nc_sync
+# there calls no fsync, so the driver fsyncs each file itself; strace counts them
+STRACE=$(command -v strace || true)
+if have_driver netcdf && [ -n "$STRACE" ] && "$STRACE" -f -o /dev/null true 2>/dev/null; then
+  for fmt in cdf2 nc4; do
+    j="$TESTTMP/serial-$fmt.json"
+    "$STRACE" -f -e trace=fsync -o "$TESTTMP/strace-$fmt.txt" "$prog" --driver netcdf --format $fmt --nc_serial true \
+      --iotype blocking_collective --out "$out" --fsync true --json "$j" --quiet >"$TESTTMP/log" 2>&1 \
+      || { cat "$TESTTMP/log"; fail "netcdf serial $fmt: run with --fsync failed"; }
+    [ "$(json_get "$j" 'd["io"]["durable"]')" = True ] || fail "netcdf serial $fmt: durable should be true"
+    n=$(grep -c 'fsync(' "$TESTTMP/strace-$fmt.txt" || true)
+    [ "$n" -ge 3 ] || fail "netcdf serial $fmt: $n fsync calls for 3 files closed: durable=yes without a sync"
+  done
+fi
 # the null driver stores nothing: its sync does nothing and nothing is durable
 j="$TESTTMP/null.json"
 run 2 "$prog" --driver null --out "$out" --fsync true --json "$j" --quiet >"$TESTTMP/log" 2>&1 || fail "null --fsync"

@@ -1,5 +1,5 @@
 """The runner every bench-* script shares (bench-gcrm, bench-mom, bench-drivers,
-bench-aggregation, bench-pfio, bench-adios2): the same flags, spelled the same
+bench-aggregation, bench-pfio, bench-adios2, bench-compress): the same flags, spelled the same
 way and described in --help; each run in its own empty folder, through the
 sweep's run_command (timeouts, no launcher outliving the script); repetitions
 interleaved (every configuration once, then again); a failed run explained by

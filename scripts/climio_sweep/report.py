@@ -273,20 +273,35 @@ def bandwidth_bars(res, path):
     return _save(fig, path)
 
 
+def ratio_points(res):
+    """Per setting whose runs measured their storage: (label, bandwidth (median,
+    min, max), ratio (median, min, max), the runs' (bandwidth, ratio) pairs), in
+    the order of the points."""
+    out = []
+    for rows in res.points().values():
+        rs = [r for r in rows if isinstance(r.get("storage_ratio"), (int, float))
+              and isinstance(r.get(BW), (int, float))]
+        if rs:
+            out.append((res.label(rows[0], res.varying), spread(_values(rs, BW)), spread(_values(rs, "storage_ratio")),
+                        [(r[BW], r["storage_ratio"]) for r in rs]))
+    return out
+
+
 def ratio_bandwidth(res, path):
-    """Compression ratio (data / bytes on disk) against write bandwidth, one point
-    per run, labelled by setting; None when no run measured its storage."""
-    pts = [(rows, [r for r in rows if isinstance(r.get("storage_ratio"), (int, float))]) for rows in res.points().values()]
-    pts = [(rows, rs) for rows, rs in pts if rs]
+    """Compression ratio (data / bytes on disk) against write bandwidth: per
+    setting the median of the repetitions with min-max bars (the runs as faint
+    dots), labelled by setting; None when no run measured its storage."""
+    pts = ratio_points(res)
     if not pts:
         return None
     fig, ax = plt.subplots(figsize=(8, 5))
-    for rows, rs in pts:
-        ax.scatter(_values(rs, BW), _values(rs, "storage_ratio"), s=18)
-        ax.annotate(res.label(rows[0], res.varying), (statistics.mean(_values(rs, BW)),
-                    statistics.mean(_values(rs, "storage_ratio"))), fontsize=7, xytext=(3, 3),
-                    textcoords="offset points")
-    ax.set_xlabel("write bandwidth of the data (MiB/s)")
+    for i, (label, (bm, blo, bhi), (rm, rlo, rhi), runs) in enumerate(pts):
+        color = "C%d" % (i % 10)
+        ax.scatter([b for b, _ in runs], [r for _, r in runs], s=10, color=color, alpha=0.35, linewidths=0)
+        ax.errorbar([bm], [rm], xerr=[[bm - blo], [bhi - bm]], yerr=[[rm - rlo], [rhi - rm]], fmt="o", ms=6,
+                    color=color, capsize=3)
+        ax.annotate(label, (bm, rm), fontsize=7, xytext=(4, 4), textcoords="offset points")
+    ax.set_xlabel("write bandwidth of the data (MiB/s): median, bars min to max of the repetitions")
     ax.set_ylabel("compression ratio (data bytes / bytes on disk)")
     ax.set_title("Compression ratio against bandwidth\n%s" % res.context(), fontsize=11)
     ax.grid(True, alpha=0.3)
@@ -584,8 +599,9 @@ def make_all(doc, outdir, run_id=None, formats=("png",), metric="write"):
     p = ratio_bandwidth(res, os.path.join(outdir, "ratio_bandwidth.png"))
     if p:
         figs.append(("Compression ratio vs bandwidth", p,
-                     "Each run's compression ratio (data bytes / bytes HDF5 allocated on disk) against its write "
-                     "bandwidth of the data."))
+                     "Each setting's compression ratio (data bytes / bytes HDF5 allocated on disk) against its "
+                     "write bandwidth of the data: median of the repetitions, bars min to max, each run a faint "
+                     "dot."))
     p = phases(res, os.path.join(outdir, "phases.png"))
     if p:
         figs.append(("Time per phase", p, "Mean time per rank in each phase (median of the repetitions); the black "

@@ -25,6 +25,7 @@ typedef struct decomp_cfg {
     char e3sm_case;             /* 0: nvars per decomposition; 'A' (auto), 'F', 'G', 'I': E3SM-IO's case */
     int sorted;                 /* replay requests in index order (PIO's sorted map) rather than buffer order */
     const char *var_names;      /* "a,b": names of the first variables instead of pioperf's vard0001.. (NULL: none) */
+    int rundate;                /* pioperf's char rundate(strlen): not with the adios2 driver (no text arrays) */
 } decomp_cfg;
 
 int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e);
@@ -59,7 +60,8 @@ int decomp_files(const decomp_cfg *c, int ndecomps, decomp_file *f, cio_err *e);
 /* The file pioperf writes: dim strlen (13) and char rundate(strlen), dims
  * dim000001.. (fastest first) and time, then per variable vard0001.. (time, dims)
  * with _FillValue; several decompositions (E3SM-IO maps) get a D<k>. prefix.
- * E3SM-IO's case files (c->e3sm_case) have no rundate; their non-partitioned
+ * E3SM-IO's case files (c->e3sm_case) and adios2 runs (!c->rundate) have no
+ * rundate; the case files' non-partitioned
  * variables np0001.. are record scalars that rank 0 of comm (`rank` 0 of a
  * virtual run) writes. */
 cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *f, MPI_Comm comm, int rank);

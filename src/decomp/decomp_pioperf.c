@@ -212,8 +212,89 @@ typedef struct combo {
     int iotype, rearr, ntasks;
 } combo;
 
+/* One combination's figures for climio's report and --json: pioperf's and the
+ * engine's (the suite's statistics, reduced over the ranks). */
+typedef struct result {
+    const char *decomp;
+    int iotype, rearr, ntasks;
+    const char *driver;
+    cio_format fmt;
+    cio_mode mode;
+    int64_t nvars, nframes, varsize;
+    double pio_write_mibs, pio_write_s, pio_read_mibs, pio_read_s;
+    cio_summary w, r;
+    int64_t elements, mismatches;
+} result;
+
+static void print_climio_line(const result *x)
+{
+    const double MiB = 1048576.0;
+    printf(" climio: %s/%s %s, %s, %d I/O tasks: %lld B written, %lld requests, %.4f s end to end (%.2f MiB/s); "
+           "read back %.4f s (%.2f MiB/s); verify %s: %lld elements checked, %lld mismatches\n",
+           x->driver, cio_format_name(x->fmt), cio_mode_name(x->mode), x->rearr == 2 ? "subset" : "box", x->ntasks,
+           (long long)x->w.bytes_written, (long long)x->w.requests, x->w.window, x->w.bw_write / MiB, x->r.window,
+           x->r.bw_read / MiB, x->mismatches ? "FAIL" : "PASS", (long long)x->elements, (long long)x->mismatches);
+}
+
+static int write_json(const char *path, const cio_app *a, const char *nl_path, const result *res, int n)
+{
+    FILE *out = fopen(path, "w");
+    if (!out) return -1;
+    static const char *const tname[] = {"", "pnetcdf", "netcdf", "netcdf4c", "netcdf4p"};
+    cio_json j;
+    cio_json_begin(&j, out, 1);
+    cio_json_obj(&j, NULL);
+    cio_json_str(&j, "kernel", "decomp_io");
+    cio_json_str(&j, "experiment", "pioperf");
+    cio_json_str(&j, "namelist", nl_path);
+    cio_json_int(&j, "nprocs", a->nprocs);
+    cio_json_arr(&j, "results");
+    for (int i = 0; i < n; i++) {
+        const result *x = &res[i];
+        cio_json_obj(&j, NULL);
+        cio_json_str(&j, "decomp", x->decomp);
+        cio_json_int(&j, "iotype", x->iotype);
+        cio_json_str(&j, "pio_typename", tname[x->iotype]);
+        cio_json_str(&j, "driver", x->driver);
+        cio_json_str(&j, "format", cio_format_name(x->fmt));
+        cio_json_str(&j, "mode", cio_mode_name(x->mode));
+        cio_json_str(&j, "rearranger", x->rearr == 2 ? "subset" : "box");
+        cio_json_int(&j, "io_tasks", x->ntasks);
+        cio_json_int(&j, "nvars", x->nvars);
+        cio_json_int(&j, "nframes", x->nframes);
+        cio_json_int(&j, "varsize", x->varsize);
+        cio_json_obj(&j, "pioperf");
+        cio_json_num(&j, "write_mib_per_s", x->pio_write_mibs);
+        cio_json_num(&j, "write_seconds", x->pio_write_s);
+        cio_json_num(&j, "read_mib_per_s", x->pio_read_mibs);
+        cio_json_num(&j, "read_seconds", x->pio_read_s);
+        cio_json_obj_end(&j);
+        cio_json_obj(&j, "write");
+        cio_json_int(&j, "bytes", x->w.bytes_written);
+        cio_json_int(&j, "requests", x->w.requests);
+        cio_json_num(&j, "end_to_end_seconds", x->w.window);
+        cio_json_num(&j, "bandwidth_bytes_per_s", x->w.bw_write);
+        cio_json_obj_end(&j);
+        cio_json_obj(&j, "readback");
+        cio_json_int(&j, "bytes", x->r.bytes_read);
+        cio_json_num(&j, "end_to_end_seconds", x->r.window);
+        cio_json_num(&j, "bandwidth_bytes_per_s", x->r.bw_read);
+        cio_json_obj_end(&j);
+        cio_json_obj(&j, "verify");
+        cio_json_str(&j, "verdict", x->mismatches ? "fail" : "pass");
+        cio_json_int(&j, "elements", x->elements);
+        cio_json_int(&j, "mismatches", x->mismatches);
+        cio_json_obj_end(&j);
+        cio_json_obj_end(&j);
+    }
+    cio_json_arr_end(&j);
+    cio_json_obj_end(&j);
+    cio_json_end(&j);
+    return fclose(out) == 0 ? 0 : -1;
+}
+
 /* One write + read-back; returns mismatches (or -1 on a setup error). */
-static int64_t run_one(cio_app *a, const decomp_cfg *c, const dmap_loaded *m, const combo *k, int64_t gmaplen)
+static int64_t run_one(cio_app *a, const decomp_cfg *c, const dmap_loaded *m, const combo *k, int64_t gmaplen, result *x)
 {
     cio_engine_cfg cfg = a->ecfg;
     cfg.drv = k->drv;
@@ -232,6 +313,7 @@ static int64_t run_one(cio_app *a, const decomp_cfg *c, const dmap_loaded *m, co
     cio_stats_init(&st);
     cio_stats_init(&rst);
     cio_engine *eng = cio_engine_new(&cfg, a->comm, &st);
+    cio_stats_mark_start(&st, a->comm);
     char path[4096];
     snprintf(path, sizeof path, "%s/pioperf.%d-%06d-%d.nc", c->outdir, k->rearr, k->ntasks, k->iotype);
     decomp_file df[2];
@@ -270,8 +352,13 @@ static int64_t run_one(cio_app *a, const decomp_cfg *c, const dmap_loaded *m, co
     if (a->rank == 0)
         printf("%15s%9s%10d%10d%10lld%20.10f%20.10f\n", "RESULT: write ", rname[k->rearr], k->iotype, k->ntasks,
                (long long)c->nvars, mib / wmax, wmax);
+    *x = (result){.decomp = c->decomp, .iotype = k->iotype, .rearr = k->rearr, .ntasks = k->ntasks,
+                  .driver = k->drv->name, .fmt = cfg.opts.format, .mode = cfg.opts.mode, .nvars = c->nvars,
+                  .nframes = c->records, .varsize = c->varsize, .pio_write_mibs = mib / wmax, .pio_write_s = wmax};
+    cio_stats_reduce(&st, a->comm, &x->w);
     /* the read-back: every rank reads its own share and checks it */
     cio_readback rb;
+    cio_stats_mark_start(&rst, a->comm);
     MPI_Barrier(a->comm);
     t0 = MPI_Wtime();
     cio_engine_readback(eng, 0, 1, &rst, &rb);
@@ -283,6 +370,14 @@ static int64_t run_one(cio_app *a, const decomp_cfg *c, const dmap_loaded *m, co
                                   rb.first_mismatch);
         printf("%15s%9s%10d%10d%10lld%20.10f\n", "RESULT: read ", rname[k->rearr], k->iotype, k->ntasks,
                (long long)c->nvars, mib / wmax);
+    }
+    x->pio_read_mibs = mib / wmax;
+    x->pio_read_s = wmax;
+    x->elements = rb.elements;
+    x->mismatches = rb.mismatches;
+    cio_stats_reduce(&rst, a->comm, &x->r);
+    if (a->rank == 0) {
+        if (!cio_param_bool(a->params, "quiet")) print_climio_line(x);
         fflush(stdout);
     }
     cio_schema_free(s);
@@ -330,9 +425,12 @@ int decomp_pioperf(cio_app *a, const char *nl_path)
     decomp_cfg c;
     if (decomp_config_load(&c, a->params, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
     c.records = o.nframes;
+    c.rundate = 1;   /* pio_typenames pick the drivers, never adios2 */
     if (a->rank == 0) cio_mkdir_p(c.outdir, &e);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
     int64_t bad = 0;
+    result *res = NULL;
+    int nres = 0, cap = 0;
     for (int d = 0; d < o.ndecomp; d++)
         for (int vs = 0; vs < 12; vs++) {
             if (o.varsize[vs] <= 0) continue;
@@ -358,13 +456,23 @@ int decomp_pioperf(cio_app *a, const char *nl_path)
                             combo k = types[t];
                             k.rearr = rearr[r];
                             k.ntasks = ntl[q];
-                            bad += run_one(a, &c, &m, &k, gmaplen);
+                            if (nres == cap) {
+                                cap = cap ? 2 * cap : 16;
+                                res = cio_realloc(res, (size_t)cap * sizeof *res);
+                            }
+                            bad += run_one(a, &c, &m, &k, gmaplen, &res[nres++]);
                         }
                 }
                 dmap_loaded_free(&m);
             }
         }
     if (a->rank == 0) printf(" complete\n");
+    const char *jp = cio_param_str(a->params, "json");
+    int jrc = 0;
+    if (jp && a->rank == 0 && write_json(jp, a, nl_path, res, nres) != 0) jrc = 1;
+    MPI_Bcast(&jrc, 1, MPI_INT, 0, a->comm);
+    if (jrc) cio_die_all(a->comm, "%s: cannot write the JSON file %s", cio_param_origin(a->params, "json"), jp);
+    cio_free(res);
     for (int d = 0; d < o.ndecomp; d++) cio_free(o.decompfile[d]);
     cio_engine_free(a->engine);
     return bad ? 3 : 0;

@@ -91,7 +91,7 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
     cio_schema_att_text(s, -1, "title", "decomp_io: a replayed decomposition map (climio)");
     cio_schema_att_text(s, -1, "decomposition", c->source == DECOMP_FILE ? c->decomp
                                               : c->source == DECOMP_BLOCK ? "BLOCK" : "ROUNDROBIN");
-    if (!c->e3sm_case) {
+    if (!c->e3sm_case && c->rundate) {
         /* pioperf's WriteMetadata: dimension strlen (13), then char rundate(strlen), before the others */
         const char *sd[] = {"strlen"};
         cio_schema_dim(s, "strlen", DECOMP_RUNDATE_LEN);

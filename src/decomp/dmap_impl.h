@@ -39,8 +39,10 @@ typedef struct dmap_nclib {
     int (*inq_var)(int ncid, int varid, int *type, int *ndims, int *dimids);   /* dimids: CIO_MAX_DIMS room */
     int (*get_vara_ll)(int ncid, int varid, const long long *start, const long long *count, long long *vals);
     const char *(*strerror)(int status);
-    /* where a classic file's data ends by its header (-1 when the library cannot say) */
-    int (*data_end)(int ncid, long long *end);
+    /* where the header says the last variable's data end (bytes), so a truncated
+     * classic file is refused before a read past its end returns whatever the
+     * buffer held; NULL or -1: the library cannot say */
+    long long (*data_end)(int ncid);
 } dmap_nclib;
 
 #define DMAP_NC_MAX_NAME 256

@@ -413,8 +413,8 @@ int dmap_nc_open(dmap_file *f, int hdf5, cio_err *e)
     /* a truncated map reads as zeros or whatever the buffer held (indices that look
      * valid, or holes): its size must cover what its superblock or header says */
     struct stat sb;
-    long long size = stat(f->path, &sb) == 0 ? (long long)sb.st_size : -1, end = hdf5 ? cio_hdf5_stored_end(f->path) : -1;
-    if (size >= 0 && end > size) return truncated(f, size, end, "its HDF5 superblock says the file ends", e);
+    long long size = stat(f->path, &sb) == 0 ? (long long)sb.st_size : -1, h5end = hdf5 ? cio_hdf5_stored_end(f->path) : -1;
+    if (size >= 0 && h5end > size) return truncated(f, size, h5end, "its HDF5 superblock says the file ends", e);
     int rc = lib->open(f->path, &s->ncid);
     if (rc != 0) {
         s->ncid = -1;
@@ -422,8 +422,10 @@ int dmap_nc_open(dmap_file *f, int hdf5, cio_err *e)
         cio_nc_open_diagnosis(f->path, why, sizeof why);
         return cio_seterr(e, "%s: cannot open as %s: %s%s", f->path, hdf5 ? "netCDF-4" : "netCDF", L->strerror(rc), why);
     }
-    if (!hdf5 && lib->data_end && (rc = lib->data_end(s->ncid, &end)) != 0) return nerr(f, "the data's end", rc, e);
-    if (!hdf5 && size >= 0 && end > size) return truncated(f, size, end, "its header says its data ends", e);
+    long long end = !hdf5 && lib->data_end ? lib->data_end(s->ncid) : -1;
+    if (end > 0 && size >= 0 && size < end)
+        return cio_seterr(e, "%s: the file is %lld bytes, but its header places variable data up to byte %lld: "
+                             "truncated?", f->path, size, end);
     if (has_dim(s->ncid, "num_decomp")) {
         f->fmt = DMAP_E3SM;
         f->read = e3sm_read;

@@ -759,7 +759,9 @@ static void closing_lines(cio_app *a)
                  "inside end to end",
                  nb, avail, c->node_host);
     }
-    cio_mode shown = a->mode_fallback ? a->ecfg.opts.mode : a->mode_asked;
+    /* the mode that ran: a nonblocking fallback, or an independent iotype run
+     * collectively because filters need it (mode_note), is named as run */
+    cio_mode shown = a->ecfg.opts.mode;
     char runs[32] = "1 run";
     double mibps = s->bw_write / 1048576.0;
     if (a->nreps > 1) {

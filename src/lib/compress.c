@@ -53,6 +53,11 @@ int cio_compress_setup(const cio_params *p, const cio_driver *d, cio_driver_opts
                              "to decompress them (\"memory allocation failed for szip decompression\"); use one or the "
                              "other",
                           cio_param_origin(p, "szip"));
+    if (o->szip && cio_param_int(p, "deflate") > 0)
+        return cio_seterr(e, "%s: szip with deflate is refused: netCDF-C 4.9.0 rejects it (nc_def_var_szip: invalid "
+                             "argument) and HDF5 1.10.8 + libaec writes such chunks and then fails to read them "
+                             "(\"inflate() failed\"); use one or the other",
+                          cio_param_origin(p, "szip"));
     /* what cannot apply is switched off here and named by cio_app_note_inapplicable */
     int hdf5_file = o->format == CIO_FMT_NC4 || o->format == CIO_FMT_NC4C || o->format == CIO_FMT_HDF5;
     int filters_ok = strcmp(d->name, "netcdf") == 0 || strcmp(d->name, "hdf5") == 0;

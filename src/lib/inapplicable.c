@@ -26,6 +26,14 @@ static void note(cio_app *a, const char *key, const char *fmt, ...)
 
 static int given(const cio_app *a, const char *key) { return cio_param_known(a->params, key) && cio_param_isset(a->params, key); }
 
+/* Set by the kernel itself as its own default (origin "default (pfio_io: ...)",
+ * "FMS default (mom_io)"), not by the user: nothing to warn about. */
+static int kernel_default(const cio_app *a, const char *key)
+{
+    const char *o = cio_param_origin(a->params, key);
+    return o && (strncmp(o, "default (", 9) == 0 || strstr(o, " default (") != NULL);
+}
+
 void cio_app_note_inapplicable(cio_app *a, int nprocs)
 {
     const cio_params *p = a->params;
@@ -47,7 +55,7 @@ void cio_app_note_inapplicable(cio_app *a, int nprocs)
             note(a, "storage_report", "storage_report (%s) has no effect: the %s driver writes %s, whose variables "
                  "are stored as written (no filters, no chunks to measure)",
                  cio_param_origin(p, "storage_report"), d->name, cio_format_name(fmt));
-        if (given(a, "chunking") && strcmp(cio_param_str(p, "chunking"), "auto") != 0)
+        if (given(a, "chunking") && !kernel_default(a, "chunking") && strcmp(cio_param_str(p, "chunking"), "auto") != 0)
             note(a, "chunking", "chunking %s (%s) has no effect: the %s driver writes %s, which is not chunked",
                  cio_param_str(p, "chunking"), cio_param_origin(p, "chunking"), d->name, cio_format_name(fmt));
     }

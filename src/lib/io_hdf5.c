@@ -395,8 +395,7 @@ static void type_name(hid_t t, char *buf, size_t len)
     const char *n = NULL;
     if (c == H5T_INTEGER) n = sz == 1 ? "byte" : sz == 2 ? "short" : sz == 4 ? "int" : sz == 8 ? "int64" : NULL;
     else if (c == H5T_FLOAT) n = sz == 4 ? "float" : sz == 8 ? "double" : NULL;
-    /* netCDF-4's char is a fixed-length string of 1 byte (h5type); its string is variable-length */
-    else if (c == H5T_STRING) n = sz == 1 && H5Tis_variable_str(t) <= 0 ? "char" : "string";
+    else if (c == H5T_STRING) n = sz == 1 ? "char" : "string";  /* 1-byte strings: netCDF-4's NC_CHAR, as written */
     if (n) snprintf(buf, len, "%s%s", c == H5T_INTEGER && H5Tget_sign(t) == H5T_SGN_NONE ? "u" : "", n);
     else snprintf(buf, len, "HDF5 type class %d of %zu bytes", (int)c, sz);
 }

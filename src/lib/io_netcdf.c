@@ -30,7 +30,8 @@
  *     model that never sets chunks gets.
  *   chunking c0,c1,...: those chunk sizes for variables of that many dimensions.
  *   deflate N: deflate level N for every non-scalar variable (chunked), with byte
- *     shuffle first when shuffle is set (also under chunking default).
+ *     shuffle first when shuffle is set; szip and quantization (float/double data
+ *     variables) likewise, under every chunking, chunking default included.
  *   nofill (default true): nc_set_fill NC_NOFILL.
  *
  * nc_serial: a file whose communicator has one rank is created and opened with
@@ -53,8 +54,11 @@
 #include <netcdf.h>
 #include <netcdf_filter.h>
 #include <netcdf_par.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct ncv {
     int ndims;
@@ -318,6 +322,23 @@ static int is_coordinate(const ncd_file *p, const char *name, int ndims, const i
     return ndims == 1 && nc_inq_dimname(p->ncid, dimids[0], dn) == NC_NOERR && strcmp(dn, name) == 0;
 }
 
+/* Quantization of a float/double data variable (not a coordinate), whatever its chunking. */
+static int def_quantize(cio_dfile *f, ncd_file *p, const char *name, cio_type t, int ndims, const int *dimids,
+                        int varid)
+{
+    const cio_driver_opts *o = f->opts;
+    if (o->quantize && (t == CIO_FLOAT || t == CIO_DOUBLE) && !is_coordinate(p, name, ndims, dimids)) {
+        static const int alg[] = {0, NC_QUANTIZE_BITGROOM, NC_QUANTIZE_GRANULARBR, NC_QUANTIZE_BITROUND};
+        int nsd = cio_quantize_nc_nsd(o->quantize, o->quantize_digits);
+        int most = o->quantize == CIO_QUANTIZE_BITROUND ? (t == CIO_FLOAT ? NC_QUANTIZE_MAX_FLOAT_NSB
+                                                                          : NC_QUANTIZE_MAX_DOUBLE_NSB)
+                                                        : (t == CIO_FLOAT ? NC_QUANTIZE_MAX_FLOAT_NSD
+                                                                          : NC_QUANTIZE_MAX_DOUBLE_NSD);
+        NCC(f, "nc_def_var_quantize", nc_def_var_quantize(p->ncid, varid, alg[o->quantize], nsd < most ? nsd : most));
+    }
+    return 0;
+}
+
 static int ncd_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, const int *dimids, int *varid)
 {
     ncd_file *p = f->priv;
@@ -325,11 +346,29 @@ static int ncd_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, co
     int is_record = ndims > 0 && p->dimlen[dimids[0]] == CIO_UNLIMITED;
     remember_var(p, *varid, ndims, is_record);
     if (p->nc4 && ndims > 0 && p->chunking.kind == CIO_CHUNK_LIBRARY) {
-        /* chunking default: netCDF-C chooses the storage and the chunk sizes */
+        /* chunking default: netCDF-C chooses the storage and the chunk sizes; the
+         * filters and quantization are those of any other chunking */
         const cio_driver_opts *o = f->opts;
         if (o->deflate > 0 || o->shuffle)
             NCC(f, "nc_def_var_deflate",
                 nc_def_var_deflate(p->ncid, *varid, o->shuffle, o->deflate > 0, o->deflate > 0 ? o->deflate : 0));
+        if (o->szip && !(ndims == 1 && is_record)) {
+            /* szip's block size fits the fastest chunk dimension: a variable netCDF-C
+             * left contiguous gets its default chunks first.  (netCDF-C 4.9.0 refuses
+             * szip on a 1-D record variable whatever its chunks; under the other
+             * chunkings those are one record a chunk, too narrow for szip.) */
+            int storage = NC_CONTIGUOUS;
+            size_t cs[CIO_MAX_DIMS];
+            NCC(f, "nc_inq_var_chunking", nc_inq_var_chunking(p->ncid, *varid, &storage, cs));
+            if (storage != NC_CHUNKED) {
+                NCC(f, "nc_def_var_chunking", nc_def_var_chunking(p->ncid, *varid, NC_CHUNKED, NULL));
+                NCC(f, "nc_inq_var_chunking", nc_inq_var_chunking(p->ncid, *varid, &storage, cs));
+            }
+            int ppb = storage == NC_CHUNKED ? cio_szip_pixels(t, (int64_t)cs[ndims - 1]) : 0;
+            if (ppb) NCC(f, "nc_def_var_szip", nc_def_var_szip(p->ncid, *varid, NC_SZIP_NN, ppb));
+        }
+        int rq = def_quantize(f, p, name, t, ndims, dimids, *varid);
+        if (rq) return rq;
     } else if (p->nc4 && ndims > 0) {
         int64_t dims[CIO_MAX_DIMS], chunk[CIO_MAX_DIMS];
         for (int i = 0; i < ndims; i++) dims[i] = p->dimlen[dimids[i]];
@@ -348,16 +387,8 @@ static int ncd_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, co
                 nc_def_var_deflate(p->ncid, *varid, o->shuffle, o->deflate > 0, o->deflate > 0 ? o->deflate : 0));
         int ppb = cio_szip_pixels(t, chunked ? chunk[ndims - 1] : 0);
         if (o->szip && ppb) NCC(f, "nc_def_var_szip", nc_def_var_szip(p->ncid, *varid, NC_SZIP_NN, ppb));
-        if (o->quantize && (t == CIO_FLOAT || t == CIO_DOUBLE) && !is_coordinate(p, name, ndims, dimids)) {
-            static const int alg[] = {0, NC_QUANTIZE_BITGROOM, NC_QUANTIZE_GRANULARBR, NC_QUANTIZE_BITROUND};
-            int nsd = cio_quantize_nc_nsd(o->quantize, o->quantize_digits);
-            int most = o->quantize == CIO_QUANTIZE_BITROUND ? (t == CIO_FLOAT ? NC_QUANTIZE_MAX_FLOAT_NSB
-                                                                              : NC_QUANTIZE_MAX_DOUBLE_NSB)
-                                                            : (t == CIO_FLOAT ? NC_QUANTIZE_MAX_FLOAT_NSD
-                                                                              : NC_QUANTIZE_MAX_DOUBLE_NSD);
-            NCC(f, "nc_def_var_quantize",
-                nc_def_var_quantize(p->ncid, *varid, alg[o->quantize], nsd < most ? nsd : most));
-        }
+        int rq = def_quantize(f, p, name, t, ndims, dimids, *varid);
+        if (rq) return rq;
     }
     return set_access(f, p, *varid);
 }
@@ -467,11 +498,25 @@ static int ncd_wait(cio_dfile *f)
 }
 
 /* nc_sync: H5Fflush for netCDF-4 (whose MPI-IO driver then calls MPI_File_sync),
- * ncmpi_sync for the classic formats through the PnetCDF dispatch. */
+ * ncmpi_sync for the classic formats through the PnetCDF dispatch.  A file of the
+ * serial API (nc_serial) is neither: nc_sync only hands netCDF-C's buffers (or
+ * HDF5's, through its sec2 driver) to the kernel and calls no fsync, so the file
+ * is then fsync'ed by path (an fsync on any descriptor of a file writes back
+ * that file's dirty pages). */
 static int ncd_sync(cio_dfile *f)
 {
-    int rc = nc_sync(((ncd_file *)f->priv)->ncid);
+    ncd_file *p = f->priv;
+    int rc = nc_sync(p->ncid);
     if (rc != NC_NOERR) return ncd_err(f, "nc_sync", rc);
+    if (p->serial) {
+        int fd = open(f->path, O_RDONLY);
+        if (fd < 0 || fsync(fd) != 0) {
+            int err = errno;
+            if (fd >= 0) close(fd);
+            return cio_driver_err(f, "fsync", "%s after nc_sync: %s", fd < 0 ? "open" : "fsync", strerror(err));
+        }
+        close(fd);
+    }
     return 0;
 }
 

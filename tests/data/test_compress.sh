@@ -18,8 +18,8 @@ mom="$top_builddir/src/mom/mom_io"
 tiny="$top_srcdir/inputs/mom.in.tiny"
 cd "$TESTTMP"
 
-# --chunking auto (one record a chunk): mom_io now defaults to netCDF-C's chunks, whose
-# 4 KiB chunks of the tiny record variables lower the tiny grid's ratio to 1.63
+# --chunking auto (one record a chunk) pinned here; mom_io's default, netCDF-C's own
+# chunks, is checked further down (brd, szd)
 mrun() {    # tag np args...: a netCDF-4 mom_io run, verified, with its JSON
   tag=$1 np=$2; shift 2
   run $np "$mom" "$tiny" --driver netcdf --format nc4 --chunking auto --iotype blocking_collective --verify --out "$tag" \
@@ -95,6 +95,10 @@ expect_fail 1 "compression_reference needs a second, unfiltered run of the outpu
 [ "$(json_get bg3.json 'd["io"]["iotype_effective"]')" = blocking_collective ] || fail "independent not adjusted"
 grep -q "blocking_independent asked, run as blocking_collective: parallel HDF5 writes filtered" bg3.log \
   || fail "no note on the adjusted iotype"
+# the headline names the mode that ran, not the one asked
+tail -n 1 bg3.log | grep -q "^climio: mom_io netcdf/nc4 blocking_collective np=4 " \
+  || fail "headline of the adjusted run: $(tail -n 1 bg3.log)"
+[ "$(json_get bg3.json 'd["headline"].split()[3]')" = blocking_collective ] || fail "JSON headline iotype"
 
 # what the library recorded (ncdump -hs: the special attributes of nc_inq_var_deflate/quantize)
 "$NCDUMP" -hs br3/ocean.nc >br3.cdl
@@ -119,6 +123,20 @@ for t in br3 bg3 gb3; do
       END { if (!bad && changed == 0) { print t ": nothing quantized"; bad = 1 } exit bad }' || fail "$t: values"
 done
 
+# mom_io's own chunking (default: netCDF-C's chunks): quantization and szip apply
+# there too (they were silently dropped), with the same ratio and --verify
+run 2 "$mom" "$tiny" --driver netcdf --format nc4 --data model --deflate 1 --shuffle true --quantize bitround:3 \
+  --verify --out brd --json brd.json >brd.log 2>&1 || { cat brd.log; fail "brd: run failed"; }
+[ "$(json_get brd.json 'd["config"]["chunking"]["value"]')" = default ] || fail "brd: not mom_io's default chunking"
+[ "$(json_get brd.json 'd["verify"]["verdict"]')" = pass ] || fail "brd: verify verdict"
+"$NCDUMP" -hs brd/ocean.nc | grep -qF 'temp:_QuantizeBitRoundNumberOfSignificantBits = 10 ;' \
+  || fail "chunking default: temp not quantized"
+r=$(ratio brd); ge "$r" 4 || fail "chunking default, bitround 3 digits + deflate 1 + shuffle: ratio $r < 4"
+run 2 "$mom" "$tiny" --driver netcdf --format nc4 --data model --szip true --verify --out szd --json szd.json \
+  >szd.log 2>&1 || { cat szd.log; fail "szd: run failed"; }
+[ "$(json_get szd.json 'd["verify"]["verdict"]')" = pass ] || fail "szd: verify verdict"
+"$NCDUMP" -hs szd/ocean.nc | grep -qF 'temp:_Filter = "4,32,32" ;' || fail "chunking default: no szip on temp"
+
 # the hdf5 driver: deflate + shuffle, the same ratio figures, verify
 if have_driver hdf5; then
   run 2 "$mom" "$tiny" --driver hdf5 --data model --deflate 1 --shuffle true --verify --out h5 --json h5.json \
@@ -134,11 +152,18 @@ if have_driver hdf5; then
 fi
 run 1 "$mom" "$tiny" --driver netcdf --format cdf2 --deflate 1 --shuffle true --out c2 >c2.log 2>&1 || { cat c2.log; fail "cdf2 deflate"; }
 grep -q "shuffle (command line) has no effect: the netcdf driver writes cdf2" c2.log || fail "cdf2: no shuffle note"
-run 1 "$mom" "$tiny" --driver netcdf --format cdf2 --storage_report true --out c2s >c2s.log 2>&1 || { cat c2s.log; fail "cdf2 storage_report"; }
-grep -q "storage_report (command line) has no effect: the netcdf driver writes cdf2" c2s.log || fail "cdf2: no storage_report note"
+# mom_io's own chunking default is no setting of the user's: no note on its classic files
+grep -q "chunking default" c2.log && fail "cdf2: a note on mom_io's own chunking default"
+run 1 "$mom" "$tiny" --driver netcdf --format cdf2 --chunking default --out c2b >c2b.log 2>&1 || { cat c2b.log; fail "cdf2 chunking"; }
+grep -q "chunking default (command line) has no effect" c2b.log || fail "cdf2: no note on a chunking the user set"
 expect_fail 1 "quantize expects none, bitgroom:NSD, granularbr:NSD or bitround:NSD" "$mom" "$tiny" --driver netcdf \
   --format nc4 --quantize bitround --out q
 expect_fail 1 "szip with shuffle is refused" "$mom" "$tiny" --driver netcdf --format nc4 --szip true --shuffle true --out q
+# deflate + szip: netCDF-C refuses it, HDF5 cannot read it back: refused before any file
+expect_fail 1 "szip with deflate is refused" "$mom" "$tiny" --driver netcdf --format nc4 --szip true --deflate 1 --out q2
+[ ! -e q2 ] || fail "deflate + szip: files were made"
+run 1 "$mom" "$tiny" --driver netcdf --format cdf2 --storage_report true --out c2s >c2s.log 2>&1 || { cat c2s.log; fail "cdf2 storage_report"; }
+grep -q "storage_report (command line) has no effect: the netcdf driver writes cdf2" c2s.log || fail "cdf2: no storage_report note"
 # szip codes numbers only: a file with a char variable (decomp_io's rundate) is written,
 # its numbers szip-coded and its text not, through both drivers (HDF5 refused the
 # whole file: "invalid datatype endianness order")

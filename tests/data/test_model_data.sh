@@ -3,13 +3,15 @@
 # with every driver built (identical per-variable checksums, which cover the bits
 # of every value), and --verify reads them back without a mismatch.  mom_io's
 # ocean fields carry the land mask: ncdump shows land as _ (the _FillValue).
-# gcrm_io's fields follow each cell's centre latitude (grid_center_lat).
+# gcrm_io's fields follow each cell's centre latitude (grid_center_lat); decomp_io's
+# take their profile from the names given (--var_names).
 . "$top_srcdir/tests/lib.sh"
 set -e
 inputs="$top_srcdir/inputs"
 mom="$top_builddir/src/mom/mom_io"
 gcrm="$top_builddir/src/gcrm/gcrm_io"
 pfio="$top_builddir/src/pfio/pfio_io"
+decomp="$top_builddir/src/decomp/decomp_io"
 sums() { json_get "$1" '" ".join(k+"="+v for k,v in sorted(d["checksums"].items()))'; }
 verdict() { json_get "$1" 'd["verify"]["verdict"]'; }
 
@@ -44,6 +46,10 @@ drivers="$CLIMIO_DRIVERS"
 check_kernel mom out "$mom" "$inputs/mom.in.tiny" --iotype blocking_collective
 check_kernel pfio output_dir "$pfio" "$inputs/pfio.in" --num_steps 6 --im_world 48 --jm_world 25 --km_world 6 \
   --iotype blocking_collective
+# decomp_io: a map recorded at 4 tasks (the holey one: unwritten points stay fill),
+# with names that choose the profiles (T: temperature in K, PS: surface pressure)
+check_kernel decomp output_dir "$decomp" "$inputs/decomp_io.in.sample" --decomp "$inputs/decomp.holes.4p.dat" \
+  --var_names T,PS,U,Q --iotype blocking_collective
 drivers="pnetcdf hdf5"
 check_kernel gcrm cdf_output_path "$gcrm" "$inputs/zgrd.in.r3" --io_desc_file "$inputs/ZGrd.desc" \
   --io_config_file "$inputs/ZGrd.LZ.fcfg.nophys" --physics_mode disabled --end_minutes 15 --end_seconds 0 \
@@ -73,6 +79,15 @@ print("tropics %.2f K, poleward of 60: %.2f K" % (sum(low) / len(low), sum(high)
 assert 150 < min(t) and max(t) < 340, (min(t), max(t))
 assert d > 30, d
 END
+fi
+
+# decomp_io: T is a temperature in K and PS a pressure in Pa, by their names
+if have_driver pnetcdf && [ -n "$NCDUMP" ]; then
+  "$NCDUMP" -v T,PS "$TESTTMP/decomp-pnetcdf-2/decomp_io.nc" | sed -n '/^data:/,$p' | tr ',;' '\n\n' |
+    awk '/T =/{v="t"} /PS =/{v="p"} {x=$NF} x ~ /^-?[0-9.e+-]+$/ && v!="" { n[v]++
+         if (v=="t" && (x < 150 || x > 340)) bad=bad" T "x; if (v=="p" && (x < 50000 || x > 110000)) bad=bad" PS "x }
+         END { if (bad != "" || n["t"] < 100 || n["p"] < 100) { print bad, n["t"], n["p"]; exit 1 } }' \
+    || fail "decomp_io: T or PS outside a plausible range (or too few values)"
 fi
 
 # land is the fill value: ncdump prints it as _

@@ -21,7 +21,7 @@ decompfile=   'BLOCK', 'ROUNDROBIN', '$D/example_f.dat', ''
  varsize = 100   ! elements per rank for BLOCK and ROUNDROBIN
 /
 NL
-run 4 "$X" --pioperf pioperf.nl >out.txt 2>err.txt || { cat out.txt err.txt; fail "pioperf run"; }
+run 4 "$X" --pioperf pioperf.nl --json pp.json >out.txt 2>err.txt || { cat out.txt err.txt; fail "pioperf run"; }
 grep -c "^ Testing decomp: " out.txt | grep -qx 3 || fail "three decompositions"
 grep -q "^ Testing decomp: BLOCK$" out.txt || fail "Testing decomp line"
 # (a15,a9,i10,i10,i10,2f20.10) and (a15,a9,i10,i10,i10,f20.10)
@@ -34,6 +34,23 @@ n=$(grep -c "^ RESULT: write" out.txt)
 [ "$n" -eq $((3 * ntypes * 2 * 2)) ] || fail "expected $((3 * ntypes * 4)) write lines, found $n"
 [ "$(grep -c '^  RESULT: read' out.txt)" -eq "$n" ] || fail "a read line per write line"
 grep -q "ERROR" out.txt && fail "the read-back found mismatches"
+# climio's own report beside each pair of RESULT lines, and every combination in the JSON
+[ "$(grep -c '^ climio: .*, [0-9]* I/O tasks: [0-9]* B written, .* verify PASS: [0-9]* elements checked, 0 mismatches$' out.txt)" -eq "$n" ] ||
+    fail "a climio report line per RESULT write line"
+grep -q '^ climio: pnetcdf/cdf5 nonblocking_collective, subset, 2 I/O tasks: ' out.txt || fail "climio line (pnetcdf, subset, 2)"
+"$PYTHON" - "$n" <<'PY' || fail "the JSON of the pioperf run"
+import json, sys
+d = json.load(open("pp.json"))
+r = d["results"]
+assert d["experiment"] == "pioperf" and d["nprocs"] == 4, d
+assert len(r) == int(sys.argv[1]), len(r)
+assert all(x["verify"]["verdict"] == "pass" and x["verify"]["elements"] > 0 for x in r)
+assert all(x["write"]["bytes"] > 0 and x["pioperf"]["write_mib_per_s"] > 0 for x in r)
+b = [x for x in r if x["decomp"] == "BLOCK" and x["pio_typename"] == "pnetcdf"]
+assert {(x["rearranger"], x["io_tasks"]) for x in b} == {("box", 4), ("box", 2), ("subset", 4), ("subset", 2)}, b
+# 3 variables x 2 frames x 4 ranks x 100 doubles, and rundate's 13 bytes from the second file on
+assert [x["write"]["bytes"] for x in b] == [19200] + [19213] * 3, [x["write"]["bytes"] for x in b]
+PY
 grep -q "^ complete$" out.txt || fail "complete"
 # pioperf's file names and layout (the last decomposition, example_f.dat, is the one left)
 [ -f out/pioperf.1-000004-1.nc ] && [ -f out/pioperf.2-000002-1.nc ] || fail "file names"

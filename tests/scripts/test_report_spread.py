@@ -106,3 +106,39 @@ def test_page_shows_the_run_context(tmp_path):
         assert "<td>%s</td><td>%s</td>" % (item, value) in page, item
     figs, res = report.make_all(doc(CLEAR), str(tmp_path / "none"))
     assert "The results carry no run context" in html.page(res, figs, str(tmp_path))
+
+
+def test_ratio_against_bandwidth_shows_median_and_spread(tmp_path):
+    """The compression figure gives each setting's median bandwidth and ratio with
+    their min-max (not one dot a run, nor a mean); runs without a storage
+    figure (classic files) are left out, and no figure is drawn without any."""
+    runs = []
+    reps = {0: ([40.0, 10.0, 25.0], [1.0, 1.0, 1.0]), 1: ([12.0, 30.0, 15.0], [2.5, 2.5, 2.4])}
+    for deflate, (bws, ratios) in reps.items():
+        point = "np2,deflate=%d" % deflate
+        for rep, (bw, ratio) in enumerate(zip(bws, ratios)):
+            row = {"run": "%s/rep%d" % (point, rep), "point": point, "repetition": rep, "status": "done",
+                   "nprocs": 2, "data.deflate": deflate, "run_dir": "runs/" + point, "write_bandwidth_MiBps": bw,
+                   "end_to_end_s": 1.0 / bw, "storage_ratio": ratio}
+            runs.append({"row": row, "result": {}})
+    classic = dict(runs[0]["row"], run="np2,deflate=9/rep0", point="np2,deflate=9", storage_ratio=None,
+                   **{"data.deflate": 9})
+    runs.append({"row": classic, "result": {}})
+    d = {"kernel": "mom_io", "sweep": "synthetic", "columns": ["run", "point", "status", "nprocs", "data.deflate",
+                                                               "write_bandwidth_MiBps", "end_to_end_s",
+                                                               "storage_ratio"],
+         "axes": [{"key": "data.deflate", "kind": "parameter", "values": [0, 1, 9]}], "runs": runs}
+    res = report.Results(d)
+    pts = report.ratio_points(res)
+    assert [p[0] for p in pts] == ["data.deflate=0", "data.deflate=1"]
+    assert pts[0][1] == (25.0, 10.0, 40.0) and pts[0][2] == (1.0, 1.0, 1.0)
+    assert pts[1][1] == (15.0, 12.0, 30.0) and pts[1][2] == (2.5, 2.4, 2.5)
+    assert len(pts[1][3]) == 3
+    figs, _ = report.make_all(d, str(tmp_path), formats=("svg",))
+    ratio = [f for f in figs if f[0] == "Compression ratio vs bandwidth"]
+    assert len(ratio) == 1 and ratio[0][1].endswith(".svg") and os.path.getsize(ratio[0][1]) > 5000
+    assert "median of the repetitions, bars min to max" in ratio[0][2]
+    for r in d["runs"]:
+        r["row"]["storage_ratio"] = None
+    assert report.ratio_points(report.Results(d)) == []
+    assert not [f for f in report.make_all(d, str(tmp_path / "none"))[0] if f[0].startswith("Compression")]

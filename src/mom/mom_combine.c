@@ -798,7 +798,8 @@ static void dropin_setup(combine *k, const mpp_cli *cli)
     if (!cio_param_isset(p, "header_pad")) cio_params_set(p, "header_pad", num, origin, &e);
     /* mppnccombine sets no chunks (-n4: the library's), and -z asks for them with
      * nc_def_var_chunking(NC_CHUNKED, NULL): the library's chunk sizes */
-    if (!cio_param_isset(p, "chunking")) cio_params_set(p, "chunking", "default", origin, &e);
+    if (!cio_param_isset(p, "chunking"))   /* the tool's own default: no 'has no effect' note on a classic output */
+        cio_params_set(p, "chunking", "default", "default (mom_combine: mppnccombine sets no chunks)", &e);
     const char *fmt = cio_param_str(p, "format");
     int nc4 = strcmp(fmt, "nc4c") == 0 || strcmp(fmt, "nc4") == 0;
     if (cli->compress && nc4) {     /* nc_def_var_deflate(ncid, v, shuffle, 1, deflate) */

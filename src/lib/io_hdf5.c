@@ -243,7 +243,11 @@ static int h5_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, con
         if (o->shuffle) H5Pset_shuffle(dcpl);
         if (o->deflate > 0) H5Pset_deflate(dcpl, (unsigned)o->deflate);
         int ppb = cio_szip_pixels(t, chunk[ndims - 1]);
-        if (o->szip && ppb) H5Pset_szip(dcpl, H5_SZIP_NN_OPTION_MASK, (unsigned)ppb);
+        /* mandatory, not H5Pset_szip's optional: a chunk szip cannot shrink (incompressible
+         * data) is then a write error; as an optional filter HDF5 1.10 stores it in a way its
+         * reader then fails on ("szip_filter: decompression failed"), and the run passed */
+        unsigned szp[2] = {H5_SZIP_NN_OPTION_MASK, (unsigned)ppb};
+        if (o->szip && ppb) H5Pset_filter(dcpl, H5Z_FILTER_SZIP, H5Z_FLAG_MANDATORY, 2, szp);
     }
     v->dset = H5Dcreate2(h->fid, name, h5type(t), space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (v->dset < 0) h5_err(f, "H5Dcreate2");     /* before other calls clear the error stack */
@@ -539,7 +543,15 @@ static int one_xfer(cio_dfile *f, h5var *v, int is_read, cio_type type, int nblo
     void *io = tmp ? tmp : buf;
     herr_t rc = is_read ? H5Dread(v->dset, h5type(type), mspace, fspace, h->dxpl, io)
                         : H5Dwrite(v->dset, h5type(type), mspace, fspace, h->dxpl, io);
-    if (rc < 0) h5_err(f, call);    /* before other calls clear the error stack */
+    if (rc < 0) {
+        h5_err(f, call);    /* before other calls clear the error stack */
+        if (!is_read && f->opts->szip && v->chunked) {
+            size_t l = strlen(f->err);
+            snprintf(f->err + l, sizeof f->err - l, " (szip, mandatory here, could not code a chunk smaller than its "
+                     "data: incompressible values, as --data pattern writes; HDF5 1.10 would store such a chunk where its "
+                     "own reader fails on it; use --data model, or deflate)");
+        }
+    }
     else if (!is_read) h->data_bytes += nelems * (int64_t)ts;
     if (rc >= 0 && tmp && is_read) {
         int64_t pos = 0;

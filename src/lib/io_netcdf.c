@@ -485,6 +485,14 @@ static int ncd_xfer(cio_dfile *f, const cio_req *r, int is_read)
         rc = one_call(p, r->varid, is_read, st, ct, b < r->nblocks ? (void *)buf : (void *)dummy);
         if (b < r->nblocks) buf += n * ts;
     }
+    if (rc == NC_EHDFERR && !is_read && f->opts->szip && p->nc4) {
+        ncd_err(f, call, rc);
+        size_t l = strlen(f->err);
+        snprintf(f->err + l, sizeof f->err - l, " (with szip: parallel HDF5 1.10 fails on a chunk szip cannot code "
+                 "smaller than its data, incompressible values as --data pattern writes; use --data model, or "
+                 "deflate)");
+        return -1;
+    }
     return rc == NC_NOERR ? 0 : ncd_err(f, call, rc);
 }
 

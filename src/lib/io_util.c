@@ -197,8 +197,9 @@ int cio_check_file_size(cio_dfile *f, int64_t end, int64_t bytes)
 int cio_szip_pixels(cio_type t, int64_t n)
 {
     if (n < 2 || t == CIO_CHAR) return 0;
-    int64_t ppb = n < 32 ? n : 32;
-    return (int)(ppb - ppb % 2);
+    for (int ppb = 32; ppb >= 8; ppb /= 2)
+        if (n % ppb == 0) return ppb;
+    return 0;
 }
 
 const char *cio_nc_type_name(int nctype, char *buf, size_t len)

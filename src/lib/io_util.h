@@ -96,9 +96,11 @@ void cio_nc_open_diagnosis(const char *path, char *out, size_t n);
 int cio_pnetcdf_data_end(int ncid, int64_t *bytes, const char **call);
 
 /* szip's pixels per block for a variable of type t whose chunk's fastest dimension
- * has n elements: the largest even number up to 32 and n; 0 (no szip for that
- * variable) below 2, and for text (char): szip codes integers and floating-point
- * numbers only, HDF5 refuses a string type ("invalid datatype endianness order"). */
+ * (szip's scanline) has n elements: 32, 16 or 8, the largest that divides n (with
+ * libaec, a scanline that is no multiple of the block, 40 with 32, gives chunks
+ * HDF5 then fails to decompress: "szip_filter: decompression failed"); 0 (no szip
+ * for that variable) when none does, and for text (char): szip codes integers and
+ * floating-point numbers only, HDF5 refuses a string type. */
 int cio_szip_pixels(cio_type t, int64_t n);
 
 /* After a failed open: append to f->err that the file is truncated, when its

@@ -218,10 +218,14 @@ def check_parameters(sweep, exe, env):
 
 
 def _culprit(sweep, chosen, message):
-    """The sweep-file line of the setting a kernel error names (by its option or
-    its value), else the [parameters] table."""
+    """The sweep-file line of the setting a kernel error names (by its option,
+    by its name where the kernel's parameter errors start, "command line: deflate
+    must be ...", or by its value), else the [parameters] table."""
     for name, v, line in chosen:
-        if "--%s=" % name in message or "'%s'" % option_text(v) in message:
+        if "--%s=" % name in message or re.search(r"command line: (--)?%s\b" % re.escape(name), message):
+            return "%s:%d" % (sweep.path, line)
+    for name, v, line in chosen:
+        if "'%s'" % option_text(v) in message:
             return "%s:%d" % (sweep.path, line)
     return sweep.where("parameters")
 

@@ -71,6 +71,8 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
  * do not depend on when they were written).  Rank 0 of comm reads the clock
  * and every rank gets its text (rank 0 writes it, any rank may verify it). */
 #define DECOMP_RUNDATE_LEN 13
+/* the longest name var_names may give (a variable name is built in 64 bytes, "D<k>." before it) */
+#define DECOMP_VAR_NAME_MAX 48
 void decomp_rundate_set(MPI_Comm comm);
 const char *decomp_rundate(void);
 

@@ -4,6 +4,7 @@
 #include "driver.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -93,6 +94,39 @@ static const char *beside_param_file(const char *path, const char *origin)
     return access(buf, F_OK) == 0 ? buf : path;
 }
 
+/* The names var_names gives must be usable as they stand: not longer than a
+ * variable's name may be here (they would be cut, and two could become one), each
+ * once, and none another variable's: rundate, or the default name (vard0003, ...)
+ * of a variable the list does not name. */
+static int check_var_names(const decomp_cfg *c, int64_t n, const char *origin, cio_err *e)
+{
+    const char *prefix = c->type == CIO_DOUBLE ? "vard" : c->type == CIO_FLOAT ? "varr" : "vari";
+    const char *q = c->var_names;
+    for (int64_t i = 1; i <= n; i++) {
+        size_t len = strcspn(q, ",");
+        char name[DECOMP_VAR_NAME_MAX + 1];
+        if (len > DECOMP_VAR_NAME_MAX)
+            return cio_seterr(e, "%s: var_names: name %lld (\"%.*s...\") has %zu characters: at most %d", origin,
+                              (long long)i, 20, q, len, DECOMP_VAR_NAME_MAX);
+        snprintf(name, sizeof name, "%.*s", (int)len, q);
+        for (const char *r = c->var_names; r < q; r += strcspn(r, ",") + 1)
+            if (strcspn(r, ",") == len && strncmp(r, q, len) == 0)
+                return cio_seterr(e, "%s: var_names names %s twice: each variable needs its own name", origin, name);
+        if (strcmp(name, "rundate") == 0)
+            return cio_seterr(e, "%s: var_names: rundate is the name of pioperf's date variable, which decomp_io "
+                                 "writes too: choose another name", origin);
+        if (strncmp(name, prefix, 4) == 0 && strlen(name) == 8 && strspn(name + 4, "0123456789") == 4) {
+            long long v = atoll(name + 4);
+            if (v > n && v <= c->nvars)
+                return cio_seterr(e, "%s: var_names: %s is the name variable %lld takes (var_names names only %lld of "
+                                     "the %lld): choose another name, or name that variable too", origin, name, v,
+                                  (long long)n, (long long)c->nvars);
+        }
+        q += len + 1;
+    }
+    return 0;
+}
+
 int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
 {
     memset(c, 0, sizeof *c);
@@ -127,6 +161,7 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
         if (!c->var_names[0] || n > c->nvars)
             return cio_seterr(e, "%s: var_names names %lld variables, nvars is %lld: give at most nvars names",
                               cio_param_origin(p, "var_names"), (long long)n, (long long)c->nvars);
+        if (check_var_names(c, n, cio_param_origin(p, "var_names"), e) != 0) return -1;
     }
     c->blob = cio_strcaseeq(cio_param_str(p, "layout"), "blob");
     const char *ec = cio_param_str(p, "e3sm_case");
@@ -134,6 +169,11 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
     if (c->e3sm_case && c->blob)
         return cio_seterr(e, "%s: e3sm_case writes the canonical layout; drop layout blob",
                           cio_param_origin(p, "e3sm_case"));
+    /* the names are for the canonical layout's nvars variables: the others name theirs */
+    if (c->var_names && (c->e3sm_case || c->blob))
+        return cio_seterr(e, "%s: var_names names the canonical layout's variables; %s writes its own generic names: "
+                             "drop var_names", cio_param_origin(p, "var_names"),
+                          c->e3sm_case ? "e3sm_case" : "layout blob");
     c->outdir = cio_param_str(p, "output_dir");
     c->file = cio_param_str(p, "file");
     /* the adios2 driver writes numeric arrays only: its files have no rundate */

@@ -22,6 +22,7 @@
 #include "../gcrm/gcrm_grid.h"
 
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,12 +181,19 @@ static int64_t task_map(void *ctx, int k, int64_t t, int64_t **out)
 static int parse_dims(const char *s, const char *origin, dmap_desc *d, cio_err *e)
 {
     d->ndims = 0;
+    int64_t prod = 1;
     for (const char *q = s; *q;) {
         char *end;
+        errno = 0;
         long long v = strtoll(q, &end, 10);
         if (end == q || v < 1 || d->ndims == CIO_MAX_DIMS)
             return cio_seterr(e, "%s: gen_dims \"%s\": expected 1 to %d positive lengths separated by commas", origin, s,
                               CIO_MAX_DIMS);
+        /* the readers' limit: a map of more elements is refused when it is read */
+        if (errno == ERANGE || prod > INT64_MAX / 4 / v)
+            return cio_seterr(e, "%s: gen_dims \"%s\": the lengths multiply beyond 2^62 elements, more than a map "
+                                 "can hold", origin, s);
+        prod *= v;
         d->dims[d->ndims++] = v;
         q = end;
         if (*q == ',') q++;
@@ -244,6 +252,10 @@ static int setup(gen *g, const cio_params *p, cio_err *e)
         decomp_cfg c;
         if (decomp_config_load(&c, p, e) != 0) return -1;
         if (c.source != DECOMP_FILE) return cio_seterr(e, "--make_decomp convert: decomp must name a map file");
+        const char *out = cio_param_str(p, "gen_out");
+        if (cio_same_file(c.decomp, out))
+            return cio_seterr(e, "--make_decomp convert: gen_out %s is the map being converted, %s (the same file): "
+                                 "writing it would destroy the map as it is read; name another file", out, c.decomp);
         g->src = dmap_open(c.decomp, &c.opts, e);
         if (!g->src) return -1;
         g->ntasks = dmap_ntasks(g->src);

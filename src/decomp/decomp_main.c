@@ -120,6 +120,17 @@ static void decomp_prepare(cio_app *a, void *ctx)
         decomp_ideal(&k->c, a->rank, a->nprocs, &k->m);
     }
     report_map(a, &k->c, &k->m);
+    /* map-format options the map's format does not read: said, not silently dropped */
+    if (a->rank == 0 && !cio_param_bool(a->params, "quiet")) {
+        const cio_params *p = a->params;
+        if (cio_param_isset(p, "e3sm_fill") && k->c.opts.e3sm_fill && k->m.format != DMAP_E3SM)
+            fprintf(stderr, "decomp_io: note: e3sm_fill (%s) has no effect: %s is a %s map, not an E3SM-IO one\n",
+                    cio_param_origin(p, "e3sm_fill"), k->c.decomp, dmap_format_name(k->m.format));
+        if (cio_param_isset(p, "decomp_order") && k->c.source == DECOMP_FILE && k->m.format != DMAP_PIO_TEXT)
+            fprintf(stderr, "decomp_io: note: decomp_order (%s) has no effect: %s is a %s map, which says its own "
+                            "order (decomp_order is for PIO text maps)\n",
+                    cio_param_origin(p, "decomp_order"), k->c.decomp, dmap_format_name(k->m.format));
+    }
     if (a->rank == 0) cio_mkdir_p(k->c.outdir, &e);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
     decomp_rundate_set(a->comm);
@@ -127,6 +138,11 @@ static void decomp_prepare(cio_app *a, void *ctx)
     if (k->nfiles < 0) cio_die_all(a->comm, "%s", e.msg);
     for (int i = 0; i < k->nfiles; i++) {
         snprintf(k->path[i], sizeof k->path[i], "%s/%s%s.nc", k->c.outdir, k->c.file, k->files[i].suffix);
+        /* the map is in memory by now, but creating the output over it would destroy the user's map */
+        if (k->c.source == DECOMP_FILE && a->rank == 0 && cio_same_file(k->c.decomp, k->path[i]))
+            cio_seterr(&e, "%s: the output %s is the decomposition file being replayed (the same file): writing it "
+                           "would destroy the map; choose another output_dir or file", k->c.decomp, k->path[i]);
+        if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
         if (!k->c.blob) k->s[i] = decomp_schema(&k->c, &k->m, &k->files[i], a->comm, a->rank);
         else if (decomp_blob_schema(&k->c, &k->m, a->comm, &k->s[i], &e) != 0) cio_die_all(a->comm, "%s", e.msg);
         if (k->c.e3sm_case && a->rank == 0 && !cio_param_bool(a->params, "quiet")) {

@@ -87,6 +87,16 @@ static int int_value(const tok *t, const char *path, const char *name, int64_t *
     return 0;
 }
 
+/* An integer in [lo, hi] (pioperf's namelist integers are Fortran integers). */
+static int int_in(const tok *t, const char *path, const char *name, int64_t lo, int64_t hi, const char *what,
+                  int64_t *v, cio_err *e)
+{
+    if (int_value(t, path, name, v, e)) return -1;
+    if (*v < lo || *v > hi)
+        return cio_seterr(e, "%s:%d: %s: %lld: expected %s", path, t->line, name, (long long)*v, what);
+    return 0;
+}
+
 static int parse_nl(const char *text, const char *path, nl *o, cio_err *e)
 {
     memset(o, 0, sizeof *o);
@@ -138,11 +148,13 @@ static int parse_nl(const char *text, const char *path, nl *o, cio_err *e)
         } else if (cio_strcaseeq(name, "rearrangers")) {
             if (nv > 2) rc = cio_seterr(e, "%s:%d: rearrangers: at most 2 values", path, line);
             for (int k = 0; k < nv && rc == 0; k++)
-                if ((rc = int_value(&t[i + k], path, name, &v, e)) == 0) o->rearr[k] = (int)v;
+                if ((rc = int_in(&t[i + k], path, name, 1, 2, "1 (box) or 2 (subset)", &v, e)) == 0) o->rearr[k] = (int)v;
         } else if (cio_strcaseeq(name, "niotasks")) {
             if (nv > 64) rc = cio_seterr(e, "%s:%d: niotasks: at most 64 values", path, line);
             for (int k = 0; k < nv && rc == 0; k++)
-                if ((rc = int_value(&t[i + k], path, name, &v, e)) == 0) o->niotasks[k] = (int)v;
+                if ((rc = int_in(&t[i + k], path, name, -1, INT32_MAX, "an I/O task count (-1: every count)", &v,
+                                 e)) == 0)
+                    o->niotasks[k] = (int)v;
         } else if (cio_strcaseeq(name, "nframes")) {
             if (nv > 1) rc = cio_seterr(e, "%s:%d: nframes: one value", path, line);
             if (rc == 0 && (rc = int_value(&t[i], path, name, &o->nframes, e)) == 0 && o->nframes < 1)
@@ -151,7 +163,9 @@ static int parse_nl(const char *text, const char *path, nl *o, cio_err *e)
             int64_t *a = cio_strcaseeq(name, "nvars") ? o->nvars : o->varsize;
             if (nv > 12) rc = cio_seterr(e, "%s:%d: %s: at most 12 values", path, line, name);
             memset(a, 0, 12 * sizeof *a);
-            for (int k = 0; k < nv && rc == 0; k++) rc = int_value(&t[i + k], path, name, &a[k], e);
+            /* 0 ends the list, as in pioperf */
+            for (int k = 0; k < nv && rc == 0; k++)
+                rc = int_in(&t[i + k], path, name, 0, INT64_MAX / 2, "0 or more", &a[k], e);
         } else if (cio_strcaseeq(name, "unlimdimindof")) {
             int b = 0;
             const char *s = t[i].s;
@@ -392,6 +406,22 @@ int decomp_pioperf(cio_app *a, const char *nl_path)
         for (int q = a->nprocs; q >= 1 && nnt < 64; q--) ntl[nnt++] = q;
     else
         for (int q = 0; q < 64 && o.niotasks[q] > 0 && o.niotasks[q] <= a->nprocs; q++) ntl[nnt++] = o.niotasks[q];
+    /* as pioperf, the list of I/O task counts ends at the first above the rank count: say so, and refuse an
+     * experiment that would run nothing */
+    if (o.niotasks[0] > 0 && nnt < 64 && o.niotasks[nnt] > a->nprocs) {
+        if (nnt == 0)
+            cio_die_all(a->comm, "%s: niotasks starts with %d, more I/O tasks than the %d ranks of this run: nothing "
+                                 "would run (pioperf's list of counts ends at the first above the rank count)",
+                        nl_path, o.niotasks[0], a->nprocs);
+        if (a->rank == 0)
+            fprintf(stderr, "decomp_io: note: %s: niotasks %d is more than the %d ranks of this run: as in pioperf, the "
+                            "list ends there (%d I/O task count%s run)\n",
+                    nl_path, o.niotasks[nnt], a->nprocs, nnt, nnt == 1 ? "" : "s");
+    }
+    int any_vs = 0, any_nv = 0;
+    for (int q = 0; q < 12; q++) any_vs |= o.varsize[q] > 0, any_nv |= o.nvars[q] > 0;
+    if (!any_vs || !any_nv)
+        cio_die_all(a->comm, "%s: %s lists no value above 0: nothing would run", nl_path, any_vs ? "nvars" : "varsize");
     decomp_cfg c;
     if (decomp_config_load(&c, a->params, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
     c.records = o.nframes;

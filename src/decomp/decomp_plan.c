@@ -369,6 +369,7 @@ static int map_summary(const decomp_cfg *c, dmap_file *f, int nprocs)
         printf(" (%lld to %lld recorded tasks per rank)", (long long)lo, (long long)hi);
     }
     printf("\n");
+    int64_t named = 0;    /* elements of every decomposition: a map of none is refused, as a real run refuses it */
     for (int k = 0; k < dmap_ndecomps(f); k++) {
         const dmap_desc *d = dmap_decomp(f, k);
         int64_t g = dmap_desc_elems(d), elems = 0, holes = 0, runs = 0;
@@ -412,6 +413,12 @@ static int map_summary(const decomp_cfg *c, dmap_file *f, int nprocs)
                 if (l + 24 < sizeof err.msg) sprintf(err.msg + l, " (decomposition D%d)", k + 1);
             }
             fprintf(stderr, "decomp_io: error: %s\n", err.msg);
+            return 2;
+        }
+        named += elems;
+        if (k == dmap_ndecomps(f) - 1 && named == 0) {
+            fprintf(stderr, "decomp_io: error: %s: the map names no element of the array (every entry is a hole, or "
+                            "every task's map is empty): nothing would be written\n", c->decomp);
             return 2;
         }
         char dims[128];

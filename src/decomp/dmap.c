@@ -138,6 +138,22 @@ dmap_file *dmap_open(const char *path, const dmap_opts *o, cio_err *e)
     f->opts = *o;
     f->fmt = fmt;
     int rc = fmt == DMAP_PIO_TEXT ? dmap_text_open(f, e) : dmap_nc_open(f, hdf5, e);
+    /* every format: lengths that multiply past 2^62 would wrap (a negative or small element count) */
+    for (int k = 0; rc == 0 && k < f->ndecomps; k++) {
+        int64_t prod = 1;
+        for (int i = 0; i < f->desc[k].ndims && rc == 0; i++) {
+            int64_t g = f->desc[k].dims[i];
+            if (g < 1 || prod > INT64_MAX / 4 / g) {
+                char dims[160] = "";
+                for (int j = 0; j < f->desc[k].ndims; j++)
+                    snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", j ? " x " : "",
+                             (long long)f->desc[k].dims[j]);
+                rc = cio_seterr(e, "%s: decomposition D%d's array is %s: its lengths multiply beyond 2^62 elements",
+                                path, k + 1, dims);
+            }
+            prod *= g;
+        }
+    }
     if (rc == 0 && o->format != DMAP_AUTO && f->fmt != o->format)
         rc = cio_seterr(e, "%s: decomp_format is %s, but the file is a %s file", path, dmap_format_name(o->format),
                         dmap_format_name(f->fmt));
@@ -314,6 +330,17 @@ int dmap_load(const char *path, const dmap_opts *o, MPI_Comm comm, dmap_loaded *
             load_free_parts(out);
             return -1;
         }
+    /* a map that names no element writes nothing: no record is ever written, so the
+     * file would hold none of the records the run claims */
+    int64_t mine = 0, all = 0;
+    for (int k = 0; k < out->ndecomps; k++) mine += out->part[k].nelems;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT64_T, MPI_SUM, comm);
+    if (all == 0) {
+        cio_seterr(e, "%s: the map names no element of the array (every entry is a hole, or every task's map is "
+                      "empty): nothing would be written", path);
+        load_free_parts(out);
+        return -1;
+    }
     return 0;
 }
 

@@ -18,8 +18,11 @@
 #include "dmap_impl.h"
 
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "hdf5_end.h"
+#include "io_util.h"
 
 #define CHUNK ((int64_t)1 << 20)    /* entries read per call */
 
@@ -120,6 +123,12 @@ static int get_ll(dmap_file *f, int ncid, int varid, const char *name, int row, 
     int rc = L->get_vara_ll(ncid, varid, st, ct, v);
     if (rc != 0) return nerr(f, name, rc, e);
     return 0;
+}
+
+static int truncated(dmap_file *f, long long size, long long end, const char *says, cio_err *e)
+{
+    return cio_seterr(e, "%s is %lld bytes, but %s at byte %lld: the decomposition file is truncated (%lld bytes "
+                         "missing)", f->path, size, says, end, end - size);
 }
 
 /* ---- pio_nc ---- */
@@ -401,16 +410,22 @@ int dmap_nc_open(dmap_file *f, int hdf5, cio_err *e)
     s->lib = L = lib;
     f->impl = s;
     f->close = nc_close;
+    /* a truncated map reads as zeros or whatever the buffer held (indices that look
+     * valid, or holes): its size must cover what its superblock or header says */
+    struct stat sb;
+    long long size = stat(f->path, &sb) == 0 ? (long long)sb.st_size : -1, h5end = hdf5 ? cio_hdf5_stored_end(f->path) : -1;
+    if (size >= 0 && h5end > size) return truncated(f, size, h5end, "its HDF5 superblock says the file ends", e);
     int rc = lib->open(f->path, &s->ncid);
     if (rc != 0) {
         s->ncid = -1;
-        return nerr(f, hdf5 ? "cannot open as netCDF-4" : "cannot open as netCDF", rc, e);
+        char why[256];
+        cio_nc_open_diagnosis(f->path, why, sizeof why);
+        return cio_seterr(e, "%s: cannot open as %s: %s%s", f->path, hdf5 ? "netCDF-4" : "netCDF", L->strerror(rc), why);
     }
     long long end = !hdf5 && lib->data_end ? lib->data_end(s->ncid) : -1;
-    struct stat sb;
-    if (end > 0 && stat(f->path, &sb) == 0 && (long long)sb.st_size < end)
+    if (end > 0 && size >= 0 && size < end)
         return cio_seterr(e, "%s: the file is %lld bytes, but its header places variable data up to byte %lld: "
-                             "truncated?", f->path, (long long)sb.st_size, end);
+                             "truncated?", f->path, size, end);
     if (has_dim(s->ncid, "num_decomp")) {
         f->fmt = DMAP_E3SM;
         f->read = e3sm_read;

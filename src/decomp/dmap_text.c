@@ -58,9 +58,12 @@ static int next_int(dmap_file *f, text_state *s, const char *what, int64_t *v, c
     char *end;
     errno = 0;
     long long x = strtoll(tok, &end, 10);
+    if (rc == 0 && *tok && !*end && errno == ERANGE)
+        return cio_seterr(e, "%s:%lld: %s is %s, out of range (a 64-bit integer holds at most %lld)", f->path,
+                          (long long)s->tok_line, what, tok, (long long)INT64_MAX);
     if (rc != 0 || *end || end == tok || errno)
-        return cio_seterr(e, "%s:%lld: expected %s (an integer), found \"%s\"", f->path, (long long)s->tok_line, what,
-                          tok);
+        return cio_seterr(e, "%s:%lld: expected %s (an integer), found \"%s%s\"", f->path, (long long)s->tok_line, what,
+                          tok, rc != 0 ? "..." : "");
     *v = x;
     return 0;
 }

@@ -2,41 +2,18 @@
  * (which route a file to the plain path or to aggregation).  See engine_int.h. */
 #include "config.h"
 #include "engine_int.h"
+#include "io_util.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 /* ---------------------------------------------------------------- errors */
-/* Why a netCDF or HDF5 file would not open, from its size and first bytes (the
- * libraries' own words for a cut or foreign file are misleading: PnetCDF says
- * "NC_UNLIMITED size already in use" for a header cut at 100 bytes). */
 static void open_diagnosis(const char *drv, const char *path, char *out, size_t n)
 {
     out[0] = '\0';
     if (strcmp(drv, "pnetcdf") != 0 && strcmp(drv, "netcdf") != 0 && strcmp(drv, "hdf5") != 0) return;
-    struct stat sb;
-    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return;
-    unsigned char m[8] = {0};
-    size_t got = 0;
-    FILE *fp = fopen(path, "rb");
-    if (fp) {
-        got = fread(m, 1, sizeof m, fp);
-        fclose(fp);
-    }
-    long long size = (long long)sb.st_size;
-    if (size == 0)
-        snprintf(out, n, " (the file is empty: 0 bytes)");
-    else if (got >= 4 && memcmp(m, "CDF", 3) == 0 && (m[3] == 1 || m[3] == 2 || m[3] == 5))
-        snprintf(out, n, " (the file, %lld bytes, starts as a classic netCDF file (CDF-%d) but its header is cut "
-                         "short or damaged)",
-                 size, m[3]);
-    else if (got == 8 && memcmp(m, "\x89HDF\r\n\x1a\n", 8) == 0)
-        snprintf(out, n, " (the file, %lld bytes, starts as an HDF5 / netCDF-4 file but is cut short or damaged)", size);
-    else
-        snprintf(out, n, " (the file, %lld bytes, is not a netCDF or HDF5 file: it does not start with either's "
-                         "signature)",
-                 size);
+    cio_nc_open_diagnosis(path, out, n);
 }
 
 CIO_NORETURN void eng_fail(cio_file *f, const char *verb)

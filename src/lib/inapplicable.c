@@ -51,6 +51,10 @@ void cio_app_note_inapplicable(cio_app *a, int nprocs)
         if (given(a, "szip") && cio_param_bool(p, "szip"))
             note(a, "szip", "szip (%s) has no effect: the %s driver writes %s, which is not compressed",
                  cio_param_origin(p, "szip"), d->name, cio_format_name(fmt));
+        if (given(a, "storage_report") && cio_param_bool(p, "storage_report"))
+            note(a, "storage_report", "storage_report (%s) has no effect: the %s driver writes %s, whose variables "
+                 "are stored as written (no filters, no chunks to measure)",
+                 cio_param_origin(p, "storage_report"), d->name, cio_format_name(fmt));
         if (given(a, "chunking") && !kernel_default(a, "chunking") && strcmp(cio_param_str(p, "chunking"), "auto") != 0)
             note(a, "chunking", "chunking %s (%s) has no effect: the %s driver writes %s, which is not chunked",
                  cio_param_str(p, "chunking"), cio_param_origin(p, "chunking"), d->name, cio_format_name(fmt));

@@ -242,7 +242,7 @@ static int h5_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, con
         /* netCDF-4's order: shuffle, then deflate, then szip */
         if (o->shuffle) H5Pset_shuffle(dcpl);
         if (o->deflate > 0) H5Pset_deflate(dcpl, (unsigned)o->deflate);
-        int ppb = cio_szip_pixels(chunk[ndims - 1]);
+        int ppb = cio_szip_pixels(t, chunk[ndims - 1]);
         if (o->szip && ppb) H5Pset_szip(dcpl, H5_SZIP_NN_OPTION_MASK, (unsigned)ppb);
     }
     v->dset = H5Dcreate2(h->fid, name, h5type(t), space, H5P_DEFAULT, dcpl, H5P_DEFAULT);

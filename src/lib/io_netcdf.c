@@ -364,7 +364,7 @@ static int ncd_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, co
                 NCC(f, "nc_def_var_chunking", nc_def_var_chunking(p->ncid, *varid, NC_CHUNKED, NULL));
                 NCC(f, "nc_inq_var_chunking", nc_inq_var_chunking(p->ncid, *varid, &storage, cs));
             }
-            int ppb = storage == NC_CHUNKED ? cio_szip_pixels((int64_t)cs[ndims - 1]) : 0;
+            int ppb = storage == NC_CHUNKED ? cio_szip_pixels(t, (int64_t)cs[ndims - 1]) : 0;
             if (ppb) NCC(f, "nc_def_var_szip", nc_def_var_szip(p->ncid, *varid, NC_SZIP_NN, ppb));
         }
         int rq = def_quantize(f, p, name, t, ndims, dimids, *varid);
@@ -385,7 +385,7 @@ static int ncd_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, co
         if (o->deflate > 0 || o->shuffle)
             NCC(f, "nc_def_var_deflate",
                 nc_def_var_deflate(p->ncid, *varid, o->shuffle, o->deflate > 0, o->deflate > 0 ? o->deflate : 0));
-        int ppb = cio_szip_pixels(chunked ? chunk[ndims - 1] : 0);
+        int ppb = cio_szip_pixels(t, chunked ? chunk[ndims - 1] : 0);
         if (o->szip && ppb) NCC(f, "nc_def_var_szip", nc_def_var_szip(p->ncid, *varid, NC_SZIP_NN, ppb));
         int rq = def_quantize(f, p, name, t, ndims, dimids, *varid);
         if (rq) return rq;

@@ -194,9 +194,9 @@ int cio_check_file_size(cio_dfile *f, int64_t end, int64_t bytes)
                           size, need);
 }
 
-int cio_szip_pixels(int64_t n)
+int cio_szip_pixels(cio_type t, int64_t n)
 {
-    if (n < 2) return 0;
+    if (n < 2 || t == CIO_CHAR) return 0;
     int64_t ppb = n < 32 ? n : 32;
     return (int)(ppb - ppb % 2);
 }
@@ -220,4 +220,34 @@ void cio_truncation_hint(cio_dfile *f)
              "; %s is %lld bytes, but its HDF5 superblock says the file ends at byte %lld: the file is truncated "
              "(%lld bytes missing)",
              f->path, (long long)sb.st_size, (long long)end, (long long)(end - (int64_t)sb.st_size));
+}
+
+/* Why a netCDF or HDF5 file would not open, from its size and first bytes (the
+ * libraries' own words for a cut or foreign file are misleading: PnetCDF says
+ * "NC_UNLIMITED size already in use" for a header cut at 100 bytes). */
+void cio_nc_open_diagnosis(const char *path, char *out, size_t n)
+{
+    out[0] = '\0';
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return;
+    unsigned char m[8] = {0};
+    size_t got = 0;
+    FILE *fp = fopen(path, "rb");
+    if (fp) {
+        got = fread(m, 1, sizeof m, fp);
+        fclose(fp);
+    }
+    long long size = (long long)sb.st_size;
+    if (size == 0)
+        snprintf(out, n, " (the file is empty: 0 bytes)");
+    else if (got >= 4 && memcmp(m, "CDF", 3) == 0 && (m[3] == 1 || m[3] == 2 || m[3] == 5))
+        snprintf(out, n, " (the file, %lld bytes, starts as a classic netCDF file (CDF-%d) but its header is cut "
+                         "short or damaged)",
+                 size, m[3]);
+    else if (got == 8 && memcmp(m, "\x89HDF\r\n\x1a\n", 8) == 0)
+        snprintf(out, n, " (the file, %lld bytes, starts as an HDF5 / netCDF-4 file but is cut short or damaged)", size);
+    else
+        snprintf(out, n, " (the file, %lld bytes, is not a netCDF or HDF5 file: it does not start with either's "
+                         "signature)",
+                 size);
 }

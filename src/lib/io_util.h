@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "types.h"
+
 struct cio_dfile;
 
 typedef struct cio_run {
@@ -82,9 +84,22 @@ void cio_dir_hint(struct cio_dfile *f);
  * wrote since open.  Collective over f->comm; returns 0, or -1 with f->err set. */
 int cio_check_file_size(struct cio_dfile *f, int64_t end, int64_t bytes);
 
-/* szip's pixels per block for a chunk whose fastest dimension has n elements: the
- * largest even number up to 32 and n; 0 (no szip for that variable) below 2. */
-int cio_szip_pixels(int64_t n);
+/* Why a netCDF or HDF5 file would not open, from its size and first bytes, as
+ * " (the file is empty: 0 bytes)" and the like ("" when it cannot tell): the
+ * libraries' own words for a cut or foreign file are misleading. */
+void cio_nc_open_diagnosis(const char *path, char *out, size_t n);
+
+/* PnetCDF builds: where the data of the open classic file ncid ends by its header
+ * (the furthest variable's last byte: what ncvalidator calls the expected file
+ * size); a file shorter than that is truncated, and reads past its end give
+ * whatever the buffer held.  Returns PnetCDF's status, *call the call that failed. */
+int cio_pnetcdf_data_end(int ncid, int64_t *bytes, const char **call);
+
+/* szip's pixels per block for a variable of type t whose chunk's fastest dimension
+ * has n elements: the largest even number up to 32 and n; 0 (no szip for that
+ * variable) below 2, and for text (char): szip codes integers and floating-point
+ * numbers only, HDF5 refuses a string type ("invalid datatype endianness order"). */
+int cio_szip_pixels(cio_type t, int64_t n);
 
 /* After a failed open: append to f->err that the file is truncated, when its
  * HDF5 superblock says so (cio_hdf5_stored_end) ("PATH is N bytes, but its HDF5 superblock says ..."),

@@ -20,7 +20,8 @@ static int parse_size(const char *v, const char *path, int64_t *bytes)
     } else {
         if (n > 0 && isalpha((unsigned char)v[n - 1])) {
             int c = toupper((unsigned char)v[n - 1]);
-            mult = c == 'K' ? 1024 : c == 'M' ? 1024 * 1024 : c == 'G' ? 1024 * 1024 * 1024 : 1;
+            if (c != 'K' && c != 'M' && c != 'G') return -1;   /* "12q" is no size (it was 12 bytes) */
+            mult = c == 'K' ? 1024 : c == 'M' ? 1024 * 1024 : 1024 * 1024 * 1024;
             n--;
         }
         if (n == 0 || n > 12) return -1;

@@ -366,6 +366,13 @@ int cio_parse_bool(const char *s, int *out)
 }
 
 /* ---------------------------------------------------------------- files */
+int cio_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (!a || !b || stat(a, &sa) != 0 || stat(b, &sb) != 0) return 0;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 char *cio_read_file(const char *path, size_t *len, cio_err *e)
 {
     struct stat st;

@@ -116,6 +116,11 @@ void cio_lines_init(cio_lines *l, const char *text);
 char *cio_lines_next(cio_lines *l);
 void cio_lines_free(cio_lines *l);
 
+/* 1 when a and b name the same existing file (by device and inode, so a link or
+ * another spelling of the path is caught too), else 0: an output that is one of
+ * the inputs would destroy it when created. */
+int cio_same_file(const char *a, const char *b);
+
 /* Make a directory and its parents; 0 on success. */
 int cio_mkdir_p(const char *path, cio_err *e);
 

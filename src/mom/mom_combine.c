@@ -791,6 +791,11 @@ static void dropin_setup(combine *k, const mpp_cli *cli)
         cio_die_all(a->comm, "Error: cannot open the output netCDF file for appending! (mppnccombine's refusal: -a "
                              "writes the set into an existing file, and %s does not exist)",
                     k->output);
+    /* -n and -e number the set's members (output.nc.NNNN): with the inputs named they select nothing */
+    if (a->rank == 0 && cli->ninputs && (cli->start != 0 || cli->end >= 0))
+        fprintf(stderr, "mom_combine: note: -n %d / -e %d have no effect: the %d input files are named, and -n and -e "
+                        "only number the members of %s (%s.NNNN), as in mppnccombine\n",
+                cli->start, cli->end, cli->ninputs, k->output, k->output);
     const char *origin = "mppnccombine option or default";
     if (!cio_param_isset(p, "format")) cio_params_set(p, "format", cli->format, origin, &e);
     char num[32];
@@ -798,7 +803,8 @@ static void dropin_setup(combine *k, const mpp_cli *cli)
     if (!cio_param_isset(p, "header_pad")) cio_params_set(p, "header_pad", num, origin, &e);
     /* mppnccombine sets no chunks (-n4: the library's), and -z asks for them with
      * nc_def_var_chunking(NC_CHUNKED, NULL): the library's chunk sizes */
-    if (!cio_param_isset(p, "chunking")) cio_params_set(p, "chunking", "default", origin, &e);
+    if (!cio_param_isset(p, "chunking"))   /* the tool's own default: no 'has no effect' note on a classic output */
+        cio_params_set(p, "chunking", "default", "default (mom_combine: mppnccombine sets no chunks)", &e);
     const char *fmt = cio_param_str(p, "format");
     int nc4 = strcmp(fmt, "nc4c") == 0 || strcmp(fmt, "nc4") == 0;
     if (cli->compress && nc4) {     /* nc_def_var_deflate(ncid, v, shuffle, 1, deflate) */

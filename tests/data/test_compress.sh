@@ -162,4 +162,18 @@ expect_fail 1 "szip with shuffle is refused" "$mom" "$tiny" --driver netcdf --fo
 # deflate + szip: netCDF-C refuses it, HDF5 cannot read it back: refused before any file
 expect_fail 1 "szip with deflate is refused" "$mom" "$tiny" --driver netcdf --format nc4 --szip true --deflate 1 --out q2
 [ ! -e q2 ] || fail "deflate + szip: files were made"
+run 1 "$mom" "$tiny" --driver netcdf --format cdf2 --storage_report true --out c2s >c2s.log 2>&1 || { cat c2s.log; fail "cdf2 storage_report"; }
+grep -q "storage_report (command line) has no effect: the netcdf driver writes cdf2" c2s.log || fail "cdf2: no storage_report note"
+# szip codes numbers only: a file with a char variable (decomp_io's rundate) is written,
+# its numbers szip-coded and its text not, through both drivers (HDF5 refused the
+# whole file: "invalid datatype endianness order")
+dio="$top_builddir/src/decomp/decomp_io"
+for d in "netcdf --format nc4" hdf5; do
+  have_driver ${d%% *} || continue
+  run 2 "$dio" --decomp "$top_srcdir/inputs/decomp.cubed_sphere.4p.dat" --nvars 1 --data model --szip true --driver $d \
+    --verify --out "sz_${d%% *}" >sz.log 2>&1 || { cat sz.log; fail "decomp_io --szip with $d"; }
+  grep -Eq "verify +PASS" sz.log || fail "decomp_io --szip with $d: verify"
+  h5dump -p -H -d /vard0001 "sz_${d%% *}/decomp_io.nc" | grep -q "SZIP" || fail "$d: no szip filter on vard0001"
+  ! h5dump -p -H -d /rundate "sz_${d%% *}/decomp_io.nc" | grep -q "SZIP" || fail "$d: szip on the char variable"
+done
 pass

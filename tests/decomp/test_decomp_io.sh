@@ -219,4 +219,57 @@ expect_fail 2 "nosuch.dat: cannot open the decomposition file" "$X" --decomp nos
 expect_fail 1 "var_names names 3 variables, nvars is 2: give at most nvars names" \
     "$X" --decomp "$D/example_f.dat" --nvars 2 --var_names a,b,c
 expect_fail 2 "decomp_format is pio_nc, but the file is a e3sm file" "$X" --decomp tiny_map.nc --decomp_format pio_nc
+
+# a map that names no element would write no record (a file of 0 records, --verify failing)
+printf 'version 2001 npes 2 ndims 1\n4\n0 2\n0 0\n1 2\n0 -3\n' >holes_only.dat
+expect_fail 2 "holes_only.dat: the map names no element of the array (every entry is a hole, or every task's map is empty)" \
+    "$X" --decomp holes_only.dat --out ho
+printf 'version 2001 npes 3 ndims 2\n4 2\n0 0\n\n1 0\n\n2 0\n\n' >empty_tasks.dat
+expect_fail 3 "empty_tasks.dat: the map names no element of the array" "$X" --decomp empty_tasks.dat --out ho
+[ ! -e ho ] || fail "a map of no element created the output"
+expect_fail 1 "holes_only.dat: the map names no element of the array" "$X" --decomp holes_only.dat --dry_run --nprocs 2
+
+# a number too big for 64 bits is named as such (it was "expected ... (an integer)")
+sed '1s/npes 4/npes 99999999999999999999/' "$D/example_f.dat" >npes_big.dat
+expect_fail 2 "npes_big.dat:1: the number of tasks is 99999999999999999999, out of range" "$X" --decomp npes_big.dat --out nb
+
+# options the run cannot use are refused or said, not dropped in silence
+expect_fail 2 "var_names names the canonical layout's variables; e3sm_case writes its own generic names" \
+    "$X" --decomp "$top_srcdir/inputs/map_cs_case_4p.nc" --e3sm_case F --var_names a,b --out vn
+expect_fail 2 "var_names names the canonical layout's variables; layout blob writes its own generic names" \
+    "$X" --decomp "$D/example_f.dat" --layout blob --var_names a --out vn
+run 2 "$X" --decomp "$D/example_f.dat" --nvars 1 --e3sm_fill true --out nt1 >nt1.log 2>&1 || { cat nt1.log; fail "e3sm_fill on a text map"; }
+grep -q "note: e3sm_fill (command line) has no effect: .*example_f.dat is a pio_text map, not an E3SM-IO one" nt1.log ||
+    fail "no note for e3sm_fill on a text map"
+run 2 "$X" --decomp tiny_map.nc --nvars 1 --decomp_order c --out nt2 >nt2.log 2>&1 || { cat nt2.log; fail "decomp_order on an e3sm map"; }
+grep -q "note: decomp_order (command line) has no effect: tiny_map.nc is a e3sm map" nt2.log ||
+    fail "no note for decomp_order on a netCDF map"
+# var_names that would clash: every rank stops before anything is created
+expect_fail 2 "var_names names a twice: each variable needs its own name" \
+    "$X" --decomp "$D/example_f.dat" --nvars 2 --var_names a,a --out vn
+expect_fail 2 "var_names: rundate is the name of pioperf's date variable" \
+    "$X" --decomp "$D/example_f.dat" --nvars 2 --var_names rundate --out vn
+expect_fail 2 "var_names: vard0003 is the name variable 3 takes (var_names names only 1 of the 3)" \
+    "$X" --decomp "$D/example_f.dat" --nvars 3 --var_names vard0003 --out vn
+expect_fail 1 "has 49 characters: at most 48" \
+    "$X" --decomp "$D/example_f.dat" --nvars 1 --var_names aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa --out vn
+[ ! -e vn ] || fail "var_names refused, but the output was created"
+
+# --make_decomp: converting a map onto itself would destroy it; lengths that overflow
+cp "$D/example_f.dat" self.dat
+expect_fail 1 "gen_out ./self.dat is the map being converted, self.dat (the same file)" \
+    "$X" --make_decomp convert --decomp self.dat --gen_out ./self.dat
+cmp -s self.dat "$D/example_f.dat" || fail "convert onto itself changed the map"
+cp tiny_map.nc self.nc
+expect_fail 1 "is the map being converted" "$X" --make_decomp convert --decomp self.nc --gen_format e3sm --gen_out self.nc
+cmp -s self.nc tiny_map.nc || fail "convert onto itself changed the E3SM-IO map"
+# the output must not be the map being replayed: it was overwritten (exit 0, the map gone)
+mkdir -p selfout && cp tiny_map.nc selfout/decomp_io.nc
+expect_fail 2 "selfout/decomp_io.nc: the output selfout/decomp_io.nc is the decomposition file being replayed (the same file)" \
+    "$X" --decomp selfout/decomp_io.nc --out selfout --nvars 1
+cmp -s selfout/decomp_io.nc tiny_map.nc || fail "the replayed map was overwritten by the output"
+expect_fail 1 "gen_dims \"4294967296,4294967296,4\": the lengths multiply beyond 2^62 elements" \
+    "$X" --make_decomp block --gen_dims 4294967296,4294967296,4 --gen_out big.dat
+expect_fail 1 "the lengths multiply beyond 2^62 elements" "$X" --make_decomp block --gen_dims 99999999999999999999 --gen_out big.dat
+[ ! -e big.dat ] || fail "gen_dims refused, but big.dat was written"
 pass

@@ -192,4 +192,18 @@ bad 1 "ex.nc: D1.offsets[2] (task 2): request [5, 7) is beyond the array (6 elem
 sed 's/D2.offsets = 5, 0, 1, 3, 2, 4/D2.offsets = 5, 0, 1, 3, 2, 0/' "$D/tiny_map.cdl" >"$W/ed.cdl"
 ncmpigen -v 5 -o "$W/ed.nc" "$W/ed.cdl"
 bad 2 "ed.nc: global element 0 (1-based 1) is named by task 0 and task 3: duplicate indices (decomposition D2)" "$W/ed.nc"
+# lengths that multiply past 2^62 wrapped to a negative element count ("0 is beyond
+# the array (-17179869180 elements)") or stopped the writer; every format refuses them
+sed 's/global_size = 4, 6 ;/global_size = 2147483647, 2147483647 ;/' "$D/example_pio_nc.cdl" >"$W/big.cdl"
+ncgen -b -k classic -o "$W/big.nc" "$W/big.cdl"
+bad 2 "big.nc: decomposition D1's array is 2147483647 x 2147483647: its lengths multiply beyond 2^62 elements" "$W/big.nc"
+# a map cut in its header is described; a netCDF-4 map cut short is refused by its superblock
+head -c 300 "$W/n.nc" >"$W/cuthdr.nc"
+bad 1 "cuthdr.nc: cannot open as netCDF: " "$W/cuthdr.nc"
+grep -qF "(the file, 300 bytes, starts as a classic netCDF file (CDF-1) but its header is cut short or damaged)" "$W/err.txt" ||
+    fail "a map cut in its header is not described"
+if [ -e "$W/n4.nc" ]; then
+    head -c 3000 "$W/n4.nc" >"$W/cut4.nc"
+    bad 2 "cut4.nc is 3000 bytes, but its HDF5 superblock says the file ends at byte" "$W/cut4.nc"
+fi
 pass

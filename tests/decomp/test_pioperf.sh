@@ -96,4 +96,23 @@ printf '&pioperf\n decompfile = "BLOCK"\n pio_typenames = "hdf4"\n nvars = 1\n/\
 expect_fail 2 "bad3.nl:3: pio_typenames names no iotype pioperf knows" "$X" --pioperf bad3.nl
 printf '&pioperf\n decompfile = "BLOCK"\n nvars = 1\n' >bad4.nl
 expect_fail 1 "the &pioperf group does not end with /" "$X" --pioperf bad4.nl
+# an experiment that would run nothing, or values an int cannot hold, stop every rank
+nl() { printf '&pioperf\n decompfile = "BLOCK"\n pio_typenames = "pnetcdf"\n rearrangers = %s\n nvars = %s\n niotasks = %s\n varsize = %s\n/\n' "$@"; }
+nl 1 2 8 16 >none1.nl
+expect_fail 2 "none1.nl: niotasks starts with 8, more I/O tasks than the 2 ranks of this run: nothing would run" \
+    "$X" --pioperf none1.nl --out none
+nl 3 2 1 16 >none2.nl
+expect_fail 2 "none2.nl:4: rearrangers: 3: expected 1 (box) or 2 (subset)" "$X" --pioperf none2.nl --out none
+nl 1 -1 1 16 >none3.nl
+expect_fail 2 "none3.nl:5: nvars: -1: expected 0 or more" "$X" --pioperf none3.nl --out none
+nl 1 2 1 0 >none4.nl
+expect_fail 2 "none4.nl: varsize lists no value above 0: nothing would run" "$X" --pioperf none4.nl --out none
+nl 1 2 4294967297 16 >none5.nl
+expect_fail 2 "none5.nl:6: niotasks: 4294967297: expected an I/O task count" "$X" --pioperf none5.nl --out none
+# a count above the rank count ends the list, as in pioperf, with a note
+nl 1 1 "2, 8, 1" 16 >cut.nl
+run 2 "$X" --pioperf cut.nl --out cut >cut.txt 2>&1 || { cat cut.txt; fail "cut list"; }
+grep -q "note: cut.nl: niotasks 8 is more than the 2 ranks of this run: as in pioperf, the list ends there (1 I/O task count run)" \
+    cut.txt || fail "no note for the cut niotasks list"
+[ "$(grep -c 'RESULT: write' cut.txt)" -eq 1 ] || fail "cut list: one write"
 pass

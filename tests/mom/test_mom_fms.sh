@@ -109,6 +109,9 @@ blk 1 b2 "chunk-size hint for ocean.nc: 1048576 bytes (NC_BLKSZ_ocean.nc=1M)" NC
 blk 2 b3 "chunk-size hint for ocean.nc.0000: 32768 bytes (NC_BLKSZ_ocean.nc.0000=32k)" NC_BLKSZ_ocean.nc.0000=32k
 expect_fail 1 "environment: NC_BLKSZ='12q3': expected a size in bytes as FMS mpp_open reads NC_BLKSZ" \
   env NC_BLKSZ=12q3 "$io" "$tiny" --out "$TESTTMP/bad" --pattern serial
+# a letter other than k, m or g after the number is no size either (12q was taken as 12 bytes)
+expect_fail 1 "environment: NC_BLKSZ='12q': expected a size in bytes as FMS mpp_open reads NC_BLKSZ" \
+  env NC_BLKSZ=12q "$io" "$tiny" --out "$TESTTMP/bad" --pattern serial
 # what netCDF-C writes, seen by strace (where there is one): "offset bytes" of each write to ocean.nc in order
 writes() {      # strace-log
   fd=$(grep 'ocean.nc", O_' "$1" | grep -o '= [0-9]*$' | tail -1 | cut -c3-)

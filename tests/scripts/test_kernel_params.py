@@ -103,6 +103,16 @@ def test_wrong_type_refused_before_any_run(gcrm, tmp_path):
     assert not os.path.exists(str(tmp_path / "s.sweep"))
 
 
+def test_out_of_range_value_names_its_own_line(gcrm, tmp_path):
+    """The kernel says "command line: end_minutes must be between ...": the error
+    names end_minutes' line, not the [parameters] table's (nor another key's)."""
+    sw = sweep(tmp_path, "[parameters]\nlevel_max = [3, 4]\nend_minutes = -5\nrestart_interval = 0\ndriver = \"null\"\n")
+    p = run_tool(["run", sw, "--dry-run"], cwd=str(tmp_path), check=False)
+    assert p.returncode == 2
+    assert p.stderr.startswith("climio-sweep: error: %s:8: gcrm_io refuses " % sw), p.stderr
+    assert "command line: end_minutes" in p.stderr, p.stderr
+
+
 def test_unknown_key_refused_with_the_kernels_suggestion(gcrm, tmp_path):
     sw = sweep(tmp_path, "[parameters]\nLevel_Maxx = 3\n" + CHEAP)
     p = run_tool(["run", sw, "--dry-run"], cwd=str(tmp_path), check=False)

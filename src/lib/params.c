@@ -491,7 +491,7 @@ void cio_params_print_help(const cio_params *p, FILE *out)
         else snprintf(head, sizeof head, "  --%s %s", s->key,
                       s->type == CIO_P_INT ? "N" : s->type == CIO_P_DOUBLE ? "X" : s->type == CIO_P_SIZE ? "BYTES" : "VALUE");
         fprintf(out, "%-44s %s", head, s->help ? s->help : "");
-        if (s->def && *s->def) fprintf(out, " [default: %s]", s->def);
+        if (s->def && *s->def && !(s->flags & CIO_PF_HELP_DEFAULT)) fprintf(out, " [default: %s]", s->def);
         if (s->flags & CIO_PF_IGNORED) fprintf(out, " (accepted, no effect)");
         fputc('\n', out);
     }

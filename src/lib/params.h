@@ -26,7 +26,9 @@ enum {
     CIO_PF_CMDLINE = 1u << 2,    /* command-line option only (--help, --dry-run, ...) */
     CIO_PF_HIDDEN = 1u << 3,     /* not listed in --help */
     CIO_PF_PREFIX = 1u << 4,     /* boolean may be given with no value on the command line */
-    CIO_PF_NONEMPTY = 1u << 5    /* a string that names something (a file, a folder): '' is refused */
+    CIO_PF_NONEMPTY = 1u << 5,   /* a string that names something (a file, a folder): '' is refused */
+    CIO_PF_HELP_DEFAULT = 1u << 6 /* --help: the help text says the default (a kernel sets it when the key is
+                                   * unset), so '[default: <def>]' is not appended */
 };
 
 typedef struct cio_param_spec {

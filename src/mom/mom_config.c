@@ -16,6 +16,16 @@ const cio_param_spec mom_params[] = {
     /* overrides the suite's default: FMS writes each field with one collective put */
     {"iotype", CIO_P_CHOICE, "blocking_collective", "I/O mode",
      CIO_MODE_CHOICES, 0, 0, 0},
+    /* FMS's own file settings (mom_main.c fms_file_tuning, mom_combine's mppnccombine defaults) when unset:
+     * the suite's defaults stay the keys' values, the help says what runs */
+    {"chunking", CIO_P_STRING, "auto",
+     "netcdf/hdf5: auto | contiguous | default (netCDF-C's own chunks) | comma-separated chunk sizes [default: "
+     "default, as FMS and mppnccombine set no chunks]",
+     0, 0, 0, CIO_PF_HELP_DEFAULT},
+    {"header_pad", CIO_P_SIZE, "0",
+     "netcdf/pnetcdf classic formats: free bytes after the header (nc__enddef h_minfree; 0: library default) "
+     "[default: 16384, FMS's header_buffer_val; mom_combine: -h N, else 16384]",
+     0, 0, 1073741824, CIO_PF_HELP_DEFAULT},
     {"ni", CIO_P_INT, "1440", "grid points along x (longitude)", 0, 1, 1e9, 0},
     {"nj", CIO_P_INT, "1080", "grid points along y (latitude)", 0, 1, 1e9, 0},
     {"nk", CIO_P_INT, "50", "vertical levels of the 3-D fields", 0, 1, 1e6, 0},

@@ -8,6 +8,17 @@
 #include <string.h>
 
 const cio_param_spec pf_params[] = {
+    /* pfio_main.c picks the netcdf driver, with nc_serial true, when none is given */
+    {"driver", CIO_P_STRING, NULL,
+     "I/O driver, one of those built (listed below) [default: netcdf when built, as MAPL writes netCDF-4, with "
+     "nc_serial true (PFIO's writers use the serial API); else the first]",
+     0, 0, 0, CIO_PF_HELP_DEFAULT},
+    /* pfio_main.c sets chunking default (MAPL's writers) when the netcdf driver runs and it is unset:
+     * the suite's default stays the key's value, the help says what runs */
+    {"chunking", CIO_P_STRING, "auto",
+     "netcdf/hdf5: auto | contiguous | default (netCDF-C's own chunks) | comma-separated chunk sizes [default: "
+     "default with the netcdf driver (pfio_io's, as MAPL's writers set no chunks), else auto]",
+     0, 0, 0, CIO_PF_HELP_DEFAULT},
     /* MAPL's output-server options */
     {"npes_model", CIO_P_INT, "-1", "ranks of the model (the clients); -1: every rank", 0, -1, 1e9, 0},
     {"npes_output_server", CIO_P_STRING, "0",

@@ -13,6 +13,8 @@ small="--im_world 36 --jm_world 19 --km_world 4 --num_steps 2 --num_time_records
 run 2 "$prog" $small --output_dir "$TESTTMP/lib" --json "$TESTTMP/lib.json" >"$TESTTMP/lib.txt" 2>&1 \
   || { cat "$TESTTMP/lib.txt"; fail "pfio_io run"; }
 [ "$(json_get "$TESTTMP/lib.json" 'd["config"]["chunking"]["value"]')" = default ] || fail "chunking is not netCDF-C's default"
+"$prog" --help | grep -e '--chunking' | grep -qF '[default: default with the netcdf driver' || fail "--help: chunking's default is not netCDF-C's"
+"$prog" --help | grep -e '--driver ' | grep -qF '[default: netcdf when built' || fail "--help: driver's default is not netcdf"
 f=$(ls "$TESTTMP"/lib/*.nc4)
 "$PYTHON" "$top_srcdir/tests/pfio/chunks_match.py" "$f" "$TESTTMP/ref.nc" || fail "chunks differ from netCDF-C's defaults (above)"
 run 2 "$prog" $small --chunking auto --output_dir "$TESTTMP/auto" >"$TESTTMP/auto.txt" 2>&1 \

@@ -101,7 +101,23 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
     cio_err e = {0};
     if (decomp_config_load(&k->c, a->params, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
     const char *nl = cio_param_str(a->params, "pioperf");
-    if (nl) cio_app_exit(a, decomp_pioperf(a, nl));
+    if (nl) {
+        /* the namelist is the experiment: what it sets, or what pioperf does not do, is refused, not ignored */
+        static const char *const owned[] = {"decomp", "nvars", "varsize", "records", "driver", "format", NULL};
+        for (int i = 0; owned[i]; i++)
+            if (cio_param_isset(a->params, owned[i]) &&
+                strncmp(cio_param_origin(a->params, owned[i]), "<built-in", 9) != 0)
+                cio_die_all(a->comm, "%s: %s: --pioperf runs the namelist's experiment, which sets it (decompfile, "
+                                     "nvars, varsize, nframes, pio_typenames); drop %s",
+                            cio_param_origin(a->params, owned[i]), owned[i], owned[i]);
+        if (cio_param_bool(a->params, "dry_run"))
+            cio_die_all(a->comm, "%s: dry_run: --pioperf has no planner (it would have written its files); drop one",
+                        cio_param_origin(a->params, "dry_run"));
+        if (cio_param_int(a->params, "repetitions") > 1)
+            cio_die_all(a->comm, "%s: repetitions: --pioperf runs each combination once, as pioperf; drop repetitions",
+                        cio_param_origin(a->params, "repetitions"));
+        cio_app_exit(a, decomp_pioperf(a, nl));
+    }
     if (k->c.blob && cio_param_bool(a->params, "dry_run"))
         cio_die_all(a->comm, "%s: the planner plans the canonical layout only", cio_param_origin(a->params, "layout"));
     return CIO_FMT_CDF5;   /* pioperf creates PnetCDF files with PIO_64BIT_DATA */

@@ -148,12 +148,12 @@ static int parse_nl(const char *text, const char *path, nl *o, cio_err *e)
         } else if (cio_strcaseeq(name, "rearrangers")) {
             if (nv > 2) rc = cio_seterr(e, "%s:%d: rearrangers: at most 2 values", path, line);
             for (int k = 0; k < nv && rc == 0; k++)
-                if ((rc = int_in(&t[i + k], path, name, 1, 2, "1 (box) or 2 (subset)", &v, e)) == 0) o->rearr[k] = (int)v;
+                if ((rc = int_in(&t[i + k], path, name, 0, 2, "0 (both), 1 (box) or 2 (subset)", &v, e)) == 0) o->rearr[k] = (int)v;
         } else if (cio_strcaseeq(name, "niotasks")) {
             if (nv > 64) rc = cio_seterr(e, "%s:%d: niotasks: at most 64 values", path, line);
             for (int k = 0; k < nv && rc == 0; k++)
-                if ((rc = int_in(&t[i + k], path, name, -1, INT32_MAX, "an I/O task count (-1: every count)", &v,
-                                 e)) == 0)
+                if ((rc = int_in(&t[i + k], path, name, INT32_MIN, INT32_MAX, "an I/O task count (<= 0: every count)",
+                                 &v, e)) == 0)
                     o->niotasks[k] = (int)v;
         } else if (cio_strcaseeq(name, "nframes")) {
             if (nv > 1) rc = cio_seterr(e, "%s:%d: nframes: one value", path, line);

@@ -102,7 +102,7 @@ nl 1 2 8 16 >none1.nl
 expect_fail 2 "none1.nl: niotasks starts with 8, more I/O tasks than the 2 ranks of this run: nothing would run" \
     "$X" --pioperf none1.nl --out none
 nl 3 2 1 16 >none2.nl
-expect_fail 2 "none2.nl:4: rearrangers: 3: expected 1 (box) or 2 (subset)" "$X" --pioperf none2.nl --out none
+expect_fail 2 "none2.nl:4: rearrangers: 3: expected 0 (both), 1 (box) or 2 (subset)" "$X" --pioperf none2.nl --out none
 nl 1 -1 1 16 >none3.nl
 expect_fail 2 "none3.nl:5: nvars: -1: expected 0 or more" "$X" --pioperf none3.nl --out none
 nl 1 2 1 0 >none4.nl
@@ -112,6 +112,17 @@ expect_fail 2 "none5.nl:6: niotasks: 4294967297: expected an I/O task count" "$X
 # a count above the rank count ends the list, as in pioperf, with a note
 nl 1 1 "2, 8, 1" 16 >cut.nl
 run 2 "$X" --pioperf cut.nl --out cut >cut.txt 2>&1 || { cat cut.txt; fail "cut list"; }
+# rearrangers = 0 is both, niotasks <= 0 every count (pioperf's defaults)
+nl 0 1 0 16 >zero.nl
+run 2 "$X" --pioperf zero.nl --out zero >zero.txt 2>&1 || { cat zero.txt; fail "rearrangers 0, niotasks 0"; }
+[ "$(grep -c 'RESULT: write' zero.txt)" -eq 4 ] || fail "rearrangers 0 x niotasks 0 at 2 ranks: 4 writes"
+# what the namelist sets, and what pioperf does not do, are refused on the command line (they were ignored:
+# --dry_run wrote the files, --nvars and --repetitions changed nothing)
+expect_fail 2 "command line: nvars: --pioperf runs the namelist's experiment, which sets it" "$X" --pioperf zero.nl --nvars 7 --out zz
+expect_fail 2 "command line: driver: --pioperf runs the namelist's experiment" "$X" --pioperf zero.nl --driver hdf5 --out zz
+expect_fail 2 "command line: dry_run: --pioperf has no planner" "$X" --pioperf zero.nl --dry_run --out zz
+expect_fail 2 "command line: repetitions: --pioperf runs each combination once" "$X" --pioperf zero.nl --repetitions 3 --out zz
+[ ! -e zz ] || fail "a refused --pioperf run created its output folder"
 grep -q "note: cut.nl: niotasks 8 is more than the 2 ranks of this run: as in pioperf, the list ends there (1 I/O task count run)" \
     cut.txt || fail "no note for the cut niotasks list"
 [ "$(grep -c 'RESULT: write' cut.txt)" -eq 1 ] || fail "cut list: one write"

@@ -31,7 +31,7 @@ const cio_param_spec cio_common_params[] = {
     {"chunking", CIO_P_STRING, "auto", "netcdf/hdf5: auto | contiguous | default (netCDF-C's own chunks) | comma-separated chunk sizes", 0, 0, 0, 0},
     {"deflate", CIO_P_INT, "0", "netcdf/hdf5: deflate level (0 = off)", 0, 0, 9, 0},
     {"shuffle", CIO_P_BOOL, "false", "netcdf/hdf5: byte shuffle before compressing", 0, 0, 0, 0},
-    {"szip", CIO_P_BOOL, "false", "netcdf/hdf5: szip compression (nearest neighbour, 32, 16 or 8 pixels a block: the largest that divides the chunk's fastest length)", 0, 0, 0, 0},
+    {"szip", CIO_P_BOOL, "false", "netcdf/hdf5: szip compression (nearest neighbour, 32, 16 or 8 pixels a block: the largest that divides the chunk's fastest length, which is lowered to a multiple of 8 when none does)", 0, 0, 0, 0},
     {"quantize", CIO_P_STRING, "none",
      "netcdf: quantize float/double data variables before compressing: bitgroom:NSD, granularbr:NSD or "
      "bitround:NSD, NSD significant decimal digits (bitround keeps ceil(NSD*log2(10)) bits)", 0, 0, 0, 0},

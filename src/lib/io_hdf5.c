@@ -235,6 +235,7 @@ static int h5_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, con
     const cio_driver_opts *o = f->opts;
     int filtered = (o->deflate > 0 || o->shuffle || o->szip) && ndims > 0;
     if (cio_chunk_shape(&h->chunking, ndims, dims, v->is_record, (int64_t)cio_type_size(t), filtered, chunk)) {
+        int ppb = o->szip ? cio_szip_fit(t, &chunk[ndims - 1]) : 0;
         hsize_t cs[CIO_MAX_DIMS];
         for (int i = 0; i < ndims; i++) cs[i] = (hsize_t)chunk[i];
         H5Pset_chunk(dcpl, ndims, cs);
@@ -242,12 +243,11 @@ static int h5_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, con
         /* netCDF-4's order: shuffle, then deflate, then szip */
         if (o->shuffle) H5Pset_shuffle(dcpl);
         if (o->deflate > 0) H5Pset_deflate(dcpl, (unsigned)o->deflate);
-        int ppb = cio_szip_pixels(t, chunk[ndims - 1]);
         /* mandatory, not H5Pset_szip's optional: a chunk szip cannot shrink (incompressible
          * data) is then a write error; as an optional filter HDF5 1.10 stores it in a way its
          * reader then fails on ("szip_filter: decompression failed"), and the run passed */
         unsigned szp[2] = {H5_SZIP_NN_OPTION_MASK, (unsigned)ppb};
-        if (o->szip && ppb) H5Pset_filter(dcpl, H5Z_FILTER_SZIP, H5Z_FLAG_MANDATORY, 2, szp);
+        if (ppb) H5Pset_filter(dcpl, H5Z_FILTER_SZIP, H5Z_FLAG_MANDATORY, 2, szp);
     }
     v->dset = H5Dcreate2(h->fid, name, h5type(t), space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (v->dset < 0) h5_err(f, "H5Dcreate2");     /* before other calls clear the error stack */

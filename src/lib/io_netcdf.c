@@ -364,7 +364,12 @@ static int ncd_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, co
                 NCC(f, "nc_def_var_chunking", nc_def_var_chunking(p->ncid, *varid, NC_CHUNKED, NULL));
                 NCC(f, "nc_inq_var_chunking", nc_inq_var_chunking(p->ncid, *varid, &storage, cs));
             }
-            int ppb = storage == NC_CHUNKED ? cio_szip_pixels(t, (int64_t)cs[ndims - 1]) : 0;
+            int64_t fastest = storage == NC_CHUNKED ? (int64_t)cs[ndims - 1] : 0;
+            int ppb = cio_szip_fit(t, &fastest);
+            if (ppb && (size_t)fastest != cs[ndims - 1]) {   /* netCDF-C's 180 columns: 176, blocks of 16 */
+                cs[ndims - 1] = (size_t)fastest;
+                NCC(f, "nc_def_var_chunking", nc_def_var_chunking(p->ncid, *varid, NC_CHUNKED, cs));
+            }
             if (ppb) NCC(f, "nc_def_var_szip", nc_def_var_szip(p->ncid, *varid, NC_SZIP_NN, ppb));
         }
         int rq = def_quantize(f, p, name, t, ndims, dimids, *varid);
@@ -375,6 +380,7 @@ static int ncd_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, co
         const cio_driver_opts *o = f->opts;
         int filtered = o->deflate > 0 || o->shuffle || o->szip;
         int chunked = cio_chunk_shape(&p->chunking, ndims, dims, is_record, (int64_t)cio_type_size(t), filtered, chunk);
+        int ppb = chunked && o->szip ? cio_szip_fit(t, &chunk[ndims - 1]) : 0;
         if (chunked) {
             size_t cs[CIO_MAX_DIMS];
             for (int i = 0; i < ndims; i++) cs[i] = (size_t)chunk[i];
@@ -385,8 +391,7 @@ static int ncd_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, co
         if (o->deflate > 0 || o->shuffle)
             NCC(f, "nc_def_var_deflate",
                 nc_def_var_deflate(p->ncid, *varid, o->shuffle, o->deflate > 0, o->deflate > 0 ? o->deflate : 0));
-        int ppb = cio_szip_pixels(t, chunked ? chunk[ndims - 1] : 0);
-        if (o->szip && ppb) NCC(f, "nc_def_var_szip", nc_def_var_szip(p->ncid, *varid, NC_SZIP_NN, ppb));
+        if (ppb) NCC(f, "nc_def_var_szip", nc_def_var_szip(p->ncid, *varid, NC_SZIP_NN, ppb));
         int rq = def_quantize(f, p, name, t, ndims, dimids, *varid);
         if (rq) return rq;
     }

@@ -202,6 +202,13 @@ int cio_szip_pixels(cio_type t, int64_t n)
     return 0;
 }
 
+int cio_szip_fit(cio_type t, int64_t *fastest)
+{
+    if (*fastest < 8 || t == CIO_CHAR) return 0;
+    if (!cio_szip_pixels(t, *fastest)) *fastest -= *fastest % 8;
+    return cio_szip_pixels(t, *fastest);
+}
+
 const char *cio_nc_type_name(int nctype, char *buf, size_t len)
 {
     static const char *nm[] = {NULL, "byte", "char", "short", "int", "float", "double", "ubyte", "ushort", "uint",

@@ -103,6 +103,12 @@ int cio_pnetcdf_data_end(int ncid, int64_t *bytes, const char **call);
  * floating-point numbers only, HDF5 refuses a string type. */
 int cio_szip_pixels(cio_type t, int64_t n);
 
+/* The same for a chunk whose fastest length the caller may still change: when no
+ * block divides *fastest (180 columns, say), *fastest is lowered to the largest
+ * multiple of 8 below it (176: blocks of 16), so that szip applies instead of the
+ * variable being stored unfiltered; 0 when *fastest < 8 or t is text. */
+int cio_szip_fit(cio_type t, int64_t *fastest);
+
 /* After a failed open: append to f->err that the file is truncated, when its
  * HDF5 superblock says so (cio_hdf5_stored_end) ("PATH is N bytes, but its HDF5 superblock says ..."),
  * since the libraries say only "HDF error" or "truncated file". */

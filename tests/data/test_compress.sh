@@ -136,6 +136,21 @@ run 2 "$mom" "$tiny" --driver netcdf --format nc4 --data model --szip true --ver
   >szd.log 2>&1 || { cat szd.log; fail "szd: run failed"; }
 [ "$(json_get szd.json 'd["verify"]["verdict"]')" = pass ] || fail "szd: verify verdict"
 "$NCDUMP" -hs szd/ocean.nc | grep -qF 'temp:_Filter = "4,32,8" ;' || fail "chunking default: no szip on temp (8-pixel blocks: its scanline is 40)"
+# a scanline no block divides (netCDF-C's chunks of a 180-column per-PE file, as
+# bench-compress's default grid writes): szip was silently not applied (ratio 1.00,
+# no _Filter); the chunk's fastest length is now lowered to 176 (16-pixel blocks)
+for d in "netcdf --format nc4" hdf5; do
+  have_driver ${d%% *} || continue
+  t=sz180_${d%% *}
+  run 2 "$mom" --ni 360 --nj 180 --nk 2 --records 1 --driver $d --iotype blocking_collective --data model \
+    --szip true --verify --out $t --json $t.json >$t.log 2>&1 || { cat $t.log; fail "$t: run failed"; }
+  [ "$(json_get $t.json 'd["verify"]["verdict"]')" = pass ] || fail "$t: verify verdict"
+  h5dump -p -H -d /temp $t/ocean.nc.0000 >$t.h5 || fail "$t: h5dump"
+  grep -q "CHUNKED ( 1, 2, 180, 176 )" $t.h5 || { cat $t.h5; fail "$t: temp's chunks not lowered to 176 columns"; }
+  grep -q "PIXELS_PER_BLOCK 16" $t.h5 || { cat $t.h5; fail "$t: no szip with 16-pixel blocks on temp"; }
+  r=$(json_get $t.json 'round(d["storage"]["ratio"], 2)')
+  ge "$r" 1.5 || fail "$t: szip ratio $r < 1.5 (not applied?)"
+done
 
 # the hdf5 driver: deflate + shuffle, the same ratio figures, verify
 if have_driver hdf5; then

@@ -118,6 +118,12 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
                         cio_param_origin(a->params, "repetitions"));
         cio_app_exit(a, decomp_pioperf(a, nl));
     }
+    /* quantization keeps digits of float and double values; nothing else is quantized */
+    if (strcmp(cio_param_str(a->params, "quantize"), "none") != 0 && k->c.type != CIO_FLOAT &&
+        k->c.type != CIO_DOUBLE && !k->c.e3sm_case)
+        cio_app_note_unused(a, "quantize", "quantize %s (%s) has no effect: it applies to float and double "
+                            "variables, and var_type is %s", cio_param_str(a->params, "quantize"),
+                            cio_param_origin(a->params, "quantize"), cio_param_str(a->params, "var_type"));
     if (k->c.blob && cio_param_bool(a->params, "dry_run"))
         cio_die_all(a->comm, "%s: the planner plans the canonical layout only", cio_param_origin(a->params, "layout"));
     return CIO_FMT_CDF5;   /* pioperf creates PnetCDF files with PIO_64BIT_DATA */

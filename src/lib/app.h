@@ -116,6 +116,10 @@ void cio_app_claim_outputs(cio_app *a, cio_outputs *o);
  * the JSON ("not_applied", and "applies": false in "config").  Called by
  * cio_app_setup_engine. */
 void cio_app_note_inapplicable(cio_app *a, int nprocs);
+/* A kernel's own setting that has no effect in this run (a server option of
+ * another server type): recorded like the suite's; call it from `setup`, before
+ * cio_app_note_inapplicable prints them. */
+void cio_app_note_unused(cio_app *a, const char *key, const char *fmt, ...) CIO_PRINTF(3, 4);
 const char *cio_app_unused_note(const cio_app *a, const char *key);   /* NULL: it applies */
 
 /* Read back (when --verify or --read asked), reduce statistics, print the climio

@@ -10,18 +10,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void note(cio_app *a, const char *key, const char *fmt, ...) CIO_PRINTF(3, 4);
-static void note(cio_app *a, const char *key, const char *fmt, ...)
+static void vnote(cio_app *a, const char *key, const char *fmt, va_list ap)
 {
     char text[700];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
     a->unused = cio_realloc(a->unused, (size_t)(a->nunused + 1) * sizeof *a->unused);
     a->unused[a->nunused].key = cio_strdup(key);
     a->unused[a->nunused].note = cio_strdup(text);
     a->nunused++;
+}
+
+static void note(cio_app *a, const char *key, const char *fmt, ...) CIO_PRINTF(3, 4);
+static void note(cio_app *a, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vnote(a, key, fmt, ap);
+    va_end(ap);
+}
+
+void cio_app_note_unused(cio_app *a, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vnote(a, key, fmt, ap);
+    va_end(ap);
 }
 
 static int given(const cio_app *a, const char *key) { return cio_param_known(a->params, key) && cio_param_isset(a->params, key); }

@@ -39,6 +39,22 @@ static const char *ext_of(cio_format f)
     }
 }
 
+/* Server options of another server type than the one run are said, not ignored. */
+static void note_server_options(cio_app *a, const pf_opts *o)
+{
+    const cio_params *p = a->params;
+    const char *type = cio_param_str(p, "oserver_type");
+    if (cio_param_isset(p, "multilayer_backend") && !o->multilayer)
+        cio_app_note_unused(a, "multilayer_backend", "multilayer_backend %s (%s) has no effect: only the multilayer "
+                            "server has writer processes to start; this run's server is %s",
+                            cio_param_str(p, "multilayer_backend"), cio_param_origin(p, "multilayer_backend"), type);
+    if (cio_param_isset(p, "npes_backend_pernode") && !o->multilayer && !o->multigroup && !o->multicomm)
+        cio_app_note_unused(a, "npes_backend_pernode", "npes_backend_pernode %lld (%s) has no effect: only the multigroup, "
+                            "multicomm and multilayer servers have backend ranks; this run's server is %s",
+                            (long long)cio_param_int(p, "npes_backend_pernode"),
+                            cio_param_origin(p, "npes_backend_pernode"), type);
+}
+
 /* ---------------------------------------------------------------- the descriptor's steps */
 static cio_format pfio_setup(cio_app *a, void *ctx)
 {
@@ -50,6 +66,7 @@ static cio_format pfio_setup(cio_app *a, void *ctx)
     c->write_first = -1;
     c->group_comm = c->front_comm = c->back_comm = c->inter_comm = c->pcomm = MPI_COMM_NULL;
     pf_opts_read(&c->o, p, a->comm);
+    note_server_options(a, &c->o);
     /* multilayer: the writer processes join the run before anything else uses it */
     pf_multilayer_join(a, &c->o);
     c->wrank = a->rank;

@@ -244,6 +244,14 @@ grep -q "note: e3sm_fill (command line) has no effect: .*example_f.dat is a pio_
 run 2 "$X" --decomp tiny_map.nc --nvars 1 --decomp_order c --out nt2 >nt2.log 2>&1 || { cat nt2.log; fail "decomp_order on an e3sm map"; }
 grep -q "note: decomp_order (command line) has no effect: tiny_map.nc is a e3sm map" nt2.log ||
     fail "no note for decomp_order on a netCDF map"
+# quantization of integer variables did nothing, without a word
+if have_driver netcdf; then
+  run 2 "$X" --decomp "$D/example_f.dat" --nvars 1 --driver netcdf --format nc4 --quantize bitround:3 --var_type int \
+    --out nq --json nq.json >nq.log 2>&1 || { cat nq.log; fail "quantize with var_type int"; }
+  grep -q "note: quantize bitround:3 (command line) has no effect: it applies to float and double variables, and var_type is int" \
+    nq.log || { cat nq.log; fail "no note for quantize with var_type int"; }
+  [ "$(json_get nq.json 'd["not_applied"][0]["key"]')" = quantize ] || fail "quantize with int: not in the JSON's not_applied"
+fi
 # var_names that would clash: every rank stops before anything is created
 expect_fail 2 "var_names names a twice: each variable needs its own name" \
     "$X" --decomp "$D/example_f.dat" --nvars 2 --var_names a,a --out vn

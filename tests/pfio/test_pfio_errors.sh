@@ -42,6 +42,16 @@ expect_fail 2 "give either --npes_output_server or --nodes_output_server, not bo
 # every rank exits with the error status, none is killed by an abort
 grep -q "MPI_ABORT" "$TESTTMP/err.txt" && fail "a refused configuration aborted instead of exiting"
 
+# a server option of another server type was ignored in silence: said, and in the JSON
+run 3 "$prog" --im_world 24 --jm_world 12 --km_world 4 --num_steps 2 --num_time_records 2 --done_every 2 \
+  --output_dir "$TESTTMP/so" --npes_model 2 --oserver_type single --multilayer_backend world --npes_backend_pernode 3 \
+  --json "$TESTTMP/so.json" >"$TESTTMP/so.log" 2>&1 || { cat "$TESTTMP/so.log"; fail "single server with backend options"; }
+grep -q "note: multilayer_backend world (command line) has no effect: only the multilayer server has writer processes to start; this run's server is single" \
+  "$TESTTMP/so.log" || { cat "$TESTTMP/so.log"; fail "no note for multilayer_backend with the single server"; }
+grep -q "note: npes_backend_pernode 3 (command line) has no effect: only the multigroup, multicomm and multilayer servers have backend ranks" \
+  "$TESTTMP/so.log" || fail "no note for npes_backend_pernode with the single server"
+[ "$(json_get "$TESTTMP/so.json" 'len(d["not_applied"])')" = 2 ] || fail "backend options: not both in the JSON's not_applied"
+
 # a writer that fails in the middle of the run (its second file cannot be
 # created) ends every rank - model, frontend, captain, other writers - at once
 built=$(run 1 "$prog" --driver none_such --output_dir "$TESTTMP/x" 2>&1 | sed -n 's/.*drivers built: //p')

@@ -107,11 +107,17 @@ static int text_header(dmap_file *f, text_state *s, cio_err *e)
     if (d < 1 || d > CIO_MAX_DIMS)
         return cio_seterr(e, "%s:%lld: ndims %lld: expected 1 to %d dimensions", f->path, (long long)s->tok_line,
                           (long long)d, CIO_MAX_DIMS);
-    int64_t g[CIO_MAX_DIMS], prod = 1;
+    int64_t g[CIO_MAX_DIMS], prod = 1, first_line = 0;
     for (int i = 0; i < d; i++) {
         char what[64];
         snprintf(what, sizeof what, "dimension length %d of %lld", i + 1, (long long)d);
         if (next_int(f, s, what, &g[i], e)) return -1;
+        if (i == 0) first_line = s->tok_line;
+        if (g[i] < 1 && s->tok_line != first_line)   /* PIO writes the lengths on one line */
+            return cio_seterr(e, "%s:%lld: dimension length %d of %lld is %lld, read from the line after the lengths: "
+                                 "ndims %lld, but line %lld holds %d dimension lengths", f->path,
+                              (long long)s->tok_line, i + 1, (long long)d, (long long)g[i], (long long)d,
+                              (long long)first_line, i);
         if (g[i] < 1)
             return cio_seterr(e, "%s:%lld: dimension length %d is %lld: expected a positive length", f->path,
                               (long long)s->tok_line, i + 1, (long long)g[i]);

@@ -144,12 +144,9 @@ dmap_file *dmap_open(const char *path, const dmap_opts *o, cio_err *e)
         for (int i = 0; i < f->desc[k].ndims && rc == 0; i++) {
             int64_t g = f->desc[k].dims[i];
             if (g < 1 || prod > INT64_MAX / 4 / g) {
-                char dims[160] = "";
-                for (int j = 0; j < f->desc[k].ndims; j++)
-                    snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", j ? " x " : "",
-                             (long long)f->desc[k].dims[j]);
+                char dims[160];
                 rc = cio_seterr(e, "%s: decomposition D%d's array is %s: its lengths multiply beyond 2^62 elements",
-                                path, k + 1, dims);
+                                path, k + 1, dmap_dims_str(&f->desc[k], dims, sizeof dims));
             }
             prod *= g;
         }

@@ -8,6 +8,8 @@ const dmap_nclib *dmap_nclib_pnetcdf(void) { return NULL; }
 #else
 #include <pnetcdf.h>
 
+#include "io_util.h"
+
 static int pnc_open(const char *path, int *ncid)
 {
     int rc = ncmpi_open(MPI_COMM_SELF, path, NC_NOWRITE, MPI_INFO_NULL, ncid);
@@ -65,41 +67,13 @@ static int pnc_get_vara_ll(int ncid, int varid, const long long *start, const lo
     return ncmpi_get_vara_longlong(ncid, varid, st, ct, v);
 }
 
-/* The end of the last variable's data: its offset plus its bytes (fixed-size), or
- * the last record's (record variables), padding not counted. */
+/* The end of the last variable's data, by the header (the drivers' own reckoning,
+ * what ncvalidator calls the expected size); -1 when PnetCDF cannot say. */
 static long long pnc_data_end(int ncid)
 {
-    int nvars = 0, unlim = -1;
-    MPI_Offset nrecs = 0, recsize = 0, end = 0;
-    if (ncmpi_inq_nvars(ncid, &nvars) != NC_NOERR || ncmpi_inq_unlimdim(ncid, &unlim) != NC_NOERR) return -1;
-    if (unlim >= 0 && (ncmpi_inq_dimlen(ncid, unlim, &nrecs) != NC_NOERR || ncmpi_inq_recsize(ncid, &recsize) != NC_NOERR))
-        return -1;
-    for (int v = 0; v < nvars; v++) {
-        int nd = 0, dims[64];
-        nc_type t;
-        MPI_Offset off = 0, tsize = 0, n = 1;
-        if (ncmpi_inq_varoffset(ncid, v, &off) != NC_NOERR || ncmpi_inq_vartype(ncid, v, &t) != NC_NOERR ||
-            ncmpi_inq_varndims(ncid, v, &nd) != NC_NOERR || nd > 64 ||
-            ncmpi_inq_vardimid(ncid, v, dims) != NC_NOERR)
-            return -1;
-        switch (t) {
-        case NC_BYTE: case NC_CHAR: case NC_UBYTE: tsize = 1; break;
-        case NC_SHORT: case NC_USHORT: tsize = 2; break;
-        case NC_INT: case NC_UINT: case NC_FLOAT: tsize = 4; break;
-        case NC_DOUBLE: case NC_INT64: case NC_UINT64: tsize = 8; break;
-        default: return -1;
-        }
-        int rec = nd > 0 && dims[0] == unlim;
-        for (int i = rec; i < nd; i++) {
-            MPI_Offset l = 0;
-            if (ncmpi_inq_dimlen(ncid, dims[i], &l) != NC_NOERR) return -1;
-            n *= l;
-        }
-        if (rec && nrecs == 0) continue;
-        MPI_Offset e = off + (rec ? (nrecs - 1) * recsize : 0) + n * tsize;
-        if (n > 0 && e > end) end = e;
-    }
-    return (long long)end;
+    int64_t end = 0;
+    const char *call;
+    return cio_pnetcdf_data_end(ncid, &end, &call) == NC_NOERR ? (long long)end : -1;
 }
 
 static const dmap_nclib lib = {"PnetCDF", pnc_open, pnc_close, pnc_inq_dimid, pnc_inq_dimlen, pnc_inq_dimname,

@@ -4,6 +4,7 @@
 #include "drivers/storage.h"
 #include "base/env.h"
 #include "app/outputs.h"
+#include "base/inputs.h"
 #include "drivers/io_util.h"
 #include "app/print_params.h"
 #include "base/util.h"
@@ -241,6 +242,7 @@ void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const
         MPI_Bcast(&real, 1, MPI_LONG_LONG, 0, a->comm);
         if (real > (long long)len) len = (size_t)real;
         a->param_file = cio_strdup(path);
+        if (a->rank == 0) cio_inputs_add(path, "the parameter file", CIO_INPUT_READ);
     } else if (builtin_text) {
         text = cio_strdup(builtin_text);
         len = strlen(text);
@@ -260,19 +262,40 @@ void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const
     if (a->rank == 0 && !cio_param_bool(a->params, "quiet")) cio_params_report_ignored(a->params, stderr);
 }
 
+void cio_app_claim_json(const cio_app *a, cio_outputs *o)
+{
+    const char *json = cio_param_str(a->params, "json");
+    if (json) {
+        char src[700];
+        snprintf(src, sizeof src, "json (%s)", cio_param_origin(a->params, "json"));
+        cio_outputs_add(o, json, src, "the results", 0);
+    }
+}
+
+/* --force: 0, 1, or 2 when given twice on the command line (take a lock whose
+ * owner ran on another host). */
+int cio_app_force_level(const cio_app *a)
+{
+    if (!cio_param_bool(a->params, "force")) return 0;
+    int n = 0;
+    for (int i = 1; i < a->argc; i++)
+        if (strcmp(a->argv[i], "--force") == 0 || strcmp(a->argv[i], "-force") == 0) n++;
+    return n >= 2 ? 2 : 1;
+}
+
 void cio_app_claim_outputs(cio_app *a, cio_outputs *o)
 {
     cio_err e = {0};
     check_json_path(a);
-    if (a->rank == 0 && !cio_param_bool(a->params, "verify_only")) {
-        const char *json = cio_param_str(a->params, "json");
-        if (json) {
-            char src[700];
-            snprintf(src, sizeof src, "json (%s)", cio_param_origin(a->params, "json"));
-            cio_outputs_add(o, json, src, "the results", 0);
+    if (a->rank == 0) {
+        int verify_only = cio_param_bool(a->params, "verify_only");
+        if (verify_only) {   /* nothing but the JSON is written */
+            cio_outputs_free(o);
+            o = cio_outputs_new();
         }
-        if (cio_outputs_check(o, &e) == 0 && a->ecfg.drv && a->ecfg.drv->stores_data)
-            cio_outputs_lock(o, a->kernel, cio_param_bool(a->params, "force"), &e);
+        cio_app_claim_json(a, o);
+        if (cio_outputs_check(o, &e) == 0 && !verify_only && a->ecfg.drv && a->ecfg.drv->stores_data)
+            cio_outputs_lock(o, a->kernel, cio_app_force_level(a), &e);
     }
     cio_outputs_free(o);
     if (cio_agree(a->comm, &e)) fail_all(a, &e);
@@ -285,6 +308,9 @@ static void load_hints(cio_app *a, cio_hints *h)
         cio_hints_set(h, a->kernel_hints.key[i], a->kernel_hints.val[i], a->kernel_hints.origin[i]);
     const char *hf = cio_param_str(a->params, "hints_file");
     if (hf) {
+        char src[600];
+        snprintf(src, sizeof src, "hints_file (%s)", cio_param_origin(a->params, "hints_file"));
+        if (a->rank == 0) cio_inputs_add(hf, src, CIO_INPUT_READ);
         char *text = cio_read_file_bcast(hf, a->comm, &e);
         if (!text || cio_hints_parse_file_text(h, text, hf, &e) != 0) fail_all(a, &e);
         cio_free(text);

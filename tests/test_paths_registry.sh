@@ -76,4 +76,19 @@ grep -qF "with file 'ocean' (default)" "$TESTTMP/err.txt" || fail "the data file
 expect_fail 1 "is the lock file the run keeps in its output folder" \
   "$mom" --driver pnetcdf --ni 8 --nj 6 --nk 2 --records 1 --out "$o" --json "$o/.climio.lock"
 nothing_written
+
+# climio_bp2nc: nothing written into the BP folder it reads, --json not onto its files
+if have_driver adios2; then
+  EX="$top_builddir/src/exercise/engine_exercise"
+  bp2nc="$top_builddir/src/bp2nc/climio_bp2nc"
+  run 1 "$EX" --driver adios2 --nx 8 --ny 8 --nz 2 --out "$TESTTMP/bp" --quiet >/dev/null 2>&1 || fail "adios2 run"
+  bp="$TESTTMP/bp/exercise.nc.bp"
+  bsum=$(cd "$bp" && cksum ./*)
+  expect_fail 1 "is read by this run, as input (command line) '$bp', and would be written by output (command line)" \
+    "$bp2nc" --input "$bp" --output "$bp/x.nc"
+  expect_fail 1 "is read by this run, as input (command line) '$bp', and would be written by json (command line)" \
+    "$bp2nc" --input "$bp" --json "$bp/md.idx"
+  [ "$bsum" = "$(cd "$bp" && cksum ./*)" ] || fail "the BP folder was changed"
+  [ ! -e "$bp/x.nc" ] || fail "a file was written into the BP folder"
+fi
 pass

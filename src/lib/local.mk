@@ -83,6 +83,7 @@ src_lib_libcio_engine_a_SOURCES = \
 	src/lib/engine/engine_int.h \
 	src/lib/engine/engine_layout.c \
 	src/lib/engine/engine_readback.c \
+	src/lib/engine/engine_shared.c \
 	src/lib/engine/engine_split.c \
 	src/lib/engine/engine_write.c
 

@@ -40,6 +40,9 @@ tests_alter_var_SOURCES = tests/alter_var.c
 tests_alter_var_CPPFLAGS = $(AM_CPPFLAGS) $(NETCDF_CFLAGS) $(HDF5_CFLAGS)
 tests_alter_var_LDADD = $(CLIMIO_IO_LIBADD)
 EXTRA_DIST += tests/test_outputs_claim.sh tests/test_verify_layout.sh
+# the layers of src/lib, kernels that include no other kernel, no circle between files
+TESTS += tests/test_layers.sh
+EXTRA_DIST += tests/test_layers.sh
 # doc/internals.md's add-a-driver recipe, built for real in a copy of the tree
 TESTS += tests/test_driver_template.sh
 EXTRA_DIST += tests/test_driver_template.sh

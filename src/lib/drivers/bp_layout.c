@@ -135,12 +135,95 @@ int cio_bp_read_att(cio_schema *s, int varid, const char *name, adios2_attribute
     return 0;
 }
 
+/* The dimensions listed in dims, with their lengths from __climio__/dimlens. */
+static int read_dims(adios2_io *io, cio_schema *s, const char *dims, const char *path, char *err, size_t errlen)
+{
+    char name[300];
+    int nd = 0;
+    for (const char *p = dims; (p = cio_bp_list_next(p, name, sizeof name));) nd++;
+    adios2_attribute *la = adios2_inquire_attribute(io, CIO_BP_META "/dimlens");
+    size_t n = 0;
+    adios2_type lt;
+    if (!la || adios2_attribute_type(&lt, la) != adios2_error_none || lt != adios2_type_int64_t ||
+        adios2_attribute_size(&n, la) != adios2_error_none || n != (size_t)nd) {
+        snprintf(err, errlen, "%s: " CIO_BP_META "/dimlens is missing or does not give %d lengths", path, nd);
+        return -1;
+    }
+    int64_t *lens = cio_malloc(n * sizeof *lens);
+    adios2_attribute_data(lens, &n, la);
+    int i = 0;
+    for (const char *p = dims; (p = cio_bp_list_next(p, name, sizeof name)); i++)
+        cio_schema_dim(s, name, lens[i] < 0 ? CIO_UNLIMITED : lens[i]);
+    cio_free(lens);
+    return 0;
+}
+
+/* The list attribute __climio__/<what>/<var>: 0 (*list allocated or NULL when absent), -1 not a string. */
+static int var_list(adios2_io *io, const char *what, const char *var, char **list, const char *path, char *err,
+                    size_t errlen)
+{
+    char key[600];
+    snprintf(key, sizeof key, CIO_BP_META "/%s/%s", what, var);
+    *list = NULL;
+    if (meta_string(io, key, list) >= 0) return 0;
+    snprintf(err, errlen, "%s: %s is not a string", path, key);
+    return -1;
+}
+
+/* Variable `name` of type t, over the dimensions __climio__/dims/<name> lists,
+ * with the attributes __climio__/atts/<name> lists. */
+static int read_var(adios2_io *io, cio_schema *s, const char *name, cio_type t, const char *path, char *err,
+                    size_t errlen)
+{
+    const char *dn[CIO_MAX_DIMS];
+    char dbuf[CIO_MAX_DIMS][300], aname[300], *list;
+    int nd = 0;
+    if (var_list(io, "dims", name, &list, path, err, errlen) != 0) return -1;
+    for (const char *q = list; (q = cio_bp_list_next(q, dbuf[nd < CIO_MAX_DIMS ? nd : 0], 300));) {
+        if (nd == CIO_MAX_DIMS || cio_schema_find_dim(s, dbuf[nd]) < 0) {
+            snprintf(err, errlen, "%s: variable %s: %s", path, name,
+                     nd == CIO_MAX_DIMS ? "too many dimensions" : "a dimension not in " CIO_BP_META "/dims");
+            cio_free(list);
+            return -1;
+        }
+        dn[nd] = dbuf[nd];
+        nd++;
+    }
+    cio_free(list);
+    int v = cio_schema_var(s, name, t, nd, dn);
+    if (var_list(io, "atts", name, &list, path, err, errlen) != 0) return -1;
+    int rc = 0;
+    for (const char *q = list; !rc && (q = cio_bp_list_next(q, aname, sizeof aname));)
+        rc = cio_bp_read_att(s, v, aname, adios2_inquire_variable_attribute(io, aname, name, "/"), path, err, errlen);
+    cio_free(list);
+    return rc ? -1 : 0;
+}
+
+/* The dimensions, the variables with their attributes, the global attributes. */
+static int read_layout(adios2_io *io, cio_schema *s, const char *dims, const char *vars, const char *types,
+                       const char *gatts, const char *path, char *err, size_t errlen)
+{
+    char name[300], tname[64];
+    if (dims && read_dims(io, s, dims, path, err, errlen) != 0) return -1;
+    const char *tp = types;
+    for (const char *p = vars; (p = cio_bp_list_next(p, name, sizeof name));) {
+        cio_type t;
+        tp = cio_bp_list_next(tp, tname, sizeof tname);
+        if (!tp || cio_type_from_name(tname, &t) != 0) {
+            snprintf(err, errlen, "%s: " CIO_BP_META "/types gives no type for variable %s", path, name);
+            return -1;
+        }
+        if (read_var(io, s, name, t, path, err, errlen) != 0) return -1;
+    }
+    for (const char *p = gatts; (p = cio_bp_list_next(p, name, sizeof name));)
+        if (cio_bp_read_att(s, -1, name, adios2_inquire_attribute(io, name), path, err, errlen)) return -1;
+    return 0;
+}
+
 cio_schema *cio_bp_read_schema(adios2_io *io, const char *path, char *err, size_t errlen)
 {
-    char *dims = NULL, *vars = NULL, *types = NULL, *gatts = NULL, *list = NULL, key[600], name[300], tname[64];
-    int64_t *lens = NULL;
+    char *dims = NULL, *vars = NULL, *types = NULL, *gatts = NULL;
     cio_schema *s = NULL;
-    int bad = 0;
     adios2_attribute *ver = adios2_inquire_attribute(io, CIO_BP_META "/version");
     if (!ver) {
         snprintf(err, errlen, "%s: not written by climio's adios2 driver (no attribute " CIO_BP_META "/version)", path);
@@ -149,87 +232,13 @@ cio_schema *cio_bp_read_schema(adios2_io *io, const char *path, char *err, size_
     if (meta_string(io, CIO_BP_META "/dims", &dims) < 0 || meta_string(io, CIO_BP_META "/vars", &vars) < 0 ||
         meta_string(io, CIO_BP_META "/types", &types) < 0 || meta_string(io, CIO_BP_META "/atts", &gatts) < 0) {
         snprintf(err, errlen, "%s: a " CIO_BP_META " attribute is not a single string", path);
-        goto out;
+    } else {
+        s = cio_schema_new("bp");
+        if (read_layout(io, s, dims, vars, types, gatts, path, err, errlen) != 0) {
+            cio_schema_free(s);
+            s = NULL;
+        }
     }
-    s = cio_schema_new("bp");
-    /* dimensions */
-    if (dims) {
-        int nd = 0;
-        for (const char *p = dims; (p = cio_bp_list_next(p, name, sizeof name));) nd++;
-        adios2_attribute *la = adios2_inquire_attribute(io, CIO_BP_META "/dimlens");
-        size_t n = 0;
-        adios2_type lt;
-        if (!la || adios2_attribute_type(&lt, la) != adios2_error_none || lt != adios2_type_int64_t ||
-            adios2_attribute_size(&n, la) != adios2_error_none || n != (size_t)nd) {
-            snprintf(err, errlen, "%s: " CIO_BP_META "/dimlens is missing or does not give %d lengths", path, nd);
-            bad = 1;
-            goto out;
-        }
-        lens = cio_malloc(n * sizeof *lens);
-        adios2_attribute_data(lens, &n, la);
-        int i = 0;
-        for (const char *p = dims; (p = cio_bp_list_next(p, name, sizeof name)); i++)
-            cio_schema_dim(s, name, lens[i] < 0 ? CIO_UNLIMITED : lens[i]);
-    }
-    /* variables, with their attributes */
-    const char *tp = types;
-    for (const char *p = vars; (p = cio_bp_list_next(p, name, sizeof name));) {
-        cio_type t;
-        tp = cio_bp_list_next(tp, tname, sizeof tname);
-        if (!tp || cio_type_from_name(tname, &t) != 0) {
-            snprintf(err, errlen, "%s: " CIO_BP_META "/types gives no type for variable %s", path, name);
-            bad = 1;
-            goto out;
-        }
-        const char *dn[CIO_MAX_DIMS];
-        char dbuf[CIO_MAX_DIMS][300];
-        int nd = 0;
-        snprintf(key, sizeof key, CIO_BP_META "/dims/%s", name);
-        if (meta_string(io, key, &list) < 0) {
-            snprintf(err, errlen, "%s: %s is not a string", path, key);
-            bad = 1;
-            goto out;
-        }
-        for (const char *q = list; (q = cio_bp_list_next(q, dbuf[nd < CIO_MAX_DIMS ? nd : 0], 300));) {
-            if (nd == CIO_MAX_DIMS || cio_schema_find_dim(s, dbuf[nd]) < 0) {
-                snprintf(err, errlen, "%s: variable %s: %s", path, name,
-                         nd == CIO_MAX_DIMS ? "too many dimensions" : "a dimension not in " CIO_BP_META "/dims");
-                bad = 1;
-                goto out;
-            }
-            dn[nd] = dbuf[nd];
-            nd++;
-        }
-        cio_free(list);
-        list = NULL;
-        int v = cio_schema_var(s, name, t, nd, dn);
-        snprintf(key, sizeof key, CIO_BP_META "/atts/%s", name);
-        if (meta_string(io, key, &list) < 0) {
-            snprintf(err, errlen, "%s: %s is not a string", path, key);
-            bad = 1;
-            goto out;
-        }
-        char aname[300];
-        for (const char *q = list; (q = cio_bp_list_next(q, aname, sizeof aname));)
-            if (cio_bp_read_att(s, v, aname, adios2_inquire_variable_attribute(io, aname, name, "/"), path, err, errlen)) {
-                bad = 1;
-                goto out;
-            }
-        cio_free(list);
-        list = NULL;
-    }
-    for (const char *p = gatts; (p = cio_bp_list_next(p, name, sizeof name));)
-        if (cio_bp_read_att(s, -1, name, adios2_inquire_attribute(io, name), path, err, errlen)) {
-            bad = 1;
-            goto out;
-        }
-out:
-    if (bad && s) {
-        cio_schema_free(s);
-        s = NULL;
-    }
-    cio_free(list);
-    cio_free(lens);
     cio_free(dims);
     cio_free(vars);
     cio_free(types);

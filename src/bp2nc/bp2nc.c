@@ -3,7 +3,7 @@
  * PIO2/SCORPIO users pay for writing through ADIOS2.
  *
  * The layout (dimensions, variables, attributes, in the writer's order) comes
- * from the output's climio attributes (io_adios2.h), so the netCDF file is
+ * from the output's climio attributes (bp_layout.h), so the netCDF file is
  * defined exactly as the kernel defined it.  Every variable's blocks, as the
  * writers put them (step 0's block list), are dealt out to the ranks in writer
  * order, in contiguous runs of about equal bytes; a rank reads its blocks of a
@@ -20,7 +20,7 @@
  * engine's netCDF write phases. */
 #include "config.h"
 #include "app/app.h"
-#include "drivers/io_adios2.h"
+#include "drivers/bp_layout.h"
 #include "base/util.h"
 
 #include <dirent.h>

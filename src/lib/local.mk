@@ -44,6 +44,7 @@ src_lib_libcio_drivers_a_SOURCES = \
 	src/lib/drivers/compress.c \
 	src/lib/drivers/compress.h \
 	src/lib/drivers/driver.h \
+	src/lib/drivers/driver_common.c \
 	src/lib/drivers/drivers.c \
 	src/lib/drivers/hdf5_end.c \
 	src/lib/drivers/hdf5_end.h \
@@ -67,7 +68,7 @@ src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_hdf5.c
 endif
 # adios2: only with ./configure --with-adios2=DIR (scripts/build-adios2)
 if HAVE_ADIOS2
-src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_adios2.c src/lib/drivers/io_adios2.h
+src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_adios2.c src/lib/drivers/bp_layout.c src/lib/drivers/bp_layout.h
 endif
 
 # engine: plans executed through a driver (files, writes, splitting, aggregation,

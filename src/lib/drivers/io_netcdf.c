@@ -637,6 +637,11 @@ const cio_driver cio_driver_netcdf = {
                CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
     .default_format = CIO_FMT_NC4,
     .stores_data = 1,
+    .filter_formats = CIO_FMT_BIT(CIO_FMT_NC4) | CIO_FMT_BIT(CIO_FMT_NC4C),
+    .quantize_formats = CIO_FMT_BIT(CIO_FMT_NC4) | CIO_FMT_BIT(CIO_FMT_NC4C),     /* nc_def_var_quantize */
+    .filters_collective = 1,
+    .serial_api = 1,
+    .open_diagnosis = cio_nc_open_diagnosis,
     .refusal = ncd_refusal,
     .params = ncd_params,
     .configure = ncd_configure,

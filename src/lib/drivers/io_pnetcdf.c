@@ -644,6 +644,7 @@ const cio_driver cio_driver_pnetcdf = {
     .formats = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
     .default_format = CIO_FMT_CDF5,
     .stores_data = 1,
+    .open_diagnosis = cio_nc_open_diagnosis,
     .params = pn_params,
     .configure = pn_configure,
     .version = pn_version,

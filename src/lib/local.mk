@@ -57,7 +57,7 @@ src_lib_libcio_drivers_a_SOURCES = \
 	src/lib/drivers/storage.h \
 	src/lib/drivers/storage_h5.c
 if HAVE_PNETCDF
-src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_pnetcdf.c
+src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_pnetcdf.c src/lib/drivers/pnetcdf_end.c src/lib/drivers/pnetcdf_end.h
 endif
 if HAVE_NETCDF
 src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_netcdf.c

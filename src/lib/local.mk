@@ -93,6 +93,8 @@ src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/app.c \
 	src/lib/app/app.h \
 	src/lib/app/app_engine.c \
+	src/lib/app/settings.c \
+	src/lib/app/settings.h \
 	src/lib/app/app_finish.c \
 	src/lib/app/app_json.c \
 	src/lib/app/app_params.c \

@@ -88,6 +88,9 @@ typedef struct cio_driver_opts {
     int szip;                   /* netcdf/hdf5: szip, nearest-neighbour coding (compress.h) */
     int quantize;               /* netcdf: CIO_QUANTIZE_* of float and double data variables */
     int quantize_digits;        /* significant decimal digits quantization keeps */
+    int serial;                 /* a driver with serial_api: one-rank files through the library's serial
+                                 * API (as --nc_serial does) */
+    int size_hint_env;          /* with serial: each file's size hint from the environment, as FMS */
     int64_t header_pad;         /* netcdf/pnetcdf, classic formats: free bytes after the header
                                  * (nc__enddef / ncmpi__enddef h_minfree), 0 = library default */
     int64_t round_bytes;        /* set by the engine: the most bytes one rank posts in one wait round

@@ -76,8 +76,12 @@ const cio_param_spec cio_common_params[] = {
     {"io_tasks", CIO_P_STRING, "all", "PIO-style aggregation: number of I/O tasks, or 'all' (every rank writes its own share)", 0, 0, 0, 0},
     {"io_stride", CIO_P_INT, "0", "ranks between I/O tasks (0: nprocs / io_tasks)", 0, 0, 1e9, 0},
     {"io_base", CIO_P_INT, "0", "rank of the first I/O task", 0, 0, 1e9, 0},
-    {"rearranger", CIO_P_CHOICE, "box", "aggregation: box (contiguous ranges) or subset (groups of ranks)", "box|subset", 0,
+    {"rearranger", CIO_P_CHOICE, "box",
+     "aggregation: box (contiguous ranges), subset (groups of ranks) or pio_box (PIO's box rearranger: active I/O tasks "
+     "and their boxes from PIO's blocksize rule, rearranging at every io_tasks including all)", "box|subset|pio_box", 0,
      0, 0},
+    {"pio_blocksize", CIO_P_INT, "1048576", "rearranger pio_box: PIO's target bytes per I/O task (its blocksize)", 0,
+     257, 1e15, 0},
     {"max_pend_req", CIO_P_INT, "0", "aggregation exchange: 0 = MPI_Alltoallw, N = point-to-point with N pending sends", 0,
      0, 1e9, 0},
     {"rearr_buffer_size", CIO_P_SIZE, "128m", "aggregation: an I/O task flushes when it holds more than this", 0, 1, 9.2e18,
@@ -415,7 +419,9 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
     c->agg.io_tasks = (int)ntasks;
     c->agg.io_stride = (int)cio_param_int(p, "io_stride");
     c->agg.io_base = (int)cio_param_int(p, "io_base");
-    c->agg.rearranger = strcmp(cio_param_str(p, "rearranger"), "subset") == 0 ? CIO_REARR_SUBSET : CIO_REARR_BOX;
+    c->agg.rearranger = cio_rearranger_from_name(cio_param_str(p, "rearranger"));
+    c->agg.blocksize = cio_param_int(p, "pio_blocksize");
+    if (c->agg.rearranger == CIO_REARR_PIOBOX && c->agg.io_tasks == 0) c->agg.io_tasks = a->nprocs;
     c->agg.max_pend_req = (int)cio_param_int(p, "max_pend_req");
     c->agg.buffer_limit = cio_param_int(p, "rearr_buffer_size");
     c->fsync = cio_param_bool(p, "fsync");
@@ -606,7 +612,8 @@ static void write_json(cio_app *a, const char *path, cio_json_fn kernel_json, vo
     cio_json_obj(&j, "aggregation");
     cio_json_int(&j, "io_tasks", a->ecfg.agg.io_tasks);
     if (a->ecfg.agg.io_tasks > 0) {
-        cio_json_str(&j, "rearranger", a->ecfg.agg.rearranger == CIO_REARR_BOX ? "box" : "subset");
+        cio_json_str(&j, "rearranger", cio_rearranger_name(a->ecfg.agg.rearranger));
+        if (a->ecfg.agg.rearranger == CIO_REARR_PIOBOX) cio_json_int(&j, "pio_blocksize", a->ecfg.agg.blocksize);
         cio_json_int(&j, "io_stride", a->ecfg.agg.io_stride);
         cio_json_int(&j, "io_base", a->ecfg.agg.io_base);
         cio_json_str(&j, "exchange", a->ecfg.agg.max_pend_req > 0 ? "point-to-point" : "alltoallw");
@@ -899,7 +906,7 @@ void cio_report_summary(FILE *out, const cio_app *a, const cio_summary *s)
     if (a->ecfg.agg.io_tasks > 0)
         fprintf(out, "aggregation: %d I/O tasks (stride %d, base %d), %s rearranger, %s exchange\n",
                 a->ecfg.agg.io_tasks < a->nprocs ? a->ecfg.agg.io_tasks : a->nprocs, a->ecfg.agg.io_stride,
-                a->ecfg.agg.io_base, a->ecfg.agg.rearranger == CIO_REARR_BOX ? "box" : "subset",
+                a->ecfg.agg.io_base, cio_rearranger_name(a->ecfg.agg.rearranger),
                 a->ecfg.agg.max_pend_req > 0 ? "point-to-point" : "MPI_Alltoallw");
     cio_context_print(out, &a->context);
     phase_table(out, s);

@@ -18,6 +18,7 @@
 #include "mom.h"
 #include "mom_combine_cli.h"
 #include "mom_combine_tiles.h"
+#include "fms_main.h"
 #include "drivers/hdf5_end.h"
 
 #include <stdio.h>
@@ -976,7 +977,20 @@ int main(int argc, char **argv)
     static mpp_cli cli;
     char perr[512] = "";
     int dropin = mpp_cli_is_dropin(argc, argv);
-    if (dropin && mpp_cli_parse(argc, argv, table, &cli, perr, sizeof perr) == 0 && cli.version) {
+    int parsed = dropin ? mpp_cli_parse(argc, argv, table, &cli, perr, sizeof perr) : -1;
+    if (dropin && !cli.mom5) {     /* the default: FRE-NCtools' mppnccombine */
+#ifdef HAVE_NETCDF
+        int rc = fms_dropin_main(argc, argv, &cli, perr);
+        mpp_cli_free(&cli);
+        cio_free(table);
+        return rc;
+#else
+        fprintf(stderr, "mom_combine: error: this build has no netCDF-C (configure found none), which FRE-NCtools' "
+                        "form needs; --mom5 (MOM5's mppnccombine through the engine) works without it\n");
+        return 1;
+#endif
+    }
+    if (parsed == 0 && cli.version) {
         printf("mom_combine (climio %s): mppnccombine 2.2.5's command line (-z, -d, -s as in its later versions)\n",
                PACKAGE_VERSION);
         return 0;
@@ -984,9 +998,10 @@ int main(int argc, char **argv)
     if (dropin) {
         int cargc = cli.cargc ? cli.cargc : 1;
         char **cargv = cli.cargv ? cli.cargv : argv;
-        /* no parameter file: the set describes itself */
+        /* no parameter file: the set describes itself; silent as mppnccombine unless --bench */
         cio_app_init(&app, &cargc, &cargv, "mom_combine", usage, table, NULL, "<the set's own attributes>",
-                     "! no parameter file: the set describes itself\nquiet false\n");
+                     cli.bench ? "! no parameter file: the set describes itself\nquiet false\n"
+                               : "! no parameter file: the set describes itself\nquiet true\n");
     } else {
         cio_app_init(&app, &argc, &argv, "mom_combine", usage, table, "mom.in", mom_builtin_name, mom_builtin_text);
     }
@@ -1185,7 +1200,7 @@ int main(int argc, char **argv)
         if (app.rank == 0) fprintf(stderr, "Warning: output file may be incomplete!\n");
         rc = 1;
     }
-    if (app.rank == 0)
+    if (app.rank == 0 && (!k.cli || k.cli->bench))
         printf("mom_combine: %d members of %s (%lld records, %.2f MiB) into %s on %d rank%s in %.4f s: %.2f MiB/s "
                "(open %.4f, read %.4f, write %.4f, close %.4f; slowest rank each)\n",
                n, k.prefix, (long long)k.nrec, k.data_bytes / 1048576.0, k.output, P, P == 1 ? "" : "s", k.seconds,

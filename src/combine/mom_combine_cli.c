@@ -87,6 +87,7 @@ int mpp_cli_is_dropin(int argc, char **argv)
             strcmp(argv[a], "--out") == 0 || strncmp(argv[a], "--out=", 6) == 0)
             return 0;
         if (argv[a][0] != '-') return !is_parameter_file(argv[a]);
+        if (!strcmp(argv[a], "--mom5") || !strcmp(argv[a], "--bench")) continue;     /* take no value */
         if (strncmp(argv[a], "--", 2) == 0 && !strchr(argv[a], '=') && a + 1 < argc && argv[a + 1][0] != '-') a++;
     }
     return 1;
@@ -113,6 +114,17 @@ int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp
     long v;
     for (; a < argc; a++) {
         const char *s = argv[a];
+        if (!strcmp(s, "--mom5")) {
+            o->mom5 = 1;
+            continue;
+        }
+        if (!strcmp(s, "--bench")) {
+            o->bench = 1;
+            continue;
+        }
+        if (!strcmp(s, "--help") || !strcmp(s, "-help")) o->help = 1;
+        if (!strcmp(s, "--json") && a + 1 < argc) o->json = argv[a + 1];
+        if (!strncmp(s, "--json=", 7)) o->json = s + 7;
         if (strncmp(s, "--", 2) == 0 && s[2]) {     /* climio's own option */
             o->cargv[o->cargc++] = argv[a];
             if (strchr(s, '=')) continue;
@@ -122,6 +134,7 @@ int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp
         }
         if (s[0] != '-' || !s[1]) break;            /* the output file */
         if (!strcmp(s, "-v")) o->verbose = 1;
+        else if (!strcmp(s, "-vv")) o->verbose = 2;
         else if (!strcmp(s, "-V")) o->version = 1;
         else if (!strcmp(s, "-M")) o->mem_stats = 1;
         else if (!strcmp(s, "-x")) o->estimate = 1;
@@ -129,7 +142,7 @@ int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp
         else if (!strcmp(s, "-r")) o->remove_inputs = 1;
         else if (!strcmp(s, "-f")) o->force = 1;
         else if (!strcmp(s, "-m")) o->missing = 1;
-        else if (!strcmp(s, "-s")) o->shuffle = 0;            /* "Toggle OFF shuffle option in compression" */
+        else if (!strcmp(s, "-s")) o->shuffle = 0, o->s_given = 1;    /* MOM5: "Toggle OFF shuffle ..." */
         else if (!strcmp(s, "-64")) o->format = "cdf2";
         else if (!strcmp(s, "-n4")) o->format = "nc4c";
         else if (!strcmp(s, "-z")) o->compress = 1;          /* "Enable netCDF4 compression" */
@@ -154,14 +167,15 @@ int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp
             }
             o->deflate = (int)v;
             o->compress = 1;
+            o->d_given = 1;
         } else {
-            snprintf(err, n, "Illegal option %s (mppnccombine's options: -v -V -M -a -r -n # -k # -e # -h # -64 -n4 -m "
-                             "-x -z -d # -s -f)", s);
+            snprintf(err, n, "Illegal option %s (mppnccombine's options: -v -vv -V -M -a -r -n # -k # -e # -h # -64 -n4 "
+                             "-m -x -z -d # -s -f)", s);
             return -1;
         }
     }
     if (a >= argc) {
-        if (o->version) return 0;
+        if (o->version || o->help) return 0;
         snprintf(err, n, "no output file given (usage: mom_combine [options] output.nc [input ...])");
         return -1;
     }

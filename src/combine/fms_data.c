@@ -238,19 +238,22 @@ int fms_copy_data(fms_set *s, const fms_opts *o, int ncid, MPI_Comm comm, fms_ti
     MPI_Comm_size(comm, &c.nprocs);
     member_range(s->nmem, c.rank, c.nprocs, &c.lo, &c.hi);
     int64_t bf = fms_block_records(s, o), nloop = s->nrec > 0 ? s->nrec : 1;
+    /* mppnccombine's order (the same netCDF-4 file with one record a block): the
+     * whole variables of the block, then the decomposed ones */
     for (int64_t r0 = 0; r0 < nloop; r0 += bf)
-        for (int v = 0; v < s->nvars; v++) {
-            const fms_var *fv = &s->vars[v];
-            if (!fv->is_record && r0 > 0) continue;
-            int64_t nr = fv->is_record ? (r0 + bf < s->nrec ? bf : s->nrec - r0) : 1;
-            if (nr <= 0) continue;
-            if (o->verbose > 1 && c.rank == 0) printf("    variable = %s, records %lld-%lld\n", fv->name,
-                                                      (long long)r0, (long long)(r0 + nr - 1));
-            if (!fv->decomposed) {
-                if (c.rank == 0) copy_whole(&c, v, r0, nr);
-            } else if (c.rank == 0) gather_block(&c, v, r0, nr);
-            else send_pieces(&c, v, r0, nr);
-        }
+        for (int pass = 0; pass < 2; pass++)
+            for (int v = 0; v < s->nvars; v++) {
+                const fms_var *fv = &s->vars[v];
+                if (fv->decomposed != pass || (!fv->is_record && r0 > 0)) continue;
+                int64_t nr = fv->is_record ? (r0 + bf < s->nrec ? bf : s->nrec - r0) : 1;
+                if (nr <= 0) continue;
+                if (o->verbose > 1 && c.rank == 0)
+                    printf("    variable = %s, records %lld-%lld\n", fv->name, (long long)r0, (long long)(r0 + nr - 1));
+                if (!fv->decomposed) {
+                    if (c.rank == 0) copy_whole(&c, v, r0, nr);
+                } else if (c.rank == 0) gather_block(&c, v, r0, nr);
+                else send_pieces(&c, v, r0, nr);
+            }
     free(c.full);
     free(c.piece);
     int errors = c.errors, all = 0;

@@ -1226,6 +1226,7 @@ int main(int argc, char **argv)
     cio_free(k.missval);
     mom_gaps_free(&k.gaps);
     mom_config_free(&k.cfg);
+    if (dropin && !cli.bench) app.finished = 0;     /* mppnccombine prints nothing: no closing lines */
     if (dropin) mpp_cli_free(&cli);
     cio_app_exit(&app, rc);
 }

@@ -65,11 +65,15 @@ static int int_arg(int argc, char **argv, int *a, const char *opt, long lo, long
     return 0;
 }
 
-/* An existing file that is not netCDF (classic or HDF5 magic): a parameter file. */
+/* An existing file that is not netCDF (classic or HDF5 magic): a parameter file;
+ * but not an empty one, nor one named as netCDF outputs are (x.nc, x.tile1.nc.*):
+ * mppnccombine refuses those as an existing output. */
 static int is_parameter_file(const char *path)
 {
     struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) return 0;    /* an output refused later as a directory */
+    if (stat(path, &sb) == 0 && (S_ISDIR(sb.st_mode) || sb.st_size == 0)) return 0;
+    size_t l = strlen(path);
+    if ((l > 3 && strcmp(path + l - 3, ".nc") == 0) || strstr(path, ".nc.")) return 0;
     FILE *fp = fopen(path, "rb");
     if (!fp) return 0;
     unsigned char m[4] = {0};

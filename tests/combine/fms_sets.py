@@ -127,7 +127,7 @@ def axis(name, n, unit, cart, lo, step):
                                         ("cartesian_axis", "char", cart)], lambda i: lo + step * i)
 
 
-def mom5(d):
+def mom5(d, nrec=2):
     dims = [("xt_ocean", 6), ("yt_ocean", 4), ("st_ocean", 2), ("xu_ocean", 6), ("yu_ocean", 4), ("time", None),
             ("nv", 2)]
     fill = [("missing_value", "float", [-1e20]), ("_FillValue", "float", [-1e20])]
@@ -150,7 +150,7 @@ def mom5(d):
              Var("time_bounds", "double", ["time", "nv"], [("long_name", "char", "time axis boundaries")],
                  lambda t, b: 31.0 * (t + b))]
     boxes = [{"xt_ocean": x, "xu_ocean": x, "yt_ocean": y, "yu_ocean": y} for y in split(4, 2) for x in split(6, 2)]
-    write_set(d, "ocean_month.nc", dims, vars_, [("title", "char", "MOM5 ocean")], boxes, 2)
+    write_set(d, "ocean_month.nc", dims, vars_, [("title", "char", "MOM5 ocean")], boxes, nrec)
 
 
 def mom6(d):
@@ -241,7 +241,7 @@ def nc4(d):
     write_set(d, "tracer.nc", dims, vars_, [], boxes, 2, kind="nc4", width=6, start=10)
 
 
-CASES = {"mom5": mom5, "mom6": mom6, "fv3": fv3, "land": land, "ice": ice, "edited": edited, "nc4": nc4}
+CASES = {"mom5": mom5, "mom5-1rec": lambda d: mom5(d, 1), "mom6": mom6, "fv3": fv3, "land": land, "ice": ice, "edited": edited, "nc4": nc4}
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--list"]:

@@ -11,11 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-double fms_now(void)
-{
-    return MPI_Wtime();
-}
-
 /* -M: the resident size now and at most so far (KiB). */
 void fms_mem_report(void)
 {
@@ -36,12 +31,12 @@ void fms_mem_report(void)
 static void share_list(fms_set *s, MPI_Comm comm, int rank)
 {
     int hdr[4] = {s->nmem, s->first, s->width, s->numbered};
-    MPI_Bcast(hdr, 4, MPI_INT, 0, comm);
+    fms_bcast(hdr, 4, MPI_INT, comm);
     size_t len = 0;
     if (rank == 0)
         for (int i = 0; i < s->nmem; i++) len += strlen(s->mem[i].path) + 1;
     unsigned long long l = len;
-    MPI_Bcast(&l, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+    fms_bcast(&l, 1, MPI_UNSIGNED_LONG_LONG, comm);
     char *buf = malloc((size_t)l + 1);
     int *present = malloc((size_t)(hdr[0] + 1) * sizeof *present);
     if (rank == 0)
@@ -50,8 +45,8 @@ static void share_list(fms_set *s, MPI_Comm comm, int rank)
             at += (int)strlen(s->mem[i].path) + 1;
             present[i] = s->mem[i].present;
         }
-    MPI_Bcast(buf, (int)l, MPI_CHAR, 0, comm);
-    MPI_Bcast(present, hdr[0], MPI_INT, 0, comm);
+    fms_bcast(buf, (int)l, MPI_CHAR, comm);
+    fms_bcast(present, hdr[0], MPI_INT, comm);
     if (rank != 0) {
         s->nmem = hdr[0], s->first = hdr[1], s->width = hdr[2], s->numbered = hdr[3];
         s->mem = calloc((size_t)s->nmem, sizeof *s->mem);
@@ -79,7 +74,7 @@ static void share_placements(fms_set *s, MPI_Comm comm, const int *mine)
         r[1] = m->nrec;
         for (int d = 0; d < nd && m->present; d++) r[2 + d] = m->start[d], r[2 + nd + d] = m->count[d];
     }
-    MPI_Allreduce(rows, all, s->nmem * w, MPI_INT64_T, MPI_SUM, comm);
+    fms_allreduce(rows, all, s->nmem * w, sizeof *rows, MPI_INT64_T, MPI_SUM, comm);
     for (int i = 0; i < s->nmem; i++) {
         fms_member *m = &s->mem[i];
         const int64_t *r = all + (size_t)i * w;
@@ -105,7 +100,7 @@ static int read_headers(fms_set *s, const fms_opts *o, MPI_Comm comm, int rank, 
     if (o->mem_stats && rank == 0) fms_mem_report();
     int bad = fms_member_read(s, s->first, o);     /* every rank: the set's description */
     int anybad = 0;
-    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm);
+    fms_allreduce(&bad, &anybad, 1, sizeof bad, MPI_INT, MPI_MAX, comm);
     if (anybad) return 1;
     int lo = 0, hi = s->nmem;
     if (nprocs > 1) {
@@ -152,9 +147,9 @@ static void check_records(fms_set *s, MPI_Comm comm, int rank)
             present[i] = m->present;
         }
     }
-    MPI_Bcast(present, s->nmem, MPI_INT, 0, comm);
+    fms_bcast(present, s->nmem, MPI_INT, comm);
     long long nrec = s->nrec;
-    MPI_Bcast(&nrec, 1, MPI_LONG_LONG, 0, comm);
+    fms_bcast(&nrec, 1, MPI_LONG_LONG, comm);
     s->nrec = nrec;
     for (int i = 0; i < s->nmem; i++) {
         if (!present[i] && s->mem[i].present && s->mem[i].ncid >= 0) {
@@ -251,7 +246,7 @@ static void bench_report(const fms_set *s, const fms_opts *o, const fms_times *t
 static void reduce_times(fms_times *t, MPI_Comm comm)
 {
     double in[6] = {t->open, t->read, t->transfer, t->write, t->close, t->total}, out[6];
-    MPI_Reduce(in, out, 6, MPI_DOUBLE, MPI_MAX, 0, comm);
+    fms_allreduce(in, out, 6, sizeof *in, MPI_DOUBLE, MPI_MAX, comm);
     t->open = out[0], t->read = out[1], t->transfer = out[2], t->write = out[3], t->close = out[4], t->total = out[5];
 }
 
@@ -265,7 +260,7 @@ static int make_output(fms_set *s, const fms_opts *o, MPI_Comm comm, int rank, f
         ok = out >= 0;
     }
     t->open += fms_now() - t0;
-    MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+    fms_bcast(&ok, 1, MPI_INT, comm);
     return ok ? (rank == 0 ? out : -2) : -1;
 }
 
@@ -292,9 +287,9 @@ int fms_combine_main(fms_opts *o, MPI_Comm comm)
     static fms_set s;
     fms_times t = {0};
     int rank, nprocs, rc = 0;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &nprocs);
-    MPI_Barrier(comm);
+    rank = fms_rank(comm);
+    nprocs = fms_size(comm);
+    fms_barrier(comm);
     double t0 = fms_now();
     snprintf(s.output, sizeof s.output, "%s", o->output);
     size_t l = strlen(s.output);
@@ -307,7 +302,7 @@ int fms_combine_main(fms_opts *o, MPI_Comm comm)
         }
         if (!rc) rc = fms_set_list(&s, o);
     }
-    MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
+    fms_bcast(&rc, 1, MPI_INT, comm);
     if (rc) return rc;
     share_list(&s, comm, rank);
     if (read_headers(&s, o, comm, rank, nprocs, &t.open)) return 1;
@@ -322,8 +317,8 @@ int fms_combine_main(fms_opts *o, MPI_Comm comm)
     if (out == -1) return 1;
     int errs = fms_copy_data(&s, o, out, comm, &t);
     int bad = finish(&s, out, rank, &t), anybad = 0, errors = s.errors + errs, allerr = 0;
-    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm);
-    MPI_Allreduce(&s.errors, &allerr, 1, MPI_INT, MPI_SUM, comm);
+    fms_allreduce(&bad, &anybad, 1, sizeof bad, MPI_INT, MPI_MAX, comm);
+    fms_allreduce(&s.errors, &allerr, 1, sizeof allerr, MPI_INT, MPI_SUM, comm);
     errors = allerr + errs + anybad;
     t.total = fms_now() - t0;
     reduce_times(&t, comm);

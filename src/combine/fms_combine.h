@@ -6,7 +6,8 @@
  *
  * Rank 0 owns the output (serial netCDF-C, so a parallel run writes the same
  * bytes as a serial one); with more ranks, ranks 1..N-1 each read a contiguous
- * range of members and send rank 0 their pieces of one variable block at a time. */
+ * range of members and send rank 0 their pieces of one variable block at a time.
+ * Without an MPI launcher the run is serial and MPI is not started. */
 #ifndef FMS_COMBINE_H
 #define FMS_COMBINE_H
 
@@ -93,6 +94,14 @@ int64_t fms_block_records(const fms_set *s, const fms_opts *o);
 /* fms_combine.c */
 int fms_combine_main(fms_opts *o, MPI_Comm comm);
 void fms_mem_report(void);
+/* fms_mpi.c: MPI, or a serial run's answers when comm is MPI_COMM_NULL */
+int fms_launched(void);         /* started by an MPI launcher */
+int fms_rank(MPI_Comm c);
+int fms_size(MPI_Comm c);
+void fms_bcast(void *buf, int count, MPI_Datatype t, MPI_Comm c);     /* from rank 0 */
+void fms_barrier(MPI_Comm c);
+void fms_allreduce(const void *in, void *out, int count, size_t size, MPI_Datatype t, MPI_Op op, MPI_Comm c);
+void fms_fatal(MPI_Comm c);     /* ends every rank, status 1 */
 double fms_now(void);
 
 #endif

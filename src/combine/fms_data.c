@@ -47,7 +47,7 @@ static void *grow(unsigned char **buf, size_t *cap, size_t need)
         *cap = *buf ? need : 0;
         if (!*buf) {
             fprintf(stderr, "Error: cannot allocate %zu bytes for a variable's values!\n", need);
-            MPI_Abort(MPI_COMM_WORLD, 1);
+            fms_fatal(MPI_COMM_NULL);
         }
     }
     return *buf;
@@ -234,8 +234,8 @@ int64_t fms_block_records(const fms_set *s, const fms_opts *o)
 int fms_copy_data(fms_set *s, const fms_opts *o, int ncid, MPI_Comm comm, fms_times *t)
 {
     copy_ctx c = {.s = s, .o = o, .out = ncid, .comm = comm, .t = t};
-    MPI_Comm_rank(comm, &c.rank);
-    MPI_Comm_size(comm, &c.nprocs);
+    c.rank = fms_rank(comm);
+    c.nprocs = fms_size(comm);
     member_range(s->nmem, c.rank, c.nprocs, &c.lo, &c.hi);
     int64_t bf = fms_block_records(s, o), nloop = s->nrec > 0 ? s->nrec : 1;
     /* mppnccombine's order (the same netCDF-4 file with one record a block): the
@@ -257,6 +257,6 @@ int fms_copy_data(fms_set *s, const fms_opts *o, int ncid, MPI_Comm comm, fms_ti
     free(c.full);
     free(c.piece);
     int errors = c.errors, all = 0;
-    MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, comm);
+    fms_allreduce(&errors, &all, 1, sizeof all, MPI_INT, MPI_SUM, comm);
     return all;
 }

@@ -80,9 +80,12 @@ static void block_notes(fms_opts *o, int rank)
 
 int fms_dropin_main(int argc, char **argv, const mpp_cli *cli, const char *perr)
 {
-    MPI_Init(&argc, &argv);
-    int rank, rc = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm comm = MPI_COMM_NULL;      /* serial, MPI not started, unless under a launcher */
+    if (fms_launched()) {
+        MPI_Init(&argc, &argv);
+        comm = MPI_COMM_WORLD;
+    }
+    int rank = fms_rank(comm), rc = 0;
     fms_opts o;
     char err[512] = "";
     if (cli->version) {
@@ -99,9 +102,9 @@ int fms_dropin_main(int argc, char **argv, const mpp_cli *cli, const char *perr)
         rc = 1;
     } else {
         block_notes(&o, rank);
-        rc = fms_combine_main(&o, MPI_COMM_WORLD);
+        rc = fms_combine_main(&o, comm);
     }
     fflush(stdout);
-    MPI_Finalize();
+    if (comm != MPI_COMM_NULL) MPI_Finalize();
     return rc;
 }

@@ -10,10 +10,10 @@ FMS_COMBINE_LIB =
 if HAVE_NETCDF
 noinst_LIBRARIES += src/combine/libfms_combine.a
 src_combine_libfms_combine_a_SOURCES = src/combine/fms_combine.h src/combine/fms_main.c src/combine/fms_set.c \
-	src/combine/fms_header.c src/combine/fms_data.c src/combine/fms_combine.c
+	src/combine/fms_header.c src/combine/fms_data.c src/combine/fms_combine.c src/combine/fms_mpi.c
 src_combine_libfms_combine_a_CPPFLAGS = $(AM_CPPFLAGS) $(NETCDF_CFLAGS)
 FMS_COMBINE_LIB += src/combine/libfms_combine.a
 endif
 src_combine_mom_combine_LDADD = $(FMS_COMBINE_LIB) src/mom/libmom_model.a src/grids/libcio_grids.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 
-dist_bin_SCRIPTS += scripts/peer-mppnccombine
+dist_bin_SCRIPTS += scripts/peer-mppnccombine scripts/bench-combine

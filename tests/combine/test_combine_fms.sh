@@ -6,7 +6,7 @@
 # processor (-f, -m), members a user edited, netCDF-4 members (six digits, -n).
 # Each result's exit status, ncdump -k and ncdump text are what FRE-NCtools'
 # mppnccombine (0b7d1c4) gave on the same sets (tests/combine/expected/*.cdl);
-# 2 and 3 ranks write the serial run's bytes.
+# 2 and 3 ranks, and a run without mpiexec, write the serial run's bytes.
 . "$top_srcdir/tests/lib.sh"
 [ -n "$NCDUMP" ] && command -v ncgen >/dev/null || skip "ncdump and ncgen are needed"
 have_driver netcdf || skip "mom_combine was built without netCDF-C"
@@ -76,6 +76,14 @@ for np in 2 3; do
     cmp "$d/$set_name" "$TESTTMP/$c/$set_name" || fail "$c on $np ranks: not the serial run's bytes"
   done
 done
+
+# without an MPI launcher (MPI not started): the same bytes
+d="$TESTTMP/direct"
+mkdir -p "$d"
+cp "$TESTTMP/mom6"/*.nc.0* "$d/"
+(cd "$d" && env -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE -u PMI_RANK -u PMIX_RANK "$comb" ocean_daily.nc >out.txt 2>err.txt) \
+  || { cat "$d/err.txt"; fail "mom_combine without mpiexec"; }
+cmp "$d/ocean_daily.nc" "$TESTTMP/mom6/ocean_daily.nc" || fail "without mpiexec: not the same bytes"
 
 # --bench: the figures, and a JSON report
 d="$TESTTMP/bench"

@@ -12,6 +12,7 @@ import statistics
 
 from .collect import PHASES
 from .errors import SweepError
+from . import verdict
 
 try:
     import matplotlib
@@ -113,20 +114,23 @@ def spread(values):
 
 
 def clear_winner(cells, higher=True):
-    """cells: {key: [values of its repetitions]}.  The best cell (by median)
-    when its whole range beats the runner-up's (best min > runner-up max, or
-    the reverse when lower is better) and both were measured at least twice;
-    else None.  Returns (winner or None, best key, runner-up key)."""
-    ranked = sorted((k for k in cells if cells[k]), key=lambda k: statistics.median(cells[k]), reverse=higher)
-    if not ranked:
-        return None, None, None
-    if len(ranked) == 1:
-        return (ranked[0] if len(cells[ranked[0]]) >= 2 else None), ranked[0], None
-    a, b = cells[ranked[0]], cells[ranked[1]]
-    if len(a) < 2 or len(b) < 2:
-        return None, ranked[0], ranked[1]
-    beats = min(a) > max(b) if higher else max(a) < min(b)
-    return (ranked[0] if beats else None), ranked[0], ranked[1]
+    """cells: {key: [values of its repetitions]}: the best cell by median
+    tested against the runner-up (verdict.compare: a Mann-Whitney U test on at
+    least verdict.MIN_REPS repetitions each).  Returns a verdict.Verdict, which
+    unpacks as (winner or None, best key, runner-up key)."""
+    return verdict.compare(cells, higher)
+
+
+def verdict_note(what, v, where=str):
+    """One sentence on a comparison: the winner with the test's figures, or
+    "no clear winner" and why."""
+    if v.best is None or v.second is None:
+        return "%s: one cell: no comparison" % what
+    if v.winner is not None:
+        return "%s: %s beats the runner-up (%s): %s, p = %.3g" % (what, where(v.winner), where(v.second),
+                                                                  verdict.TEST_NAME, v.p)
+    return "%s: no clear winner between %s and %s (%s; %s)" % (what, where(v.best), where(v.second), v.reason,
+                                                               verdict.TEST_NAME)
 
 
 def short(key):
@@ -399,7 +403,8 @@ def heatmap(res, a, b, path, max_panels=6):
         data = [[statistics.median(cells[(i, j)]) if (i, j) in cells else float("nan") for j in range(len(xa))]
                 for i in range(len(yb))]
         im = ax.imshow(data, cmap=cmap, vmin=0, vmax=vmax or 1, aspect="auto", origin="lower")
-        winner, best, second = clear_winner(cells, res.higher)
+        v = clear_winner(cells, res.higher)
+        winner, best, second = v
         for i in range(len(yb)):
             for j in range(len(xa)):
                 if (i, j) not in cells:
@@ -412,35 +417,27 @@ def heatmap(res, a, b, path, max_panels=6):
                         fontweight="bold" if (i, j) == winner else None)
         sub = ", ".join("%s=%s" % (short(k), v) for k, v in zip(others, key)) if key else note
         where = lambda ij: "%s=%s, %s=%s" % (short(a), fmt(xa[ij[1]]), short(b), fmt(yb[ij[0]]))
+        res.notes.append(verdict_note("%s x %s%s" % (short(a), short(b), " (%s)" % sub if sub else ""), v, where))
         if winner:
             ax.add_patch(Rectangle((winner[1] - 0.5, winner[0] - 0.5), 1, 1, fill=False, edgecolor="red", lw=2.5))
-            verdict = "best: %s" % where(winner)
+            verdict_text = "best: %s (p = %.2g)" % (where(winner), v.p)
         elif second is None and best is not None:
-            verdict = "one cell: no comparison"
+            verdict_text = "one cell: no comparison"
         else:
-            verdict = "no clear winner"
-            if best is not None:
-                res.notes.append("%s x %s%s: no clear winner: %s and %s overlap within their min-max" % (
-                    short(a), short(b), " (%s)" % sub if sub else "", where(best), where(second))
-                    if min(len(cells[best]), len(cells[second])) >= 2 else
-                    "%s x %s%s: no clear winner: one run per cell, no spread to judge" % (
-                        short(a), short(b), " (%s)" % sub if sub else ""))
-        if winner:
-            res.notes.append("%s x %s%s: %s beats the runner-up (%s) beyond both spreads" % (
-                short(a), short(b), " (%s)" % sub if sub else "", where(winner), where(second)))
+            verdict_text = "no clear winner"
         ax.set_xticks(range(len(xa)))
         ax.set_xticklabels([fmt(v) for v in xa])
         ax.set_yticks(range(len(yb)))
         ax.set_yticklabels([fmt(v) for v in yb])
         ax.set_xlabel(short(a))
         ax.set_ylabel(short(b))
-        ax.set_title("%s%s" % (sub + "\n" if sub else "", verdict), fontsize=8.5)
+        ax.set_title("%s%s" % (sub + "\n" if sub else "", verdict_text), fontsize=8.5)
     for idx in range(len(grids), rows_ * cols):
         axes[idx // cols][idx % cols].axis("off")
     cb = fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.9)
     cb.set_label("%s, median of repetitions" % res.mlabel)
-    fig.suptitle("%s over %s x %s (cells: median [min-max]; red box: best beyond the spreads)\n%s" % (
-        res.mlabel[0].upper() + res.mlabel[1:], short(a), short(b), res.context()), fontsize=10)
+    fig.suptitle("%s over %s x %s (cells: median [min-max]; red box: best by %s)\n%s" % (
+        res.mlabel[0].upper() + res.mlabel[1:], short(a), short(b), verdict.TEST_NAME, res.context()), fontsize=10)
     return _save(fig, path)
 
 
@@ -612,7 +609,7 @@ def make_all(doc, outdir, run_id=None, formats=("png",), metric="write"):
         path = heatmap(res, a, b, os.path.join(outdir, name))
         figs.append(("Heatmap %s x %s" % (short(a), short(b)), path,
                      "Median %s for each pair of values, [min-max] below it; a red box marks the best only where it "
-                     "beats the runner-up beyond both spreads. %s" % (m, " ".join(res.notes[before:]))))
+                     "beats the runner-up by a stated test. %s" % (m, " ".join(res.notes[before:]))))
     p, r = imbalance(res, os.path.join(outdir, "imbalance.png"), run_id)
     if p:
         figs.append(("Per-rank imbalance", p, "Run %s: fastest, mean and slowest rank of every timer." % r["run"]))

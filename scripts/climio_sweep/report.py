@@ -12,7 +12,7 @@ import statistics
 
 from .collect import PHASES
 from .errors import SweepError
-from . import verdict
+from . import runs_as, verdict
 
 try:
     import matplotlib
@@ -66,6 +66,12 @@ class Results:
         self.notes = []     # what the figures concluded, for the page (heatmap winners)
         self.failed = [r for r in self.all if r.get("status") == "failed"]
         self.varying = [k for k in self.axes if len({fmt(r.get(k)) for r in self.ok}) > 1]
+        self.ran = ran_map(self.ok, self.axes)
+
+    def shown(self, key, value):
+        """A setting's value as the figures show it: what ran, with what was
+        asked in parentheses where they differ (iotype, driver, format)."""
+        return self.ran.get(key, {}).get(fmt(value), fmt(value))
 
     def constant(self, key):
         vals = {fmt(r.get(key)) for r in self.ok if r.get(key) is not None}
@@ -74,16 +80,51 @@ class Results:
     def context(self):
         """What was run, for titles: kernel, sweep, driver/mode/format when fixed."""
         bits = ["%s, sweep '%s'" % (self.kernel, self.sweep)]
-        for key, label in (("io.driver", "driver"), ("io.iotype", ""), ("io.format", "format")):
+        for key, asked, label in (("io.driver", "io.driver_asked", "driver"),
+                                  ("io.iotype_effective", "io.iotype", ""), ("io.format", "io.format_asked", "format")):
             v = self.constant(key)
-            if v and key not in self.varying:
+            if v and key not in self.varying and asked not in self.varying and short(asked) not in self.varying:
+                a = self.constant(asked)
+                if a in ("default", None):
+                    a = v
+                v = runs_as.label(v, a)
                 bits.append("%s %s" % (label, v) if label else v)
         reps = {r.get("repetition") for r in self.ok}
         bits.append("%d repetition%s" % (len(reps), "s" if len(reps) != 1 else ""))
-        return ", ".join(bits)
+        return wrap(", ".join(bits), 90) + ("\n" + self.banner() if self.banner() else "")
+
+    def banner(self):
+        """Where and how the runs wrote, in words: 'ext4 on /dev/vda, page
+        cache, not durable' (each part 'varies' when the runs differ)."""
+        def one(r):
+            fs = r.get("context.file_system.type")
+            src = r.get("context.file_system.source")
+            where = ("%s on %s" % (fs, src) if src else fs) if fs else "file system unknown"
+            if fs in ("tmpfs", "ramfs"):
+                cache = "in memory"
+            elif r.get("context.page_cache.fits") is True:
+                cache = "page cache"
+            elif r.get("context.page_cache.fits") is False:
+                cache = "beyond the page cache"
+            else:
+                cache = "page cache unknown"
+            return where, cache, "durable" if r.get("io.durable") else "not durable"
+        parts = [sorted({one(r)[i] for r in self.ok}) for i in range(3)]
+        return ", ".join(p[0] if len(p) == 1 else "varies (%s)" % "; ".join(p) for p in parts) if self.ok else ""
+
+    def ran_as_notes(self):
+        """One sentence per swept value that ran as something else, with the cause."""
+        out = []
+        for key, m in self.ran.items():
+            for asked, shown in m.items():
+                causes = sorted({fmt(r.get("io.iotype_cause")) for r in self.ok
+                                 if fmt(r.get(key)) == asked and r.get("io.iotype_cause")})
+                out.append("%s=%s ran as %s%s" % (short(key), asked, shown.split(" (asked")[0],
+                                                 ": " + "; ".join(causes) if causes else ""))
+        return out
 
     def label(self, row, keys):
-        return ", ".join("%s=%s" % (short(k), fmt(row.get(k))) for k in keys) or "all runs"
+        return ", ".join("%s=%s" % (short(k), self.shown(k, row.get(k))) for k in keys) or "all runs"
 
     def points(self, rows=None):
         """Rows grouped by point (repetitions together), in first-seen order."""
@@ -91,6 +132,30 @@ class Results:
         for r in rows if rows is not None else self.ok:
             out.setdefault(r["point"], []).append(r)
         return out
+
+
+# swept keys whose value may run as something else: the row's column of what ran
+RAN_AS = {"iotype": "io.iotype_effective", "io.iotype": "io.iotype_effective", "driver": "io.driver",
+          "io.driver": "io.driver", "format": "io.format", "io.format": "io.format"}
+
+
+def ran_map(rows, axes):
+    """{axis key: {asked value: label}} for the axes whose runs ran as
+    something else: 'nonblocking_collective (asked blocking_collective)'."""
+    out = {}
+    for key in axes:
+        col = RAN_AS.get(key)
+        if not col:
+            continue
+        seen = {}
+        for r in rows:
+            if r.get(col) is not None:
+                seen.setdefault(fmt(r.get(key)), set()).add(fmt(r.get(col)))
+        for asked, ran in seen.items():
+            shown = " or ".join(sorted(ran))
+            if shown != asked:
+                out.setdefault(key, {})[asked] = runs_as.label(shown, asked)
+    return out
 
 
 def resolve_metric(name, columns):
@@ -131,6 +196,12 @@ def verdict_note(what, v, where=str):
                                                                   verdict.TEST_NAME, v.p)
     return "%s: no clear winner between %s and %s (%s; %s)" % (what, where(v.best), where(v.second), v.reason,
                                                                verdict.TEST_NAME)
+
+
+def wrap(text, width=30):
+    """A label broken into lines of about width characters (never cut)."""
+    import textwrap
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or text
 
 
 def short(key):
@@ -175,7 +246,7 @@ MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 STYLES = ["-", "--", ":", "-."]
 
 
-def _styles(others, keys):
+def _styles(others, keys, shown=lambda k, v: v):
     """Colour for the first varying setting, marker for the second, line
     style for the third (the rest share them): {series key: style} and the
     legend's entries, one per setting value, with short labels."""
@@ -194,8 +265,8 @@ def _styles(others, keys):
             kw.update([("color", colours[values[0].index(v) % len(colours)])] if i == 0 else
                       [("marker", MARKERS[values[1].index(v) % len(MARKERS)]), ("linestyle", "none")] if i == 1 else
                       [("linestyle", STYLES[values[2].index(v) % len(STYLES)])])
-            label = "%s=%s" % (short(name), v)
-            handles.append(Line2D([], [], label=label if len(label) <= 28 else label[:27] + "\u2026", **kw))
+            label = "%s=%s" % (short(name), shown(name, v))
+            handles.append(Line2D([], [], label=wrap(label), **kw))
     return style, handles
 
 
@@ -226,7 +297,7 @@ def scaling(res, path):
     ns = sorted({r["nprocs"] for r in res.ok})
     log = ns[-1] / ns[0] >= 4
     nser = len(series)
-    style, handles = _styles(others, list(series))
+    style, handles = _styles(others, list(series), res.shown)
     for i, (key, rows) in enumerate(sorted(series.items())):
         xs = sorted({r["nprocs"] for r in rows})
         med, lo, hi = [], [], []
@@ -415,8 +486,8 @@ def heatmap(res, a, b, path, max_panels=6):
                 text = "%.4g" % m if len(cells[(i, j)]) == 1 else "%.4g\n[%.3g-%.3g]" % (m, lo, hi)
                 ax.text(j, i, text, ha="center", va="center", fontsize=7.5, color="white" if light else "black",
                         fontweight="bold" if (i, j) == winner else None)
-        sub = ", ".join("%s=%s" % (short(k), v) for k, v in zip(others, key)) if key else note
-        where = lambda ij: "%s=%s, %s=%s" % (short(a), fmt(xa[ij[1]]), short(b), fmt(yb[ij[0]]))
+        sub = ", ".join("%s=%s" % (short(k), res.shown(k, v)) for k, v in zip(others, key)) if key else note
+        where = lambda ij: "%s=%s, %s=%s" % (short(a), res.shown(a, xa[ij[1]]), short(b), res.shown(b, yb[ij[0]]))
         res.notes.append(verdict_note("%s x %s%s" % (short(a), short(b), " (%s)" % sub if sub else ""), v, where))
         if winner:
             ax.add_patch(Rectangle((winner[1] - 0.5, winner[0] - 0.5), 1, 1, fill=False, edgecolor="red", lw=2.5))
@@ -426,9 +497,9 @@ def heatmap(res, a, b, path, max_panels=6):
         else:
             verdict_text = "no clear winner"
         ax.set_xticks(range(len(xa)))
-        ax.set_xticklabels([fmt(v) for v in xa])
+        ax.set_xticklabels([wrap(res.shown(a, v), 16) for v in xa], fontsize=8)
         ax.set_yticks(range(len(yb)))
-        ax.set_yticklabels([fmt(v) for v in yb])
+        ax.set_yticklabels([wrap(res.shown(b, v), 24) for v in yb], fontsize=8)
         ax.set_xlabel(short(a))
         ax.set_ylabel(short(b))
         ax.set_title("%s%s" % (sub + "\n" if sub else "", verdict_text), fontsize=8.5)

@@ -164,7 +164,7 @@ def cmd_report(args):
     try:
         os.makedirs(dest, exist_ok=True)
         figs, res = report.make_all(doc, dest, args.run, [f.strip() for f in args.format.split(",") if f.strip()],
-                                    args.metric)
+                                    args.metric, args.dpi)
         page = html.page(res, figs, outdir)
         path = os.path.join(dest, "report.html")
         collectmod.write_file(path, lambda f: f.write(page))
@@ -244,6 +244,7 @@ def main(argv=None):
                                           "process count)")
             sp.add_argument("--format", default="png", help="figure formats, comma-separated: png, pdf, svg (the "
                                                             "page shows the first; default: png)")
+            sp.add_argument("--dpi", type=int, default=200, help="resolution of the PNG figures (default: 200)")
             sp.add_argument("--metric", default="write",
                             help="what the figures show: write (bandwidth, default), read (read-back bandwidth), "
                                  "time (end to end), a timer name (its slowest rank, e.g. wait) or a column of "

@@ -36,7 +36,7 @@ PHASE_LABELS = {
 }
 PHASE_COLORS = {"create": "#4c72b0", "define": "#dd8452", "write": "#55a868", "wait": "#c44e52",
                 "close": "#8172b3", "rearrange": "#937860"}
-DPI = 110
+DPI = 200       # --dpi
 MAX_SERIES = 8
 
 
@@ -83,7 +83,8 @@ class Results:
         for key, asked, label in (("io.driver", "io.driver_asked", "driver"),
                                   ("io.iotype_effective", "io.iotype", ""), ("io.format", "io.format_asked", "format")):
             v = self.constant(key)
-            if v and key not in self.varying and asked not in self.varying and short(asked) not in self.varying:
+            swept = {key, asked, asked[len("io."):], label or "iotype"} & set(self.varying)
+            if v and not swept:
                 a = self.constant(asked)
                 if a in ("default", None):
                     a = v
@@ -158,6 +159,51 @@ def ran_map(rows, axes):
     return out
 
 
+# Human names of the engine's timers and of results.csv's columns (axis labels).
+TIMER_NAMES = {
+    "create": "file create", "open": "file open", "def_dim": "define dimensions", "def_var": "define variables",
+    "put_att": "write attributes", "enddef": "end of define mode", "inq": "inquiries", "get_att": "read attributes",
+    "put": "blocking writes", "iput": "posting nonblocking writes", "wait": "waiting for nonblocking writes",
+    "get": "blocking reads", "iget": "posting nonblocking reads", "get_wait": "waiting for nonblocking reads",
+    "sync": "sync (--fsync)", "close": "file close", "pack": "filling buffers (pack)",
+    "rearrange": "moving data to I/O tasks", "check": "comparing data read", "generate": "making the data",
+}
+COLUMN_NAMES = {
+    "end_to_end_s": "end-to-end write time", "write_bandwidth_MiBps": "write bandwidth",
+    "read_bandwidth_MiBps": "read bandwidth", "readback_end_to_end_s": "read-back time",
+    "readback_bandwidth_MiBps": "read-back bandwidth", "wall_s": "wall time of the program",
+    "run_s": "wall time of the launch", "storage_ratio": "compression ratio (data / stored)",
+    "compression_added_s": "time compression added", "compression_added_fraction": "time compression added (fraction)",
+    "compression_unfiltered_s": "end-to-end time without filters",
+}
+STAT_WORDS = {"max": "slowest rank", "mean": "mean over ranks", "min": "fastest rank"}
+
+
+def metric_label(col):
+    """A results.csv column in words with its unit: timer.wait_max_s ->
+    'waiting for nonblocking writes, slowest rank (s)'."""
+    unit = "MiB/s" if col.endswith("_MiBps") else "s" if col.endswith("_s") else \
+        "bytes" if col.endswith("_bytes") else "calls" if col.endswith("_calls") else ""
+    base = col
+    for suffix in ("_MiBps", "_s", "_bytes", "_calls"):
+        if base.endswith(suffix):
+            base = base[:-len(suffix)]
+            break
+    if col in COLUMN_NAMES:
+        words = COLUMN_NAMES[col]
+    elif base.startswith("timer."):
+        name, _, stat = base[len("timer."):].rpartition("_")
+        if stat not in STAT_WORDS:
+            name, stat = base[len("timer."):], ""
+        words = "%s%s" % (TIMER_NAMES.get(name, name.replace("_", " ")),
+                          ", " + STAT_WORDS[stat] if stat else "")
+    elif base.startswith("phase."):
+        words = "%s phase, mean over ranks" % base[len("phase."):-len("_mean")].replace("_", " ")
+    else:
+        words = base.replace("kernel_report.", "").replace("_", " ").replace(".", ": ")
+    return "%s (%s)" % (words, unit) if unit else words
+
+
 def resolve_metric(name, columns):
     """--metric: write, read, time, a timer name (its slowest rank: timer.NAME_max_s),
     or any numeric column of results.csv.  Returns (column, label, higher is better)."""
@@ -165,9 +211,7 @@ def resolve_metric(name, columns):
         return METRICS[name]
     for col in (name, "timer.%s_max_s" % name):
         if col in columns:
-            higher = col.endswith("_MiBps")
-            unit = "MiB/s" if higher else "s" if col.endswith("_s") else ""
-            return col, "%s%s" % (col, " (%s)" % unit if unit else ""), higher
+            return col, metric_label(col), col.endswith("_MiBps") or col == "storage_ratio"
     timers = sorted(c[len("timer."):-len("_max_s")] for c in columns if c.startswith("timer.") and c.endswith("_max_s"))
     raise SweepError("report --metric: expected write, read, time, a timer (%s) or a column of results.csv, found "
                      "'%s'" % (", ".join(timers) or "none in these results", name))
@@ -226,6 +270,7 @@ def time_unit(vmax):
 
 
 SAVE_FORMATS = ["png"]    # set by make_all from --format
+SAVE_DPI = [DPI]          # set by make_all from --dpi
 
 
 def _save(fig, path):
@@ -235,7 +280,7 @@ def _save(fig, path):
     out = []
     for f in SAVE_FORMATS:
         out.append("%s.%s" % (base, f))
-        fig.savefig(out[-1], dpi=DPI, bbox_inches="tight", format=f)
+        fig.savefig(out[-1], dpi=SAVE_DPI[0], bbox_inches="tight", format=f)
     plt.close(fig)
     return out[0]
 
@@ -507,8 +552,9 @@ def heatmap(res, a, b, path, max_panels=6):
         axes[idx // cols][idx % cols].axis("off")
     cb = fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.9)
     cb.set_label("%s, median of repetitions" % res.mlabel)
-    fig.suptitle("%s over %s x %s (cells: median [min-max]; red box: best by %s)\n%s" % (
-        res.mlabel[0].upper() + res.mlabel[1:], short(a), short(b), verdict.TEST_NAME, res.context()), fontsize=10)
+    fig.suptitle("%s\n%s" % (wrap("%s over %s x %s (cells: median [min-max]; red box: best by %s)" % (
+        res.mlabel[0].upper() + res.mlabel[1:], short(a), short(b), verdict.TEST_NAME), 90), res.context()),
+        fontsize=10)
     return _save(fig, path)
 
 
@@ -641,7 +687,7 @@ def short_kr(col):
 
 # ---------------------------------------------------------------- all
 
-def make_all(doc, outdir, run_id=None, formats=("png",), metric="write"):
+def make_all(doc, outdir, run_id=None, formats=("png",), metric="write", dpi=DPI):
     """Writes the figures in every format asked; returns [(title, path of the
     first format, caption)] and the Results."""
     need_matplotlib()
@@ -650,6 +696,9 @@ def make_all(doc, outdir, run_id=None, formats=("png",), metric="write"):
         raise SweepError("report --format: expected a comma-separated list of %s, found '%s'" % (
             ", ".join(FORMATS), ",".join(formats)))
     SAVE_FORMATS[:] = list(formats)
+    if not isinstance(dpi, int) or not 50 <= dpi <= 1200:
+        raise SweepError("report --dpi: expected a whole number of dots per inch from 50 to 1200, found '%s'" % dpi)
+    SAVE_DPI[0] = dpi
     res = Results(doc, metric)
     os.makedirs(outdir, exist_ok=True)
     figs = []

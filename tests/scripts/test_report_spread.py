@@ -96,7 +96,8 @@ def test_metric_time_lower_is_better(tmp_path):
     assert res.notes[0].startswith("cb_nodes x striping_factor: cb_nodes=1, striping_factor=1 beats")
     with pytest.raises(SweepError, match="report --metric: expected write, read, time, a timer \\(wait\\)"):
         report.Results(doc(CLEAR), "nosuch")
-    assert report.resolve_metric("wait", ["timer.wait_max_s"]) == ("timer.wait_max_s", "timer.wait_max_s (s)", False)
+    assert report.resolve_metric("wait", ["timer.wait_max_s"]) == (
+        "timer.wait_max_s", "waiting for nonblocking writes, slowest rank (s)", False)
 
 
 def test_formats(tmp_path):

@@ -98,6 +98,10 @@ SANITIZER_TESTS = tests/test_boxes tests/test_params tests/test_pattern tests/te
 	tests/decomp/test_dmap_formats.sh tests/decomp/test_decomp_io.sh
 
 # the project stands alone: no path outside the tree, the reference data inside it
+# every kernel x driver x format: output bytes against tests/golden/outputs.sha256
+TESTS += tests/test_golden.sh
+EXTRA_DIST += tests/test_golden.sh tests/golden/outputs.sha256
+
 TESTS += tests/test_standalone.sh
 EXTRA_DIST += tests/test_standalone.sh
 

@@ -63,7 +63,7 @@ if have_driver netcdf; then
     case_run "iodomain-$f" 4 "$bin/mom/mom_io" "$top_srcdir/inputs/mom.in.tiny" --driver netcdf --format $f \
       --layout 2,2 --io_layout 2,1 --pattern iodomain --out out
     for m in "iodomain-$f"/out/*.nc.0000; do
-      (cd "iodomain-$f/out" && run 1 "$bin/mom/mom_combine" "$(basename "${m%.0000}")" >>../combine.txt 2>&1) ||
+      (cd "iodomain-$f/out" && run 1 "$bin/combine/mom_combine" "$(basename "${m%.0000}")" >>../combine.txt 2>&1) ||
         { cat "iodomain-$f/combine.txt"; fail "mom_combine on $m"; }
     done
   done

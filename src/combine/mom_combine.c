@@ -18,7 +18,7 @@
 #include "mom.h"
 #include "mom_combine_cli.h"
 #include "mom_combine_tiles.h"
-#include "hdf5_end.h"
+#include "drivers/hdf5_end.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,8 +17,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "app.h"
-#include "driver.h"
+#include "app/app.h"
+#include "drivers/driver.h"
 
 static int is_bool_word(const char *s)
 {

@@ -4,7 +4,7 @@
 #define MOM_COMBINE_CLI_H
 
 #include <stddef.h>
-#include "params.h"
+#include "base/params.h"
 
 typedef struct mpp_cli {
     int verbose, version, mem_stats, estimate, append, remove_inputs, force, missing;

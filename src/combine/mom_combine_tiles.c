@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "util.h"
+#include "base/util.h"
 
 typedef struct seg {
     int64_t start, len;

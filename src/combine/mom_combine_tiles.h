@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "mom_domain.h"
+#include "grids/mom_domain.h"
 
 enum { MOM_TILE_XAXIS = 1, MOM_TILE_YAXIS = 2, MOM_TILE_SCALARS = 4 };
 

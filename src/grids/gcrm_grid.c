@@ -1,5 +1,5 @@
 #include "config.h"
-#include "gcrm_grid.h"
+#include "grids/gcrm_grid.h"
 
 #include <stdio.h>
 #include <string.h>

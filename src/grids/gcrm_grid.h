@@ -9,7 +9,7 @@
 #define GCRM_GRID_H
 
 #include <stdint.h>
-#include "util.h"
+#include "base/util.h"
 
 #define GCRM_NPANELS 10
 #define GCRM_KM 256             /* vertical layers; interfaces = KM + 1 */

@@ -1,5 +1,5 @@
 #include "config.h"
-#include "mom_domain.h"
+#include "grids/mom_domain.h"
 
 #include <math.h>
 #include <stdio.h>

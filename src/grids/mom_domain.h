@@ -10,7 +10,7 @@
 #define MOM_DOMAIN_H
 
 #include <stdint.h>
-#include "util.h"
+#include "base/util.h"
 
 /* A rectangle of the global grid, 0-based. */
 typedef struct mom_box {

@@ -1,12 +1,12 @@
 #include "config.h"
-#include "app.h"
-#include "compress.h"
-#include "storage.h"
-#include "env.h"
-#include "outputs.h"
-#include "io_util.h"
-#include "print_params.h"
-#include "util.h"
+#include "app/app.h"
+#include "drivers/compress.h"
+#include "drivers/storage.h"
+#include "base/env.h"
+#include "app/outputs.h"
+#include "drivers/io_util.h"
+#include "app/print_params.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

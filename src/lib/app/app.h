@@ -6,14 +6,14 @@
 
 #include <mpi.h>
 #include <stdio.h>
-#include "context.h"
-#include "engine.h"
-#include "json.h"
-#include "outputs.h"
-#include "params.h"
-#include "repeat.h"
-#include "stats.h"
-#include "storage.h"
+#include "app/context.h"
+#include "engine/engine.h"
+#include "base/json.h"
+#include "app/outputs.h"
+#include "base/params.h"
+#include "app/repeat.h"
+#include "base/stats.h"
+#include "drivers/storage.h"
 
 /* The options every kernel has (driver, iotype, format, hints, verify, json, ...). */
 extern const cio_param_spec cio_common_params[];

@@ -3,9 +3,9 @@
  * time is the reference for the time compression added. */
 #define _XOPEN_SOURCE 700   /* nftw */
 #include "config.h"
-#include "app.h"
-#include "compress.h"
-#include "util.h"
+#include "app/app.h"
+#include "drivers/compress.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <ftw.h>

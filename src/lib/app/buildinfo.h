@@ -1,4 +1,4 @@
-/* What this climio was built from and with (src/lib/buildinfo.c, generated at
+/* What this climio was built from and with (src/lib/app/buildinfo.c, generated at
  * every `make` by buildinfo.sh, so a new commit shows without re-running configure). */
 #ifndef CLIMIO_BUILDINFO_H
 #define CLIMIO_BUILDINFO_H

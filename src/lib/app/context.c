@@ -1,8 +1,8 @@
 #include "config.h"
-#include "context.h"
-#include "buildinfo.h"
-#include "hostlist.h"
-#include "util.h"
+#include "app/context.h"
+#include "app/buildinfo.h"
+#include "base/hostlist.h"
+#include "base/util.h"
 
 #include <limits.h>
 #include <stdlib.h>

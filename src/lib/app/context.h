@@ -9,7 +9,7 @@
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "json.h"
+#include "base/json.h"
 
 typedef struct cio_fsinfo {
     int known;                  /* 0: no file was written (null driver), or statfs failed */

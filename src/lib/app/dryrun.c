@@ -9,9 +9,9 @@
  * min, max, their ranks and the sums are exactly those of planning every rank
  * (--dry_run_every_rank does that; tests/test_dryrun_classes.sh compares). */
 #include "config.h"
-#include "app.h"
-#include "util.h"
-#include "aggregate.h"
+#include "app/app.h"
+#include "base/util.h"
+#include "engine/aggregate.h"
 
 #include <string.h>
 #include <unistd.h>

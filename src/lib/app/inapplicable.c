@@ -3,8 +3,8 @@
  * processes): said once each, one line, and recorded in the JSON, so a run is
  * never believed to have used a setting it ignored. */
 #include "config.h"
-#include "app.h"
-#include "compress.h"
+#include "app/app.h"
+#include "drivers/compress.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

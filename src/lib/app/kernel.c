@@ -1,7 +1,7 @@
 /* cio_kernel_main: every kernel's run, from its descriptor (kernel.h). */
 #include "config.h"
-#include "kernel.h"
-#include "util.h"
+#include "app/kernel.h"
+#include "base/util.h"
 
 #include <string.h>
 

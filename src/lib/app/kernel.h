@@ -25,7 +25,7 @@
 #ifndef CLIMIO_KERNEL_H
 #define CLIMIO_KERNEL_H
 
-#include "app.h"
+#include "app/app.h"
 
 typedef struct cio_kernel {
     const char *name;               /* "gcrm_io": messages, JSON, the files' prefix */

@@ -1,5 +1,5 @@
 #include "config.h"
-#include "outputs.h"
+#include "app/outputs.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -11,7 +11,7 @@
 #define CLIMIO_OUTPUTS_H
 
 #include <mpi.h>
-#include "util.h"
+#include "base/util.h"
 
 #define CIO_LOCK_NAME ".climio.lock"
 

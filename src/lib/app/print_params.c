@@ -1,7 +1,7 @@
 #include "config.h"
-#include "print_params.h"
-#include "driver.h"
-#include "json.h"
+#include "app/print_params.h"
+#include "drivers/driver.h"
+#include "base/json.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
 #define CLIMIO_PRINT_PARAMS_H
 
 #include <stdio.h>
-#include "params.h"
+#include "base/params.h"
 
 void cio_print_params(FILE *out, const char *kernel, const char *param_file, const cio_params *p);
 

@@ -1,7 +1,7 @@
 #include "config.h"
-#include "repeat.h"
-#include "stats.h"
-#include "util.h"
+#include "app/repeat.h"
+#include "base/stats.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <stdlib.h>

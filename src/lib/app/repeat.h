@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "json.h"
+#include "base/json.h"
 
 typedef struct cio_rep {
     double seconds;         /* end to end: first create/open to last close over ranks */

@@ -1,6 +1,6 @@
 #include "config.h"
-#include "env.h"
-#include "util.h"
+#include "base/env.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

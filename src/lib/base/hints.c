@@ -1,5 +1,5 @@
 #include "config.h"
-#include "hints.h"
+#include "base/hints.h"
 
 #include <ctype.h>
 #include <stdio.h>

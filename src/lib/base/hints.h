@@ -5,7 +5,7 @@
 #define CLIMIO_HINTS_H
 
 #include <mpi.h>
-#include "util.h"
+#include "base/util.h"
 
 typedef struct cio_hints {
     int n, cap;

@@ -1,6 +1,6 @@
 #include "config.h"
-#include "hostlist.h"
-#include "util.h"
+#include "base/hostlist.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <stdio.h>

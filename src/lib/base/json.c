@@ -1,5 +1,5 @@
 #include "config.h"
-#include "json.h"
+#include "base/json.h"
 
 #include <inttypes.h>
 #include <math.h>

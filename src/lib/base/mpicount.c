@@ -6,7 +6,7 @@
  * operations, and the collective MPI-IO calls.  What an MPI-IO implementation
  * does inside the MPI library (two-phase exchanges) is not seen. */
 #include "config.h"
-#include "mpicount.h"
+#include "base/mpicount.h"
 
 #include <mpi.h>
 

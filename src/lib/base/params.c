@@ -1,5 +1,5 @@
 #include "config.h"
-#include "params.h"
+#include "base/params.h"
 
 #include <ctype.h>
 #include <math.h>

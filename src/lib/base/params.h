@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "util.h"
+#include "base/util.h"
 
 typedef enum cio_ptype {
     CIO_P_STRING = 0,

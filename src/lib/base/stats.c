@@ -1,7 +1,7 @@
 #include "config.h"
-#include "stats.h"
-#include "util.h"
-#include "mpicount.h"
+#include "base/stats.h"
+#include "base/util.h"
+#include "base/mpicount.h"
 
 #include <stdio.h>
 #include <string.h>

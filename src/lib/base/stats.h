@@ -4,7 +4,7 @@
 #ifndef CLIMIO_STATS_H
 #define CLIMIO_STATS_H
 
-#include "mpicount.h"
+#include "base/mpicount.h"
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>

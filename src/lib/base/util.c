@@ -1,6 +1,6 @@
 #include "config.h"
-#include "util.h"
-#include "types.h"
+#include "base/util.h"
+#include "base/types.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,8 +1,8 @@
 #include "config.h"
-#include "data.h"
+#include "data/data.h"
 
 #include <string.h>
-#include "util.h"
+#include "base/util.h"
 
 const char *cio_data_name(cio_data_kind k) { return k == CIO_DATA_MODEL ? "model" : "pattern"; }
 

@@ -5,8 +5,8 @@
 #define CLIMIO_DATA_H
 
 #include <stdint.h>
-#include "model_data.h"
-#include "schema.h"
+#include "data/model_data.h"
+#include "data/schema.h"
 
 /* "pattern" / "model" */
 const char *cio_data_name(cio_data_kind k);

@@ -1,7 +1,7 @@
 /* Model-like data; see model_data.h.  This file is compiled with -ffp-contract=off
  * (src/lib/local.mk) and calls no libm function: every rank computes the same bits. */
 #include "config.h"
-#include "model_data.h"
+#include "data/model_data.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -17,8 +17,8 @@
 #define CLIMIO_MODEL_DATA_H
 
 #include <stdint.h>
-#include "pattern.h"
-#include "types.h"
+#include "data/pattern.h"
+#include "base/types.h"
 
 typedef enum cio_data_kind {
     CIO_DATA_PATTERN = 0,   /* f(variable, record, global index), an integer hash: exact, incompressible */

@@ -4,7 +4,7 @@
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
 #pragma GCC optimize("tree-loop-vectorize", "vect-cost-model=dynamic")
 #endif
-#include "pattern.h"
+#include "data/pattern.h"
 
 #include <string.h>
 

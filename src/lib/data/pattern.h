@@ -13,7 +13,7 @@
 #define CLIMIO_PATTERN_H
 
 #include <stdint.h>
-#include "types.h"
+#include "base/types.h"
 
 /* A stable key for a variable name (FNV-1a), used when the kernel sets none. */
 uint64_t cio_pattern_key(const char *name);

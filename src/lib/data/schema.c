@@ -1,6 +1,6 @@
 #include "config.h"
-#include "schema.h"
-#include "util.h"
+#include "data/schema.h"
+#include "base/util.h"
 
 #include <string.h>
 

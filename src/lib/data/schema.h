@@ -7,8 +7,8 @@
 
 #include <mpi.h>
 #include <stdint.h>
-#include "types.h"
-#include "pattern.h"
+#include "base/types.h"
+#include "data/pattern.h"
 
 #define CIO_MAX_DIMS 8
 #define CIO_UNLIMITED (-1)

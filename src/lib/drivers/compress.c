@@ -1,5 +1,5 @@
 #include "config.h"
-#include "compress.h"
+#include "drivers/compress.h"
 
 #include <stdio.h>
 #include <stdlib.h>

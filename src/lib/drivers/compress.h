@@ -7,9 +7,9 @@
 #define CLIMIO_COMPRESS_H
 
 #include <stddef.h>
-#include "driver.h"
-#include "params.h"
-#include "util.h"
+#include "drivers/driver.h"
+#include "base/params.h"
+#include "base/util.h"
 
 enum { CIO_QUANTIZE_NONE = 0, CIO_QUANTIZE_BITGROOM, CIO_QUANTIZE_GRANULARBR, CIO_QUANTIZE_BITROUND };
 

@@ -9,9 +9,9 @@
 
 #include <mpi.h>
 #include <stdint.h>
-#include "schema.h"
-#include "types.h"
-#include "util.h"
+#include "data/schema.h"
+#include "base/types.h"
+#include "base/util.h"
 
 /* I/O modes, by the names GCRM users know: the one list the enum, the names and
  * the parameter choices (CIO_MODE_CHOICES, in this order) are built from. */

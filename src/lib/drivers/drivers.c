@@ -1,7 +1,7 @@
 /* The driver table: adding a backend is one file, one line in DRIVER_TABLE and
  * its build line in local.mk (doc/internals.md). */
 #include "config.h"
-#include "driver.h"
+#include "drivers/driver.h"
 
 #include <stdio.h>
 #include <string.h>

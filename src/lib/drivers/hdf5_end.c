@@ -1,6 +1,6 @@
 /* cio_hdf5_stored_end (hdf5_end.h). */
 #include "config.h"
-#include "hdf5_end.h"
+#include "drivers/hdf5_end.h"
 
 #include <stdio.h>
 #include <string.h>

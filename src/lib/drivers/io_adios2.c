@@ -42,12 +42,12 @@
  * with the TwoLevelShm aggregation: ranks on a node hand their blocks to one
  * writer), adios2_params (any other engine parameters, "Key=Value,Key=Value"). */
 #include "config.h"
-#include "driver.h"
-#include "io_adios2.h"
-#include "io_util.h"
-#include "params.h"
-#include "schema.h"
-#include "util.h"
+#include "drivers/driver.h"
+#include "drivers/io_adios2.h"
+#include "drivers/io_util.h"
+#include "base/params.h"
+#include "data/schema.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

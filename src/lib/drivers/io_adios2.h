@@ -27,8 +27,8 @@
 
 #include <adios2_c.h>
 #include <stddef.h>
-#include "driver.h"
-#include "schema.h"
+#include "drivers/driver.h"
+#include "data/schema.h"
 
 #define CIO_BP_META "__climio__"
 

@@ -24,11 +24,11 @@
  * used (H5Pget_mpio_actual_io_mode) and, when it fell back to independent I/O,
  * why (H5Pget_mpio_no_collective_cause); the report gives the counts. */
 #include "config.h"
-#include "compress.h"
-#include "driver.h"
-#include "env.h"
-#include "io_util.h"
-#include "schema.h"
+#include "drivers/compress.h"
+#include "drivers/driver.h"
+#include "base/env.h"
+#include "drivers/io_util.h"
+#include "data/schema.h"
 
 #include <hdf5.h>
 #include <hdf5_hl.h>

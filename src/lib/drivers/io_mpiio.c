@@ -20,9 +20,9 @@
  * GCRM plan; one call per contiguous run is the plainest MPI-IO for the same
  * bytes (blocking: per put; nonblocking: all posted runs at wait). */
 #include "config.h"
-#include "driver.h"
-#include "io_util.h"
-#include "schema.h"
+#include "drivers/driver.h"
+#include "drivers/io_util.h"
+#include "data/schema.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -44,12 +44,12 @@
  * header_pad: classic files end define mode with nc__enddef(h_minfree =
  * header_pad, v_align 4, v_minfree 0, r_align 4), FMS's header_buffer_val. */
 #include "config.h"
-#include "compress.h"
-#include "driver.h"
-#include "io_util.h"
-#include "nc_blksz.h"
-#include "params.h"
-#include "schema.h"
+#include "drivers/compress.h"
+#include "drivers/driver.h"
+#include "drivers/io_util.h"
+#include "drivers/nc_blksz.h"
+#include "base/params.h"
+#include "data/schema.h"
 
 #include <netcdf.h>
 #include <netcdf_filter.h>

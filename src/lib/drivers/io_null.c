@@ -2,7 +2,7 @@
  * collective agreement) with no storage, so comparing a run with it against a
  * real driver measures climio's own overhead. */
 #include "config.h"
-#include "driver.h"
+#include "drivers/driver.h"
 
 typedef struct null_file {
     int ndims, nvars;

@@ -17,10 +17,10 @@
  * iput + wait_all: PnetCDF 1.12 hangs when some ranks pass one block of a scalar
  * to put_varn_all and others none. */
 #include "config.h"
-#include "driver.h"
-#include "io_util.h"
-#include "params.h"
-#include "schema.h"
+#include "drivers/driver.h"
+#include "drivers/io_util.h"
+#include "base/params.h"
+#include "data/schema.h"
 
 #include <pnetcdf.h>
 #include <stdio.h>

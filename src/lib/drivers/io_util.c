@@ -1,8 +1,8 @@
 #include "config.h"
-#include "io_util.h"
-#include "driver.h"
-#include "hdf5_end.h"
-#include "util.h"
+#include "drivers/io_util.h"
+#include "drivers/driver.h"
+#include "drivers/hdf5_end.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* FMS mpp_open's netCDF chunk-size hint from NC_BLKSZ_<file> / NC_BLKSZ. */
 #include "config.h"
-#include "nc_blksz.h"
-#include "env.h"
+#include "drivers/nc_blksz.h"
+#include "base/env.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* Gathering and reporting the storage figures (storage.h). */
 #include "config.h"
-#include "storage.h"
-#include "util.h"
+#include "drivers/storage.h"
+#include "base/util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

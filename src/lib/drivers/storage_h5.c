@@ -1,8 +1,8 @@
 /* cio_storage_measure: the storage HDF5 allocated for each dataset of a netCDF-4 or
  * HDF5 file (see storage.h). */
 #include "config.h"
-#include "storage.h"
-#include "util.h"
+#include "drivers/storage.h"
+#include "base/util.h"
 
 #include <string.h>
 #include <sys/stat.h>

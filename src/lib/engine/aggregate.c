@@ -1,6 +1,6 @@
 #include "config.h"
-#include "aggregate.h"
-#include "util.h"
+#include "engine/aggregate.h"
+#include "base/util.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 
 #include <mpi.h>
 #include <stdint.h>
-#include "schema.h"
+#include "data/schema.h"
 
 typedef enum cio_rearranger { CIO_REARR_BOX = 0, CIO_REARR_SUBSET } cio_rearranger;
 

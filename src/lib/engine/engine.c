@@ -1,8 +1,8 @@
 /* The engine: its lifecycle, data buffers, file registry and the public file verbs
  * (which route a file to the plain path or to aggregation).  See engine_int.h. */
 #include "config.h"
-#include "engine_int.h"
-#include "io_util.h"
+#include "engine/engine_int.h"
+#include "drivers/io_util.h"
 
 #include <stdio.h>
 #include <string.h>

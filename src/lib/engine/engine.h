@@ -18,12 +18,12 @@
 
 #include <mpi.h>
 #include <stdint.h>
-#include "aggregate.h"
-#include "data.h"
-#include "driver.h"
-#include "hints.h"
-#include "schema.h"
-#include "stats.h"
+#include "engine/aggregate.h"
+#include "data/data.h"
+#include "drivers/driver.h"
+#include "base/hints.h"
+#include "data/schema.h"
+#include "base/stats.h"
 
 /* bytes per rank per MPI call: INT_MAX - 1 MiB, under the int count limit */
 #define CIO_MAX_REQUEST_DEFAULT_NUM 2146435071

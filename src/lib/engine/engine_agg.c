@@ -1,6 +1,6 @@
 /* Aggregation glue (io_tasks > 0): see aggregate.h for the rearrangement itself. */
 #include "config.h"
-#include "engine_int.h"
+#include "engine/engine_int.h"
 
 /* With io_tasks set, the files a kernel opens on a communicator are really
  * written by that communicator's I/O tasks: every rank packs its share as usual,

@@ -1,7 +1,7 @@
 /* The values written (the pattern or the kernel's fill function) and the
  * per-variable checksums of everything written, summed over ranks. */
 #include "config.h"
-#include "engine_int.h"
+#include "engine/engine_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

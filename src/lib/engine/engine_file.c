@@ -1,6 +1,6 @@
 /* Files through the driver: create and define, open, count records, close. */
 #include "config.h"
-#include "engine_int.h"
+#include "engine/engine_int.h"
 
 cio_file *eng_file_new(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm, int writable)
 {

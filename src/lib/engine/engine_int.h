@@ -10,9 +10,9 @@
 #ifndef CLIMIO_ENGINE_INT_H
 #define CLIMIO_ENGINE_INT_H
 
-#include "engine.h"
-#include "pattern.h"
-#include "util.h"
+#include "engine/engine.h"
+#include "data/pattern.h"
+#include "base/util.h"
 
 typedef struct reg_entry {
     char *path;

@@ -5,7 +5,7 @@
  * appended to after the run fails, as it fails ncvalidator).  Each problem
  * counts as one mismatch; a variable whose layout differs is not read. */
 #include "config.h"
-#include "engine_int.h"
+#include "engine/engine_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>

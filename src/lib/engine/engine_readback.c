@@ -1,6 +1,6 @@
 /* Read-back (--verify, --read): every file written, read again and compared. */
 #include "config.h"
-#include "engine_int.h"
+#include "engine/engine_int.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Request splitting: a variable's share on this rank as driver calls of at most
  * max_request bytes, and the blocking transfer that makes those calls. */
 #include "config.h"
-#include "engine_int.h"
+#include "engine/engine_int.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* Writes (blocking now; nonblocking posted, then flushed in rounds) and reads of
  * one variable on a plain (not aggregated) file, and attribute reads. */
 #include "config.h"
-#include "engine_int.h"
+#include "engine/engine_int.h"
 
 #include <string.h>
 

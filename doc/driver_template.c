@@ -5,14 +5,14 @@
  * past its `template_limit` parameter, so a run shows the error path too.
  *
  * To add a driver called NAME (doc/internals.md):
- *   1. copy this file to src/lib/io_NAME.c and replace "template" by NAME;
- *   2. add the line `X(NAME) \` to DRIVER_TABLE in src/lib/drivers.c;
- *   3. add `src_lib_libcio_io_a_SOURCES += src/lib/io_NAME.c` to src/lib/local.mk
+ *   1. copy this file to src/lib/drivers/io_NAME.c and replace "template" by NAME;
+ *   2. add the line `X(NAME) \` to DRIVER_TABLE in src/lib/drivers/drivers.c;
+ *   3. add `src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_NAME.c` to src/lib/local.mk
  *      (inside an `if HAVE_LIB` block, with a configure check, if it needs a library).
  * tests/test_driver_template.sh does exactly that with this file, unchanged. */
 #include "config.h"
-#include "driver.h"
-#include "params.h"
+#include "drivers/driver.h"
+#include "base/params.h"
 
 #include <string.h>
 

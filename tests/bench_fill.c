@@ -7,8 +7,8 @@
  * Prints one line per type and shape: the median GB/s with the min and max,
  * and the checksum (equal for equal inputs on every machine). */
 #include "config.h"
-#include "pattern.h"
-#include "util.h"
+#include "data/pattern.h"
+#include "base/util.h"
 
 #include <mpi.h>
 #include <stdio.h>

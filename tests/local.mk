@@ -54,15 +54,15 @@ tests_fuzz_hints_replay_SOURCES = tests/fuzz/fuzz_hints.c tests/fuzz/replay_main
 tests_fuzz_hints_replay_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_fuzz_gcrm_desc_replay_SOURCES = tests/fuzz/fuzz_gcrm_desc.c tests/fuzz/replay_main.c
 tests_fuzz_gcrm_desc_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gcrm
-tests_fuzz_gcrm_desc_replay_LDADD = src/gcrm/libgcrm.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+tests_fuzz_gcrm_desc_replay_LDADD = src/gcrm/libgcrm.a src/grids/libcio_grids.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_fuzz_gcrm_fcfg_replay_SOURCES = tests/fuzz/fuzz_gcrm_fcfg.c tests/fuzz/replay_main.c
 tests_fuzz_gcrm_fcfg_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gcrm
-tests_fuzz_gcrm_fcfg_replay_LDADD = src/gcrm/libgcrm.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+tests_fuzz_gcrm_fcfg_replay_LDADD = src/gcrm/libgcrm.a src/grids/libcio_grids.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 # mom_io's and pfio_io's parameter handling end to end (the parser, then the kernel's own checks)
 check_PROGRAMS += tests/fuzz_mom_params_replay tests/fuzz_pfio_params_replay
 tests_fuzz_mom_params_replay_SOURCES = tests/fuzz/fuzz_mom_params.c tests/fuzz/replay_main.c src/mom/mom_config.c
 tests_fuzz_mom_params_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/mom
-tests_fuzz_mom_params_replay_LDADD = src/mom/libmom_model.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+tests_fuzz_mom_params_replay_LDADD = src/mom/libmom_model.a src/grids/libcio_grids.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_fuzz_pfio_params_replay_SOURCES = tests/fuzz/fuzz_pfio_params.c tests/fuzz/replay_main.c
 tests_fuzz_pfio_params_replay_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/pfio
 tests_fuzz_pfio_params_replay_LDADD = src/pfio/libpfio.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
@@ -98,6 +98,10 @@ SANITIZER_TESTS = tests/test_boxes tests/test_params tests/test_pattern tests/te
 	tests/decomp/test_dmap_formats.sh tests/decomp/test_decomp_io.sh
 
 # the project stands alone: no path outside the tree, the reference data inside it
+# every kernel x driver x format: output bytes against tests/golden/outputs.sha256
+TESTS += tests/test_golden.sh
+EXTRA_DIST += tests/test_golden.sh tests/golden/outputs.sha256
+
 TESTS += tests/test_standalone.sh
 EXTRA_DIST += tests/test_standalone.sh
 

@@ -2,8 +2,8 @@
  * the array, are few, and packed one after another enumerate exactly the range. */
 #include "config.h"
 #include "check.h"
-#include "aggregate.h"
-#include "pattern.h"
+#include "engine/aggregate.h"
+#include "data/pattern.h"
 
 #include <mpi.h>
 

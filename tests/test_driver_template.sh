@@ -1,7 +1,7 @@
 #!/bin/sh
 # doc/internals.md's recipe "add a driver", done for real: a copy of the source
 # tree (make distdir) gets doc/driver_template.c, unchanged, as
-# src/lib/io_template.c, one line in DRIVER_TABLE (src/lib/drivers.c) and one
+# src/lib/drivers/io_template.c, one line in DRIVER_TABLE (src/lib/drivers/drivers.c) and one
 # build line (src/lib/local.mk), and nothing else.  It configures and builds, and
 # mom_io runs through the new driver: its name in --version, its parameter in
 # --help, the bytes it counted in the JSON, its parameter check and its error
@@ -11,17 +11,17 @@ set -e
 tree="$TESTTMP/tree"
 (cd "$top_builddir" && ${MAKE:-make} distdir distdir="$tree") >"$TESTTMP/distdir.log" 2>&1 \
   || { tail -20 "$TESTTMP/distdir.log"; fail "make distdir"; }
-cp "$tree/doc/driver_template.c" "$tree/src/lib/io_template.c"
+cp "$tree/doc/driver_template.c" "$tree/src/lib/drivers/io_template.c"
 # the table line, before null (the last, least preferred driver)
-sed 's/^    X(null)$/    X(template)                  \\\n&/' "$top_srcdir/src/lib/drivers.c" >"$tree/src/lib/drivers.c"
+sed 's/^    X(null)$/    X(template)                  \\\n&/' "$top_srcdir/src/lib/drivers/drivers.c" >"$tree/src/lib/drivers/drivers.c"
 # the build line
-echo 'src_lib_libcio_io_a_SOURCES += src/lib/io_template.c' >>"$tree/src/lib/local.mk"
+echo 'src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_template.c' >>"$tree/src/lib/local.mk"
 # nothing else changed: one line more in each file
-for f in src/lib/drivers.c src/lib/local.mk; do
+for f in src/lib/drivers/drivers.c src/lib/local.mk; do
   n=$(diff "$top_srcdir/$f" "$tree/$f" | grep -c '^[<>]' || true)
   [ "$n" = 1 ] || fail "$f: expected one added line, diff has $n"
 done
-grep -q '^    X(template) ' "$tree/src/lib/drivers.c" || fail "the table line was not added"
+grep -q '^    X(template) ' "$tree/src/lib/drivers/drivers.c" || fail "the table line was not added"
 
 # configure as this build was configured, then build one kernel
 args=$(cd "$top_builddir" && ./config.status --config)

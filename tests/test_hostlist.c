@@ -2,7 +2,7 @@
  * duplicates, plain names and truncation. */
 #include "config.h"
 #include "check.h"
-#include "hostlist.h"
+#include "base/hostlist.h"
 
 #include <string.h>
 

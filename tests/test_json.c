@@ -1,7 +1,7 @@
 /* Writes a JSON document with awkward strings and numbers; test_json.sh parses it
  * back with Python's json module and checks every value. */
 #include "config.h"
-#include "json.h"
+#include "base/json.h"
 
 #include <math.h>
 #include <stdio.h>

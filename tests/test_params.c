@@ -2,7 +2,7 @@
  * line overrides, and the original GCRM-IO zgrd.in grammar. */
 #include "config.h"
 #include "check.h"
-#include "params.h"
+#include "base/params.h"
 
 #include <mpi.h>
 

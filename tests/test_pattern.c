@@ -6,8 +6,8 @@
  * array does not depend on how its elements are split into blocks. */
 #include "config.h"
 #include "check.h"
-#include "pattern.h"
-#include "util.h"
+#include "data/pattern.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <mpi.h>

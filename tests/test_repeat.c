@@ -2,11 +2,11 @@
  * (odd and even counts), mean, max and the sample standard deviation. */
 #include "config.h"
 #include "check.h"
-#include "repeat.h"
+#include "app/repeat.h"
 
 #include <math.h>
 
-#define NEAR(a, b) CHECK(fabs((a) - (b)) < 1e-9 * (1 + fabs(b)))
+#define NEAR(a, b) CHECK(fabs((double)(a) - (double)(b)) < 1e-9 * (1 + fabs((double)(b))))
 
 int main(void)
 {

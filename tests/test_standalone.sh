@@ -17,7 +17,7 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
 else
     find . -path ./.git -prune -o -path ./_sanitize -prune -o -path ./tests/tmp -prune \
         -o -path ./tests/fuzz/corpus -prune -o -path ./deps -prune -o -path ./run -prune \
-        -o -name __pycache__ -prune -o -path ./tests/env.sh -prune -o -path ./src/lib/buildinfo.c -prune \
+        -o -name __pycache__ -prune -o -path ./tests/env.sh -prune -o -path ./src/lib/app/buildinfo.c -prune \
         -o -type f \( -name '*.c' -o -name '*.h' -o -name '*.mk' -o -name '*.am' -o -name '*.ac' \
         -o -name '*.sh' -o -name '*.py' -o -name '*.md' -o -name '*.toml' -o -name '*.in' \
         -o -name 'setup' -o -name 'bootstrap' -o -name 'run' -o -path './scripts/*' \) -print >"$TESTTMP/files"

@@ -2,8 +2,8 @@
  * 1..4 ranks. */
 #include "config.h"
 #include "check.h"
-#include "stats.h"
-#include "util.h"
+#include "base/stats.h"
+#include "base/util.h"
 
 #include <math.h>
 

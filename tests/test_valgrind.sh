@@ -36,7 +36,7 @@ vg_exec() {
 
 gcrm="$top_builddir/src/gcrm/gcrm_io"
 mom="$top_builddir/src/mom/mom_io"
-comb="$top_builddir/src/mom/mom_combine"
+comb="$top_builddir/src/combine/mom_combine"
 pfio="$top_builddir/src/pfio/pfio_io"
 tiny="$top_srcdir/inputs/mom.in.tiny"
 

@@ -19,9 +19,9 @@
  * open to the last close), split into the BP read time (timer bp_read) and the
  * engine's netCDF write phases. */
 #include "config.h"
-#include "app.h"
-#include "io_adios2.h"
-#include "util.h"
+#include "app/app.h"
+#include "drivers/io_adios2.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <stdio.h>

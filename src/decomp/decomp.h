@@ -3,7 +3,7 @@
 #ifndef CLIMIO_DECOMP_H
 #define CLIMIO_DECOMP_H
 
-#include "app.h"
+#include "app/app.h"
 #include "dmap.h"
 
 extern const cio_param_spec decomp_params[];

@@ -1,7 +1,7 @@
 /* decomp_io's parameters, and pioperf's built-in BLOCK and ROUNDROBIN maps. */
 #include "config.h"
 #include "decomp.h"
-#include "driver.h"
+#include "drivers/driver.h"
 
 #include <stdio.h>
 #include <stdlib.h>

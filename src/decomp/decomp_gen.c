@@ -18,8 +18,8 @@
  *   convert       the map named by decomp, rewritten in gen_format */
 #include "config.h"
 #include "decomp.h"
-#include "../mom/mom_domain.h"
-#include "../gcrm/gcrm_grid.h"
+#include "grids/mom_domain.h"
+#include "grids/gcrm_grid.h"
 
 #include <stdio.h>
 #include <errno.h>

@@ -4,8 +4,8 @@
  * pioperf's experiment from its namelist (--pioperf pioperf.nl). */
 #include "config.h"
 #include "decomp.h"
-#include "kernel.h"
-#include "outputs.h"
+#include "app/kernel.h"
+#include "app/outputs.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * output loop (real or virtual rank), and the dry run's map summary. */
 #include "config.h"
 #include "decomp.h"
-#include "aggregate.h"
+#include "engine/aggregate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,8 +11,8 @@
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "schema.h"
-#include "util.h"
+#include "data/schema.h"
+#include "base/util.h"
 
 #define DMAP_MAX_DECOMPS 6      /* E3SM-IO's MAX_NUM_DECOMP */
 

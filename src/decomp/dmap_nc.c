@@ -21,8 +21,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "hdf5_end.h"
-#include "io_util.h"
+#include "drivers/hdf5_end.h"
+#include "drivers/io_util.h"
 
 #define CHUNK ((int64_t)1 << 20)    /* entries read per call */
 

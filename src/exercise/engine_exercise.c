@@ -6,8 +6,8 @@
  * whose records need padding in the classic formats, and an int64 variable
  * (formats that have int64 only) that some ranks have no share of. */
 #include "config.h"
-#include "app.h"
-#include "util.h"
+#include "app/app.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * headers. */
 #include "config.h"
 #include "gcrm_cf.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 #ifndef CLIMIO_GCRM_CF_H
 #define CLIMIO_GCRM_CF_H
 
-#include "schema.h"
+#include "data/schema.h"
 
 /* Rewrite the descriptor's attributes of one file's schema in place:
  * calendars in CF's spelling, units UDUNITS understands, standard names only

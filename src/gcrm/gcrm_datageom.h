@@ -9,9 +9,9 @@
 #ifndef GCRM_DATAGEOM_H
 #define GCRM_DATAGEOM_H
 
-#include "model_data.h"
+#include "data/model_data.h"
 #include "gcrm_desc.h"
-#include "gcrm_grid.h"
+#include "grids/gcrm_grid.h"
 
 typedef struct gcrm_datageom {
     cio_model_geom geom;        /* what the schema variable points to */

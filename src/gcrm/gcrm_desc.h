@@ -4,9 +4,9 @@
 #ifndef GCRM_DESC_H
 #define GCRM_DESC_H
 
-#include "types.h"
-#include "util.h"
-#include "gcrm_grid.h"
+#include "base/types.h"
+#include "base/util.h"
+#include "grids/gcrm_grid.h"
 
 /* What a dimension token is.  Each goes in one of 7 slots (0 varies fastest,
  * 6 is time); a variable's netCDF dimensions are its slots from 6 down to 0. */

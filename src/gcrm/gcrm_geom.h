@@ -9,7 +9,7 @@
 #ifndef GCRM_GEOM_H
 #define GCRM_GEOM_H
 
-#include "gcrm_grid.h"
+#include "grids/gcrm_grid.h"
 
 typedef struct gcrm_cellgeom {
     int64_t cell;

@@ -1,7 +1,7 @@
 #include "config.h"
 #include "gcrm_gridvars.h"
 #include "gcrm_geom.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <string.h>

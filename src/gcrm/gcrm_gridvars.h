@@ -3,8 +3,8 @@
 #ifndef GCRM_GRIDVARS_H
 #define GCRM_GRIDVARS_H
 
-#include "schema.h"
-#include "gcrm_grid.h"
+#include "data/schema.h"
+#include "grids/gcrm_grid.h"
 
 typedef struct gcrm_gridvar_ctx {
     const gcrm_grid *g;

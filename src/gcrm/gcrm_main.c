@@ -4,8 +4,8 @@
  * the history, grid and restart files of the simulated time through the climio
  * engine, then reports as GCRM-IO does (and as JSON). */
 #include "config.h"
-#include "kernel.h"
-#include "env.h"
+#include "app/kernel.h"
+#include "base/env.h"
 #include "gcrm_builtin.h"
 #include "gcrm_report.h"
 

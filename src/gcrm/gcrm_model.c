@@ -1,6 +1,6 @@
 #include "config.h"
 #include "gcrm_model.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <string.h>
 

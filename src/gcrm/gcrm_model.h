@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "gcrm_grid.h"
+#include "grids/gcrm_grid.h"
 
 typedef struct gcrm_model {
     int narrays;

@@ -6,7 +6,7 @@
 #ifndef GCRM_OUTPUT_H
 #define GCRM_OUTPUT_H
 
-#include "app.h"
+#include "app/app.h"
 #include "gcrm_model.h"
 #include "gcrm_plan.h"
 

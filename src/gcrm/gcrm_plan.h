@@ -4,7 +4,7 @@
 #ifndef GCRM_PLAN_H
 #define GCRM_PLAN_H
 
-#include "schema.h"
+#include "data/schema.h"
 #include "gcrm_desc.h"
 #include "gcrm_fcfg.h"
 #include "gcrm_settings.h"

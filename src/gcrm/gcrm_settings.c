@@ -1,7 +1,7 @@
 #include "config.h"
 #include "gcrm_settings.h"
 #include "gcrm_builtin.h"
-#include "env.h"
+#include "base/env.h"
 
 #include <ctype.h>
 #include <math.h>

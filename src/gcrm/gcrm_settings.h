@@ -4,8 +4,8 @@
 #ifndef GCRM_SETTINGS_H
 #define GCRM_SETTINGS_H
 
-#include "app.h"
-#include "driver.h"
+#include "app/app.h"
+#include "drivers/driver.h"
 
 extern const cio_param_spec gcrm_params[];
 

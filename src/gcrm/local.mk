@@ -5,7 +5,6 @@ src_gcrm_libgcrm_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gcrm
 # must be the same bits on every machine
 src_gcrm_libgcrm_a_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 src_gcrm_libgcrm_a_SOURCES = \
-	src/gcrm/gcrm_grid.c src/gcrm/gcrm_grid.h \
 	src/gcrm/gcrm_geom.c src/gcrm/gcrm_geom.h \
 	src/gcrm/gcrm_datageom.c src/gcrm/gcrm_datageom.h \
 	src/gcrm/gcrm_gridvars.c src/gcrm/gcrm_gridvars.h \
@@ -30,7 +29,7 @@ EXTRA_DIST += src/gcrm/embed.sh
 bin_PROGRAMS += src/gcrm/gcrm_io
 src_gcrm_gcrm_io_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gcrm
 src_gcrm_gcrm_io_SOURCES = src/gcrm/gcrm_main.c
-src_gcrm_gcrm_io_LDADD = src/gcrm/libgcrm.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+src_gcrm_gcrm_io_LDADD = src/gcrm/libgcrm.a src/grids/libcio_grids.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 RUN_EXES += src/gcrm/gcrm_io
 
 # scripts/bench-gcrm: the benchmark table of doc/gcrm.md

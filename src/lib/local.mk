@@ -1,75 +1,128 @@
-# libclimio: parameters, plan (schema/decomposition), engine, statistics, reports.
-noinst_LIBRARIES += src/lib/libclimio.a src/lib/libcio_io.a
-src_lib_libclimio_a_SOURCES = \
-	src/lib/util.c src/lib/util.h src/lib/types.h \
-	src/lib/hdf5_end.c src/lib/hdf5_end.h \
-	src/lib/params.c src/lib/params.h \
-	src/lib/env.c src/lib/env.h \
-	src/lib/outputs.c src/lib/outputs.h \
-	src/lib/inapplicable.c \
-	src/lib/hints.c src/lib/hints.h \
-	src/lib/pattern.c src/lib/pattern.h \
-	src/lib/data.c src/lib/data.h \
-	src/lib/compress.c src/lib/compress.h \
-	src/lib/storage.c src/lib/storage.h \
-	src/lib/schema.c src/lib/schema.h \
-	src/lib/stats.c src/lib/stats.h \
-	src/lib/mpicount.c src/lib/mpicount.h \
-	src/lib/json.c src/lib/json.h \
-	src/lib/engine.c src/lib/engine.h src/lib/engine_int.h \
-	src/lib/engine_file.c src/lib/engine_write.c src/lib/engine_split.c \
-	src/lib/engine_agg.c src/lib/engine_readback.c src/lib/engine_checksum.c \
-	src/lib/engine_layout.c \
-	src/lib/aggregate.c src/lib/aggregate.h \
-	src/lib/app.c src/lib/app.h src/lib/app_repeat.c src/lib/dryrun.c src/lib/kernel.c src/lib/kernel.h \
-	src/lib/print_params.c src/lib/print_params.h \
-	src/lib/context.c src/lib/context.h \
-	src/lib/hostlist.c src/lib/hostlist.h \
-	src/lib/repeat.c src/lib/repeat.h \
-	src/lib/buildinfo.h \
-	src/lib/driver.h
-nodist_src_lib_libclimio_a_SOURCES = src/lib/buildinfo.c
+# The shared core, one static library per layer, each using only the layers
+# below it (doc/internals.md): base <- data <- drivers <- engine <- app.
+noinst_LIBRARIES += src/lib/libcio_app.a src/lib/libcio_engine.a src/lib/libcio_drivers.a \
+	src/lib/libcio_data.a src/lib/libcio_model.a src/lib/libcio_base.a
+
+# base: utilities, errors, the parameter parser, environment, JSON, host lists,
+# hints strings, MPI call counting, timers and their statistics
+src_lib_libcio_base_a_SOURCES = \
+	src/lib/base/env.c \
+	src/lib/base/env.h \
+	src/lib/base/hints.c \
+	src/lib/base/hints.h \
+	src/lib/base/hostlist.c \
+	src/lib/base/hostlist.h \
+	src/lib/base/json.c \
+	src/lib/base/json.h \
+	src/lib/base/mpicount.c \
+	src/lib/base/mpicount.h \
+	src/lib/base/params.c \
+	src/lib/base/params.h \
+	src/lib/base/stats.c \
+	src/lib/base/stats.h \
+	src/lib/base/types.h \
+	src/lib/base/util.c \
+	src/lib/base/util.h
+
+# data: the plan's schema, the verification pattern and model-like fields
+src_lib_libcio_data_a_SOURCES = \
+	src/lib/data/data.c \
+	src/lib/data/data.h \
+	src/lib/data/pattern.c \
+	src/lib/data/pattern.h \
+	src/lib/data/schema.c \
+	src/lib/data/schema.h
+# Model-like data (--data model): its own library so that it alone is built without
+# floating-point contraction (no FMA), which would make values depend on the CPU.
+src_lib_libcio_model_a_SOURCES = src/lib/data/model_data.c src/lib/data/model_data.h
+src_lib_libcio_model_a_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
+
+# drivers: one file per storage library, one table (drivers.c).  Each library
+# header is included by its own driver file only (pnetcdf.h and netcdf.h clash).
+src_lib_libcio_drivers_a_CPPFLAGS = $(AM_CPPFLAGS) $(PNETCDF_CFLAGS) $(NETCDF_CFLAGS) $(HDF5_CFLAGS) $(ADIOS2_CFLAGS)
+src_lib_libcio_drivers_a_SOURCES = \
+	src/lib/drivers/compress.c \
+	src/lib/drivers/compress.h \
+	src/lib/drivers/driver.h \
+	src/lib/drivers/drivers.c \
+	src/lib/drivers/hdf5_end.c \
+	src/lib/drivers/hdf5_end.h \
+	src/lib/drivers/io_mpiio.c \
+	src/lib/drivers/io_null.c \
+	src/lib/drivers/io_util.c \
+	src/lib/drivers/io_util.h \
+	src/lib/drivers/nc_blksz.c \
+	src/lib/drivers/nc_blksz.h \
+	src/lib/drivers/storage.c \
+	src/lib/drivers/storage.h \
+	src/lib/drivers/storage_h5.c
+if HAVE_PNETCDF
+src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_pnetcdf.c
+endif
+if HAVE_NETCDF
+src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_netcdf.c
+endif
+if HAVE_HDF5
+src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_hdf5.c
+endif
+# adios2: only with ./configure --with-adios2=DIR (scripts/build-adios2)
+if HAVE_ADIOS2
+src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_adios2.c src/lib/drivers/io_adios2.h
+endif
+
+# engine: plans executed through a driver (files, writes, splitting, aggregation,
+# read-back, checksums)
+src_lib_libcio_engine_a_SOURCES = \
+	src/lib/engine/aggregate.c \
+	src/lib/engine/aggregate.h \
+	src/lib/engine/engine.c \
+	src/lib/engine/engine.h \
+	src/lib/engine/engine_agg.c \
+	src/lib/engine/engine_checksum.c \
+	src/lib/engine/engine_file.c \
+	src/lib/engine/engine_int.h \
+	src/lib/engine/engine_layout.c \
+	src/lib/engine/engine_readback.c \
+	src/lib/engine/engine_split.c \
+	src/lib/engine/engine_write.c
+
+# app: the kernel descriptor, the common settings, reports, JSON, dry runs,
+# repetitions, the run context, claimed outputs and the lock
+src_lib_libcio_app_a_SOURCES = \
+	src/lib/app/app.c \
+	src/lib/app/app.h \
+	src/lib/app/app_repeat.c \
+	src/lib/app/buildinfo.h \
+	src/lib/app/context.c \
+	src/lib/app/context.h \
+	src/lib/app/dryrun.c \
+	src/lib/app/inapplicable.c \
+	src/lib/app/kernel.c \
+	src/lib/app/kernel.h \
+	src/lib/app/outputs.c \
+	src/lib/app/outputs.h \
+	src/lib/app/print_params.c \
+	src/lib/app/print_params.h \
+	src/lib/app/repeat.c \
+	src/lib/app/repeat.h
+nodist_src_lib_libcio_app_a_SOURCES = src/lib/app/buildinfo.c
 
 # The version (git describe), compiler and flags, regenerated at every make but
 # rewritten only when they change, so an unchanged build recompiles nothing.
-src/lib/buildinfo.c: climio-buildinfo-force
-	$(AM_V_GEN)$(MKDIR_P) src/lib && \
-	  $(SHELL) $(srcdir)/src/lib/buildinfo.sh '$(srcdir)' '$(PACKAGE_VERSION)' '$(CC)' '$(CFLAGS) $(AM_CFLAGS)' >$@-t && \
+src/lib/app/buildinfo.c: climio-buildinfo-force
+	$(AM_V_GEN)$(MKDIR_P) src/lib/app && \
+	  $(SHELL) $(srcdir)/src/lib/app/buildinfo.sh '$(srcdir)' '$(PACKAGE_VERSION)' '$(CC)' '$(CFLAGS) $(AM_CFLAGS)' >$@-t && \
 	  if cmp -s $@-t $@; then rm -f $@-t; else mv -f $@-t $@; fi
 climio-buildinfo-force:
 .PHONY: climio-buildinfo-force
-CLEANFILES += src/lib/buildinfo.c
-EXTRA_DIST += src/lib/buildinfo.sh
+CLEANFILES += src/lib/app/buildinfo.c
+EXTRA_DIST += src/lib/app/buildinfo.sh
+
 # a tarball remembers the git version it was made from
 dist-hook:
 	@v=`git -C '$(srcdir)' describe --tags --always --dirty 2>/dev/null`; \
 	  test -n "$$v" || { test -f '$(srcdir)/.tarball-version' && v=`sed -n 1p '$(srcdir)/.tarball-version'`; }; \
 	  test -z "$$v" || echo "$$v" >'$(distdir)/.tarball-version'
-
-# Model-like data (--data model): its own library so that it alone is built without
-# floating-point contraction (no FMA), which would make values depend on the CPU.
-noinst_LIBRARIES += src/lib/libcio_model.a
-src_lib_libcio_model_a_SOURCES = src/lib/model_data.c src/lib/model_data.h
-src_lib_libcio_model_a_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
-
-# The drivers: one file per storage library, one table (drivers.c).  Each library
-# header is included by its own driver file only (pnetcdf.h and netcdf.h clash).
-src_lib_libcio_io_a_CPPFLAGS = $(AM_CPPFLAGS) $(PNETCDF_CFLAGS) $(NETCDF_CFLAGS) $(HDF5_CFLAGS) $(ADIOS2_CFLAGS)
-src_lib_libcio_io_a_SOURCES = src/lib/storage_h5.c src/lib/drivers.c src/lib/io_null.c src/lib/io_mpiio.c \
-	src/lib/io_util.c src/lib/io_util.h src/lib/nc_blksz.c src/lib/nc_blksz.h
-if HAVE_PNETCDF
-src_lib_libcio_io_a_SOURCES += src/lib/io_pnetcdf.c
-endif
-if HAVE_NETCDF
-src_lib_libcio_io_a_SOURCES += src/lib/io_netcdf.c
-endif
-if HAVE_HDF5
-src_lib_libcio_io_a_SOURCES += src/lib/io_hdf5.c
-endif
-# adios2 (issue 11): only with ./configure --with-adios2=DIR (scripts/build-adios2)
-if HAVE_ADIOS2
-src_lib_libcio_io_a_SOURCES += src/lib/io_adios2.c src/lib/io_adios2.h
-endif
 
 # what each driver calls, options, errors, the measured driver comparison
 dist_doc_DATA += doc/drivers.md

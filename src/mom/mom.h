@@ -6,11 +6,11 @@
 #define MOM_H
 
 #include <mpi.h>
-#include "app.h"
-#include "engine.h"
+#include "app/app.h"
+#include "engine/engine.h"
 #include "mom_clock.h"
 #include "mom_config.h"
-#include "mom_domain.h"
+#include "grids/mom_domain.h"
 #include "mom_gather.h"
 #include "mom_schema.h"
 

@@ -7,8 +7,8 @@
 
 #include <mpi.h>
 #include <stdio.h>
-#include "json.h"
-#include "stats.h"
+#include "base/json.h"
+#include "base/stats.h"
 
 enum {
     MOM_CLK_TOTAL = 0,

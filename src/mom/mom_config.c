@@ -1,7 +1,7 @@
 #include "config.h"
 #include "mom_config.h"
-#include "mom_domain.h"
-#include "driver.h"
+#include "grids/mom_domain.h"
+#include "drivers/driver.h"
 #include "mom_model.h"
 
 #include <ctype.h>

@@ -4,10 +4,10 @@
 #define MOM_CONFIG_H
 
 #include <stdint.h>
-#include "data.h"
-#include "params.h"
-#include "types.h"
-#include "util.h"
+#include "data/data.h"
+#include "base/params.h"
+#include "base/types.h"
+#include "base/util.h"
 
 typedef enum mom_pattern {
     MOM_PAT_SERIAL = 0,     /* everything gathered to PE 0, one file */

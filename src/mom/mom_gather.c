@@ -1,6 +1,6 @@
 #include "config.h"
 #include "mom_gather.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <limits.h>
 #include <string.h>

@@ -7,8 +7,8 @@
 #define MOM_GATHER_H
 
 #include <mpi.h>
-#include "mom_domain.h"
-#include "types.h"
+#include "grids/mom_domain.h"
+#include "base/types.h"
 
 typedef struct mom_group {
     MPI_Comm comm;          /* the group; rank 0 is the root */

@@ -2,7 +2,7 @@
  * variable per hint, <hint>_WR for files opened to write and <hint>_RD to read. */
 #include "config.h"
 #include "mom.h"
-#include "env.h"
+#include "base/env.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * four patterns, then (optionally) read a file back serially and in parallel. */
 #include "config.h"
 #include "mom.h"
-#include "kernel.h"
+#include "app/kernel.h"
 #include "mom_report.h"
 
 #include <stdio.h>

@@ -3,7 +3,7 @@
 #ifndef MOM_MODEL_H
 #define MOM_MODEL_H
 
-#include "model_data.h"
+#include "data/model_data.h"
 
 struct mom_config;
 

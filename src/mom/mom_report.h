@@ -4,7 +4,7 @@
 #define MOM_REPORT_H
 
 #include <stdio.h>
-#include "json.h"
+#include "base/json.h"
 #include "mom.h"
 
 void mom_report(FILE *out, const mom_ctx *m);

@@ -1,8 +1,8 @@
 #include "config.h"
 #include "mom_schema.h"
-#include "data.h"
+#include "data/data.h"
 #include "mom_model.h"
-#include "pattern.h"
+#include "data/pattern.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,8 +7,8 @@
 #define MOM_SCHEMA_H
 
 #include "mom_config.h"
-#include "mom_domain.h"
-#include "schema.h"
+#include "grids/mom_domain.h"
+#include "data/schema.h"
 
 /* The part of the grid a file holds. */
 typedef struct mom_fileview {

@@ -16,7 +16,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdint.h>
-#include "app.h"
+#include "app/app.h"
 #include "pfio_prof.h"
 
 #define PF_NAME_LEN 64

@@ -10,7 +10,7 @@
  * is time blocked in output. */
 #include "config.h"
 #include "pfio_serve.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <string.h>
 

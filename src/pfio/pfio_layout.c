@@ -7,7 +7,7 @@
  * unit tests can check the wiki's formulas. */
 #include "config.h"
 #include "pfio.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,9 +8,9 @@
  * profiler blocks, the overlap of output with computation, and the suite's
  * statistics and JSON. */
 #include "config.h"
-#include "kernel.h"
+#include "app/kernel.h"
 #include "pfio_serve.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <string.h>
 #include <unistd.h>

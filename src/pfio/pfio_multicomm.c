@@ -18,7 +18,7 @@
  * the writers have finished the previous one. */
 #include "config.h"
 #include "pfio_serve.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
 #include "config.h"
 #include "pfio_pack.h"
 #include "pfio_serve.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <string.h>
 

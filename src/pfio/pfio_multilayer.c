@@ -26,10 +26,10 @@
  * the job's last ranks are the writers.  Either way each server talks to its
  * writers through an intercommunicator, as MultiLayerServer's Inter_Comm. */
 #include "config.h"
-#include "env.h"
+#include "base/env.h"
 #include "pfio_pack.h"
 #include "pfio_serve.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <limits.h>

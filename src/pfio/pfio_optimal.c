@@ -10,7 +10,7 @@
  * there is nothing to choose. */
 #include "config.h"
 #include "pfio.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

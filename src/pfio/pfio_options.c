@@ -2,7 +2,7 @@
  * the PFIO demo, as suite parameters (a parameter file or --key value). */
 #include "config.h"
 #include "pfio.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <ctype.h>
 #include <string.h>

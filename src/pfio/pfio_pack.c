@@ -1,7 +1,7 @@
 /* Packs of messages and blocks (see pack.h). */
 #include "config.h"
 #include "pfio_pack.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <string.h>
 

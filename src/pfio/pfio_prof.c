@@ -1,7 +1,7 @@
 /* The PFIO profiler: timer tree, reduction, report format (see prof.h). */
 #include "config.h"
 #include "pfio_prof.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <string.h>

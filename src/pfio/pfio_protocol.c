@@ -4,7 +4,7 @@
  * the request id as the tag. */
 #include "config.h"
 #include "pfio.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <limits.h>
 #include <string.h>

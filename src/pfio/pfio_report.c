@@ -3,7 +3,7 @@
  * same output takes synchronously, the writers' bandwidth and the backlog. */
 #include "config.h"
 #include "pfio.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* Server threads: the receiving half of PFIO's protocol (see serve.h). */
 #include "config.h"
 #include "pfio_serve.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * server type and rank count writes the same files. */
 #include "config.h"
 #include "pfio.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <math.h>
 #include <string.h>

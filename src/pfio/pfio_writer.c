@@ -6,7 +6,7 @@
  * format works (netCDF-4 by default, as MAPL writes). */
 #include "config.h"
 #include "pfio.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

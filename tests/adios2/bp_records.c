@@ -4,8 +4,8 @@
  * gap), which the adios2 driver must refuse with a message, and an ADIOS2 output
  * not written by climio (--case foreign), which climio_bp2nc must refuse. */
 #include "config.h"
-#include "app.h"
-#include "util.h"
+#include "app/app.h"
+#include "base/util.h"
 
 #include <adios2_c.h>
 #include <stdio.h>

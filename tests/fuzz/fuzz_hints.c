@@ -1,6 +1,6 @@
 /* libFuzzer target: PNETCDF_HINTS strings and hints files. */
 #include "config.h"
-#include "hints.h"
+#include "base/hints.h"
 
 #include "fuzz_text.h"
 #include <stdint.h>

@@ -3,7 +3,7 @@
  * any input is accepted or refused without a crash, and a refusal says where
  * ("fuzz.in:N:", the command line, or a default) and what was expected. */
 #include "config.h"
-#include "app.h"
+#include "app/app.h"
 #include "mom_config.h"
 
 #include "fuzz_text.h"

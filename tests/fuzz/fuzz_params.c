@@ -1,7 +1,7 @@
 /* libFuzzer target: the parameter-file parser must reject or accept any input
  * without crashing, and every rejection must carry "file:line:" or "file:". */
 #include "config.h"
-#include "params.h"
+#include "base/params.h"
 
 #include "fuzz_text.h"
 #include <stdint.h>

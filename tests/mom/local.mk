@@ -1,9 +1,9 @@
 # mom_io and mom_combine: decomposition unit test, null-driver runs of every
 # pattern at 1-4 ranks, real files compared across patterns, error cases.
 check_PROGRAMS += tests/mom/test_mom_domain
-tests_mom_test_mom_domain_SOURCES = tests/mom/test_mom_domain.c src/mom/mom_domain.c src/mom/mom_config.c
+tests_mom_test_mom_domain_SOURCES = tests/mom/test_mom_domain.c src/mom/mom_config.c
 tests_mom_test_mom_domain_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/mom
-tests_mom_test_mom_domain_LDADD = src/mom/libmom_model.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+tests_mom_test_mom_domain_LDADD = src/mom/libmom_model.a src/grids/libcio_grids.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 TESTS += tests/mom/test_mom_domain
 TESTS += tests/mom/test_mom_null.sh
 EXTRA_DIST += tests/mom/test_mom_null.sh tests/mom/mom_expect.py

@@ -7,7 +7,7 @@
 set -e
 if have_driver pnetcdf; then drv=pnetcdf; elif have_driver netcdf; then drv=netcdf; else skip "no pnetcdf or netcdf driver built"; fi
 io="$top_builddir/src/mom/mom_io"
-comb="$top_builddir/src/mom/mom_combine"
+comb="$top_builddir/src/combine/mom_combine"
 tiny="$top_srcdir/inputs/mom.in.tiny"
 common="--driver $drv --quiet"
 w() {   # np dir extra...: write a set

@@ -12,7 +12,7 @@ set -e
 have_driver netcdf || skip "no netcdf driver built"
 [ -n "$NCDUMP" ] || skip "ncdump not found"
 io="$top_builddir/src/mom/mom_io"
-comb="$top_builddir/src/mom/mom_combine"
+comb="$top_builddir/src/combine/mom_combine"
 tiny="$top_srcdir/inputs/mom.in.tiny"
 w() { np=$1; d=$2; shift 2
   run $np "$io" "$tiny" --out "$d" --quiet "$@" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "mom_io $*"; }; }

@@ -13,7 +13,7 @@ set -e
 have_driver netcdf || skip "no netcdf driver built"
 [ -n "$NCDUMP" ] || skip "ncdump not found"
 io="$top_builddir/src/mom/mom_io"
-comb="$top_builddir/src/mom/mom_combine"
+comb="$top_builddir/src/combine/mom_combine"
 tiny="$top_srcdir/inputs/mom.in.tiny"
 run 4 "$io" "$tiny" --out "$TESTTMP/serial" --quiet --layout 2,2 --io_layout 1,1 >"$TESTTMP/log" 2>&1 ||
   { cat "$TESTTMP/log"; fail "mom_io serial"; }

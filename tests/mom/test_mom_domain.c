@@ -3,7 +3,7 @@
 #include "config.h"
 #include "../check.h"
 #include "mom_config.h"
-#include "mom_domain.h"
+#include "grids/mom_domain.h"
 
 static void test_extents(void)
 {

@@ -85,5 +85,5 @@ expect_fail 2 "pattern iodomain writes a set of 2 files" "$io" "$tiny" --driver 
 expect_fail 1 "fields: 'time' is the name of an axis" "$io" "$tiny" --driver null --fields "temp time"
 grep -q "rank" "$TESTTMP/err.txt" && ! grep -q "signal" "$TESTTMP/err.txt" || true
 expect_fail 2 "mom_combine reads the members' attributes, which the null driver cannot" \
-  "$top_builddir/src/mom/mom_combine" "$tiny" --driver null
+  "$top_builddir/src/combine/mom_combine" "$tiny" --driver null
 pass

@@ -7,7 +7,7 @@
 #include "pfio.h"
 #include "pfio_serve.h"
 #include "check.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <string.h>
 

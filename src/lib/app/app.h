@@ -1,0 +1,162 @@
+/* What every kernel's main() shares: MPI start-up, the parameter file and command
+ * line (with the common I/O options), the engine, read-back verification, and the
+ * reports (text on rank 0 and one JSON document per run). */
+#ifndef CLIMIO_APP_H
+#define CLIMIO_APP_H
+
+#include <mpi.h>
+#include <stdio.h>
+#include "app/context.h"
+#include "engine/engine.h"
+#include "base/json.h"
+#include "app/outputs.h"
+#include "base/params.h"
+#include "app/repeat.h"
+#include "base/stats.h"
+#include "drivers/storage.h"
+
+/* The options every kernel has (driver, iotype, format, hints, verify, json, ...). */
+extern const cio_param_spec cio_common_params[];
+
+typedef struct cio_app cio_app;
+typedef void (*cio_json_fn)(cio_json *j, void *ctx);
+
+struct cio_app {
+    const char *kernel;
+    MPI_Comm comm;
+    int rank, nprocs;
+    int argc;
+    char **argv;
+    cio_params *params;
+    char *param_file;           /* the file read, or "<built-in name>" */
+    cio_stats stats;            /* the write run */
+    cio_stats rstats;           /* read-back */
+    cio_engine *engine;
+    cio_engine_cfg ecfg;
+    cio_hints kernel_hints;     /* hints a kernel adds before cio_app_setup_engine (e.g. from its own
+                                 * environment variables): lowest precedence, the hints_file, the hints
+                                 * parameter and PNETCDF_HINTS override them */
+    cio_mode mode_asked;        /* iotype as asked (before a fallback) */
+    int mode_fallback;          /* a nonblocking iotype run as the blocking one (nc4_nonblocking_fallback) */
+    int storage_report;         /* measure each netCDF-4/HDF5 file's storage after the run */
+    int did_storage;
+    cio_storage storage;        /* rank 0: every file's figures */
+    char mode_note[256];        /* why the iotype was adjusted (filters need collective writes), or "" */
+    void *driver_conf;          /* what the driver's configure hook made of its parameters */
+    int mode_adjusted;          /* the kernel's default iotype replaced by the driver's blocking mode */
+    int param_file_given;       /* the parameter file was named on the command line */
+    int durable;                /* --fsync made the files durable before the last close */
+    cio_context context;        /* file system, nodes, MPI, build (valid on rank 0 after finish) */
+    int finished;               /* cio_app_finish ran: cio_app_exit prints the closing lines */
+    char closing_note[1024];    /* the page-cache note, or empty */
+    char headline[512];         /* "climio: <kernel> <driver>/<format> ..." */
+    int nreps;                  /* repetitions of the output phase that ran (0: cio_app_repeat not used) */
+    cio_rep *reps;              /* their end-to-end figures (every rank) */
+    cio_rep_summary rep_summary;
+    int nref;                   /* --compression_reference: unfiltered runs of the output phase (0: none) */
+    cio_rep *ref_reps;          /* their figures, one before each repetition */
+    double t_start;
+    cio_summary summary;        /* reduced write statistics */
+    cio_summary rsummary;       /* reduced read-back statistics */
+    cio_readback rb;
+    int did_readback;
+    int rb_checked;             /* the read-back compared values (--verify, or --read with read_check) */
+    int exit_code;
+    int nunused;
+    struct { char *key, *note; } *unused;       /* settings given that have no effect (inapplicable.c) */
+    char date[64];
+};
+
+/* Start MPI, parse argv and the parameter file (positional argument, else
+ * default_file if it exists, else the built-in text).  Bad input ends every rank
+ * with "file:line: ..." and exit status 2.  --help and --version exit 0. */
+void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const char *usage,
+                  const cio_param_spec *kernel_params, const char *default_file, const char *builtin_name,
+                  const char *builtin_text);
+
+/* Resolve driver, iotype, format (kernel_default when the user says "default";
+ * CIO_FMT_NONE: the driver's own default) and hints; create the engine.  Refuses
+ * combinations a driver cannot do, with a message saying why. */
+void cio_app_setup_engine(cio_app *a, cio_format kernel_default);
+/* The same in two steps, so a kernel may adjust a->ecfg in between (kernel.h). */
+void cio_app_resolve_engine(cio_app *a, cio_format kernel_default);
+void cio_app_start_engine(cio_app *a);
+
+/* The output phase, run --repetitions times (--repetition_delay seconds apart;
+ * the files of one repetition are removed before the next unless --keep_files,
+ * which lets the next overwrite them).  output(ctx, r) writes every file once;
+ * before repetition r > 0 the statistics restart from zero, so after the loop
+ * a->stats holds the last repetition.  Collective. */
+typedef void (*cio_output_fn)(void *ctx, int repetition);
+void cio_app_repeat(cio_app *a, cio_output_fn output, void *ctx);
+/* With --compression_reference and a filter in effect, each repetition is preceded
+ * by the same output with no filter and no quantization (cio_engine_filters_off),
+ * its files removed at once; output() is then called twice a repetition, its
+ * second argument counting the calls.  Whether this run does that: */
+int cio_app_wants_reference(const cio_app *a);
+/* The time compression added (the filtered runs' median end to end less the
+ * unfiltered runs'), one text line / a "compression_time" member; nothing
+ * without reference runs. */
+void cio_app_compression_time_print(FILE *out, const cio_app *a);
+void cio_app_compression_time_json(cio_json *j, const cio_app *a);
+/* A kernel that cannot repeat its output in one job stops here, every rank, with
+ * the reason, when --repetitions asks for more than one (or
+ * --compression_reference for an unfiltered run besides). */
+void cio_app_refuse_repetitions(cio_app *a, const char *why);
+
+/* Before the first file is created (after the output folders exist): refuse a
+ * plan in which two outputs are one file (the JSON report included), naming both
+ * sources, then lock the output folders against a concurrent run (--force takes a
+ * lock over).  Nothing is locked for --verify_only or a driver that stores
+ * nothing.  Takes o (frees it).  Collective; a refusal ends every rank. */
+void cio_app_claim_outputs(cio_app *a, cio_outputs *o);
+
+/* Say once, one line each, which given settings have no effect in this run
+ * (nprocs: the process count the run has or plans for); they are recorded in
+ * the JSON ("not_applied", and "applies": false in "config").  Called by
+ * cio_app_setup_engine. */
+void cio_app_note_inapplicable(cio_app *a, int nprocs);
+/* A kernel's own setting that has no effect in this run (a server option of
+ * another server type): recorded like the suite's; call it from `setup`, before
+ * cio_app_note_inapplicable prints them. */
+void cio_app_note_unused(cio_app *a, const char *key, const char *fmt, ...) CIO_PRINTF(3, 4);
+const char *cio_app_unused_note(const cio_app *a, const char *key);   /* NULL: it applies */
+
+/* Read back (when --verify or --read asked), reduce statistics, print the climio
+ * summary on rank 0 (unless quiet) and write the JSON document (--json FILE).
+ * kernel_json adds the kernel's own section.  Returns the exit status: non-zero
+ * when verification found mismatches. */
+int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx);
+
+/* --dry-run: plan the run for nprocs processes without MPI or storage, one
+ * virtual rank at a time: plan(ctx, engine, rank, nprocs) runs the kernel's whole
+ * output loop for that rank on a virtual engine (no MPI calls allowed on that
+ * path).  Prints files, bytes, and per-rank min/mean/max of bytes, requests and
+ * their sizes, buffer memory and predicted peak memory; writes them as JSON with
+ * --json.  Runs on rank 0 only.  Returns the exit status.
+ *
+ * classes (may be NULL: every rank is planned): ranks whose keys are equal must
+ * plan identically (same figures, same files), and then only the first rank of
+ * each class is planned.  open(ctx, nprocs) makes whatever the keys need once
+ * (a domain, the pole owners) and returns it; key(state, rank, key) writes at
+ * most CIO_CLASS_KEY_WORDS words and returns how many; close frees the state.
+ * The planner adds the rank's I/O task under aggregation itself. */
+typedef void (*cio_plan_rank_fn)(void *ctx, cio_engine *e, int rank, int nprocs);
+#define CIO_CLASS_KEY_WORDS 16
+typedef struct cio_rank_classes {
+    void *(*open)(void *ctx, int nprocs);
+    int (*key)(void *state, int rank, int64_t *key);
+    void (*close)(void *state);
+} cio_rank_classes;
+int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, const cio_rank_classes *classes, void *ctx);
+
+/* The MPI-IO hints block: "MPI File Info: [ i] key = ..., value = ..." */
+void cio_report_hints(FILE *out, const cio_hints *h);
+/* The climio summary: per-phase min/mean/max with ranks, bytes, end-to-end
+ * bandwidth, memory, verification. */
+void cio_report_summary(FILE *out, const cio_app *a, const cio_summary *s);
+
+/* End MPI and exit with status. */
+void cio_app_exit(cio_app *a, int status) CIO_NORETURN;
+
+#endif

@@ -1,0 +1,91 @@
+#include "config.h"
+#include "app/print_params.h"
+#include "drivers/driver.h"
+#include "base/json.h"
+
+#include <string.h>
+
+static const char *type_name(cio_ptype t)
+{
+    switch (t) {
+    case CIO_P_INT: return "int";
+    case CIO_P_DOUBLE: return "number";
+    case CIO_P_BOOL: return "bool";
+    case CIO_P_CHOICE: return "choice";
+    case CIO_P_SIZE: return "size";
+    case CIO_P_ALIAS: return "alias";
+    default: return "string";
+    }
+}
+
+/* The key an option given on the command line sets: an alias's target. */
+static const char *canonical(const cio_params *p, const char *key)
+{
+    for (int i = 0; i < cio_params_count(p); i++) {
+        const cio_param_spec *s = cio_params_spec_at(p, i);
+        if (strcmp(s->key, key) == 0) return s->type == CIO_P_ALIAS ? s->def : key;
+    }
+    return key;
+}
+
+static void print_parameters(cio_json *j, const cio_params *p)
+{
+    cio_json_obj(j, "parameters");
+    for (int i = 0; i < cio_params_count(p); i++) {
+        const cio_param_spec *s = cio_params_spec_at(p, i);
+        cio_json_obj(j, s->key);
+        cio_json_str(j, "type", type_name(s->type));
+        if (s->type == CIO_P_CHOICE) cio_json_str(j, "choices", s->choices);
+        if (s->type == CIO_P_ALIAS) cio_json_str(j, "alias_of", s->def);
+        cio_json_str(j, "value", cio_params_value_at(p, i));
+        cio_json_str(j, "origin", cio_params_origin_at(p, i));
+        cio_json_bool(j, "set", cio_params_isset_at(p, i));
+        cio_json_bool(j, "command_line_only", (s->flags & CIO_PF_CMDLINE) != 0);
+        cio_json_bool(j, "ignored", (s->flags & CIO_PF_IGNORED) != 0);
+        cio_json_obj_end(j);
+    }
+    cio_json_obj_end(j);
+    /* the command-line options in the order given, by the names the kernel knows them */
+    cio_json_arr(j, "command_line");
+    for (int i = 0; i < cio_params_cmdline_count(p); i++) {
+        cio_json_obj(j, NULL);
+        cio_json_str(j, "key", canonical(p, cio_params_cmdline_key(p, i)));
+        cio_json_str(j, "value", cio_params_cmdline_value(p, i));
+        cio_json_obj_end(j);
+    }
+    cio_json_arr_end(j);
+}
+
+static void print_drivers(cio_json *j)
+{
+    cio_json_obj(j, "drivers");
+    for (int d = 0; cio_drivers[d]; d++) {
+        const cio_driver *drv = cio_drivers[d];
+        cio_json_obj(j, drv->name);
+        cio_json_arr(j, "iotypes");
+        for (int m = 0; m < CIO_NMODES; m++)
+            if (drv->modes & CIO_MODE_BIT(m)) cio_json_str(j, NULL, cio_mode_name((cio_mode)m));
+        cio_json_arr_end(j);
+        cio_json_arr(j, "formats");
+        for (int f = 0; f < CIO_NFORMATS; f++)
+            if (drv->formats & CIO_FMT_BIT(f)) cio_json_str(j, NULL, cio_format_name((cio_format)f));
+        cio_json_arr_end(j);
+        cio_json_obj_end(j);
+    }
+    cio_json_obj_end(j);
+}
+
+void cio_print_params(FILE *out, const char *kernel, const char *param_file, const cio_params *p)
+{
+    cio_json j;
+    cio_json_begin(&j, out, 1);
+    cio_json_obj(&j, NULL);
+    cio_json_str(&j, "schema", "climio-params");
+    cio_json_int(&j, "schema_version", 1);
+    cio_json_str(&j, "kernel", kernel);
+    cio_json_str(&j, "parameter_file", param_file);
+    print_parameters(&j, p);
+    print_drivers(&j);
+    cio_json_obj_end(&j);
+    cio_json_end(&j);
+}

@@ -1,0 +1,244 @@
+#include "config.h"
+#include "base/stats.h"
+#include "base/util.h"
+#include "base/mpicount.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *std_names[CIO_T_NSTD] = {
+#define TIMER_NAME_(id, name) [CIO_T_##id] = name,
+    CIO_TIMER_LIST(TIMER_NAME_)
+};
+
+#define STAT2_(name, red, field, sumfield, obj, key, unit, text) \
+    {name, CIO_RED_##red, offsetof(cio_stats, field), offsetof(cio_summary, sumfield), obj, key, unit, text}
+#define STAT_(name, red, field, obj, key, unit, text) STAT2_(name, red, field, field, obj, key, unit, text)
+const cio_stat_desc cio_stat_table[] = {
+    STAT_("bytes_written", SUM, bytes_written, "bytes", "written", "bytes", "bytes written (API)"),
+    STAT_("bytes_read", SUM, bytes_read, "bytes", "read", "bytes", NULL),
+    STAT_("library_written", SUM_KNOWN, lib_bytes_written, "bytes", "library_written", "bytes",
+          "bytes written (library)"),
+    STAT_("library_read", SUM_KNOWN, lib_bytes_read, "bytes", "library_read", "bytes", NULL),
+    STAT_("header", SUM, header_bytes, "bytes", "header", "bytes", NULL),
+    STAT_("files_created", SUM, files_created, "files", "created", "files", "create calls (all ranks)"),
+    STAT_("files_opened", SUM, files_opened, "files", "opened", "files", "reopen calls (all ranks)"),
+    STAT_("requests", SUM, requests, "requests", "count", "requests", "requests"),
+    STAT_("request_sizes", HIST, req_hist, "requests", "size_histogram_log2", "requests", NULL),
+    STAT2_("tracked_peak", RANKS, mem_tracked_peak, mem_tracked, "memory", "tracked_peak_bytes", "bytes",
+           "memory tracked peak"),
+    STAT2_("rss_peak", RANKS, mem_rss_peak, mem_rss, "memory", "rss_peak_bytes", "bytes", "memory RSS peak"),
+    STAT_("buffer_peak", RANKS, buffer_peak, "memory", "buffer_peak_bytes", "bytes", "write buffer peak"),
+    STAT_("collective_calls", RANKS, collective_calls, "mpi", "collective_calls", "calls", NULL),
+};
+const int cio_nstats = (int)(sizeof cio_stat_table / sizeof *cio_stat_table);
+
+void cio_stats_init(cio_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < CIO_T_NSTD; i++) snprintf(s->t[i].name, sizeof s->t[i].name, "%s", std_names[i]);
+    s->ntimers = CIO_T_NSTD;
+    s->first_open = -1;
+    s->last_close = -1;
+    s->lib_bytes_written = -1;
+    s->lib_bytes_read = -1;
+    s->t0 = MPI_Wtime();
+}
+
+/* Zero every figure, keeping the timers registered (their ids stay valid) and
+ * the ones running (a kernel's total clock spans the repetitions). */
+void cio_stats_reset(cio_stats *s)
+{
+    cio_stats fresh;
+    cio_stats_init(&fresh);
+    for (int i = 0; i < s->ntimers; i++) {
+        memset(&fresh.t[i], 0, sizeof fresh.t[i]);
+        memcpy(fresh.t[i].name, s->t[i].name, sizeof fresh.t[i].name);
+        fresh.t[i].depth = s->t[i].depth;
+        fresh.t[i].started = s->t[i].started;
+    }
+    fresh.ntimers = s->ntimers;
+    *s = fresh;
+}
+
+int cio_stats_find(const cio_stats *s, const char *name)
+{
+    for (int i = 0; i < s->ntimers; i++)
+        if (strcmp(s->t[i].name, name) == 0) return i;
+    return -1;
+}
+
+int cio_stats_timer(cio_stats *s, const char *name)
+{
+    int id = cio_stats_find(s, name);
+    if (id >= 0) return id;
+    if (s->ntimers == CIO_MAX_TIMERS) cio_die("internal: more than %d timers", CIO_MAX_TIMERS);
+    snprintf(s->t[s->ntimers].name, sizeof s->t[0].name, "%s", name);
+    return s->ntimers++;
+}
+
+/* Nested begin/end of the same timer count once, from the outermost begin. */
+void cio_timer_begin(cio_stats *s, int id)
+{
+    cio_timer *t = &s->t[id];
+    if (t->depth++ == 0) t->started = MPI_Wtime();
+}
+
+void cio_timer_end(cio_stats *s, int id)
+{
+    cio_timer *t = &s->t[id];
+    if (t->depth <= 0) cio_die("internal: timer %s ended without a begin", t->name);
+    if (--t->depth == 0) {
+        t->seconds += MPI_Wtime() - t->started;
+        t->calls++;
+        t->started = 0;
+    }
+}
+
+void cio_timer_add(cio_stats *s, int id, double seconds, int64_t bytes)
+{
+    s->t[id].seconds += seconds;
+    s->t[id].calls++;
+    s->t[id].bytes += bytes;
+}
+
+void cio_stats_count_requests(cio_stats *s, int64_t bytes, int64_t n)
+{
+    int bucket = 0;
+    while (bucket < CIO_HIST_BINS - 1 && (bytes >> (bucket + 1)) > 0) bucket++;
+    s->req_hist[bucket] += n;
+    s->requests += n;
+}
+
+double cio_stats_now(const cio_stats *s) { return MPI_Wtime() - s->t0; }
+
+void cio_stats_mark_start(cio_stats *s, MPI_Comm comm)
+{
+    MPI_Barrier(comm);
+    s->t0 = MPI_Wtime();
+    s->collectives_at_start = cio_mpi_collective_calls();
+    cio_mpi_collective_by_call(s->collectives_by_call_at_start);
+}
+
+cio_red cio_reduce(double v, MPI_Comm comm)
+{
+    cio_red r;
+    int rank, n;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &n);
+    struct { double v; int r; } in = {v, rank}, lo, hi;
+    MPI_Allreduce(&v, &r.sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+    MPI_Allreduce(&in, &lo, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm);
+    MPI_Allreduce(&in, &hi, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+    r.min = lo.v;
+    r.min_rank = lo.r;
+    r.max = hi.v;
+    r.max_rank = hi.r;
+    r.mean = r.sum / n;
+    return r;
+}
+
+static int stat_width(const cio_stat_desc *d) { return d->red == CIO_RED_HIST ? CIO_HIST_BINS : 1; }
+
+/* All timers and every statistic are reduced in a few calls (sum, minloc,
+ * maxloc of the doubles; sum of the counters) rather than one per figure, so the
+ * reduction cost does not grow with the number of timers. */
+void cio_stats_reduce(const cio_stats *st, MPI_Comm comm, cio_summary *out)
+{
+    int rank, n;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &n);
+    memset(out, 0, sizeof *out);
+    out->nprocs = n;
+    cio_stats local = *st;
+    local.mem_tracked_peak = cio_mem_peak();
+    local.mem_rss_peak = cio_rss_peak();
+    local.collective_calls = cio_mpi_collective_calls() - st->collectives_at_start;
+    int64_t by_call[CIO_MPICOUNT_NCALLS];
+    cio_mpi_collective_by_call(by_call);
+    const cio_stats *s = &local;
+    int nt = s->ntimers;
+    int nmax;
+    MPI_Allreduce(&nt, &nmax, 1, MPI_INT, MPI_MAX, comm);
+    if (nmax != nt) cio_die("internal: ranks registered different numbers of timers (%d here, %d max)", nt, nmax);
+    out->ntimers = nt;
+
+    /* doubles: timer seconds, then the CIO_RED_RANKS statistics; int64: timer
+     * calls and bytes, then the summed statistics */
+    enum { MAXD = CIO_MAX_TIMERS + 16, MAXC = 2 * CIO_MAX_TIMERS + 64 + CIO_HIST_BINS };
+    double sec[MAXD], sum[MAXD];
+    int64_t c[MAXC], csum[MAXC];
+    int nd = nt, nc = 2 * nt;
+    for (int i = 0; i < nt; i++) {
+        sec[i] = s->t[i].seconds;
+        c[2 * i] = s->t[i].calls;
+        c[2 * i + 1] = s->t[i].bytes;
+    }
+    for (int k = 0; k < cio_nstats; k++) {
+        const cio_stat_desc *d = &cio_stat_table[k];
+        const int64_t *v = (const int64_t *)((const char *)s + d->in_stats);
+        if (d->red == CIO_RED_RANKS) {
+            sec[nd++] = (double)*v;
+            continue;
+        }
+        for (int i = 0; i < stat_width(d); i++) c[nc++] = d->red == CIO_RED_SUM_KNOWN && v[i] < 0 ? 0 : v[i];
+        if (d->red == CIO_RED_SUM_KNOWN) c[nc++] = v[0] >= 0;   /* how many ranks know it */
+    }
+    if (nd > MAXD || nc > MAXC) cio_die("internal: cio_stat_table outgrew the reduction buffers");
+    struct { double v; int r; } in[MAXD], lo[MAXD], hi[MAXD];
+    for (int i = 0; i < nd; i++) {
+        in[i].v = sec[i];
+        in[i].r = rank;
+    }
+    MPI_Allreduce(sec, sum, nd, MPI_DOUBLE, MPI_SUM, comm);
+    MPI_Allreduce(in, lo, nd, MPI_DOUBLE_INT, MPI_MINLOC, comm);
+    MPI_Allreduce(in, hi, nd, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+    MPI_Allreduce(c, csum, nc, MPI_INT64_T, MPI_SUM, comm);
+    cio_red red[MAXD];
+    for (int i = 0; i < nd; i++) {
+        red[i].sum = sum[i];
+        red[i].mean = sum[i] / n;
+        red[i].min = lo[i].v;
+        red[i].min_rank = lo[i].r;
+        red[i].max = hi[i].v;
+        red[i].max_rank = hi[i].r;
+    }
+    for (int i = 0; i < nt; i++) {
+        snprintf(out->t[i].name, sizeof out->t[i].name, "%s", s->t[i].name);
+        out->t[i].sec = red[i];
+        out->t[i].calls = csum[2 * i];
+        out->t[i].bytes = csum[2 * i + 1];
+    }
+    nd = nt;
+    nc = 2 * nt;
+    for (int k = 0; k < cio_nstats; k++) {
+        const cio_stat_desc *d = &cio_stat_table[k];
+        char *to = (char *)out + d->in_summary;
+        if (d->red == CIO_RED_RANKS) {
+            *(cio_red *)to = red[nd++];
+            continue;
+        }
+        int64_t *v = (int64_t *)to;
+        for (int i = 0; i < stat_width(d); i++) v[i] = csum[nc++];
+        if (d->red == CIO_RED_SUM_KNOWN && csum[nc++] == 0) v[0] = -1;
+    }
+
+    /* which calls the busiest rank made: its counts, zeros from the others */
+    for (int i = 0; i < CIO_MPICOUNT_NCALLS; i++)
+        by_call[i] = rank == out->collective_calls.max_rank ? by_call[i] - st->collectives_by_call_at_start[i] : 0;
+    MPI_Allreduce(by_call, out->collectives_busiest, CIO_MPICOUNT_NCALLS, MPI_INT64_T, MPI_SUM, comm);
+
+    /* the window from the earliest create or open to the latest close */
+    double fc = s->first_open < 0 ? 1e300 : s->first_open, lc = s->last_close;
+    MPI_Allreduce(&fc, &out->first_open, 1, MPI_DOUBLE, MPI_MIN, comm);
+    MPI_Allreduce(&lc, &out->last_close, 1, MPI_DOUBLE, MPI_MAX, comm);
+    if (out->first_open > 1e299 || out->last_close < 0) {
+        out->first_open = out->last_close = out->window = 0;
+    } else {
+        out->window = out->last_close - out->first_open;
+        if (out->window > 0) {
+            out->bw_write = (double)out->bytes_written / out->window;
+            out->bw_read = (double)out->bytes_read / out->window;
+        }
+    }
+}

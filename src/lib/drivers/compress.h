@@ -1,0 +1,33 @@
+/* Compression and quantization settings (--deflate, --shuffle, --szip, --quantize):
+ * parsed and checked once for the run, before any file is opened.  They apply to
+ * the netCDF-4 and HDF5 formats of the netcdf and hdf5 drivers (quantization is
+ * netCDF-C's, so the netcdf driver only); elsewhere they have no effect, as the
+ * run's notes say. */
+#ifndef CLIMIO_COMPRESS_H
+#define CLIMIO_COMPRESS_H
+
+#include <stddef.h>
+#include "drivers/driver.h"
+#include "base/params.h"
+#include "base/util.h"
+
+enum { CIO_QUANTIZE_NONE = 0, CIO_QUANTIZE_BITGROOM, CIO_QUANTIZE_GRANULARBR, CIO_QUANTIZE_BITROUND };
+
+/* "none", "bitgroom", "granularbr", "bitround" */
+const char *cio_quantize_name(int q);
+/* netCDF's nsd for the algorithm: digits, or for BitRound the bits that keep that
+ * many decimal digits (ceil(digits * log2(10))). */
+int cio_quantize_nc_nsd(int q, int digits);
+/* Whether any filter or quantization is asked for. */
+int cio_compress_any(const cio_driver_opts *o);
+
+/* Fill o->shuffle, szip, quantize and quantize_digits from the parameters; what the
+ * driver and format (o->format set) cannot apply is switched off (o->deflate too;
+ * cio_app_note_inapplicable says so).  Parallel HDF5 writes
+ * filtered datasets only collectively, so an independent *mode becomes its
+ * collective counterpart, with a note saying so (note[0] == 0 when nothing was
+ * adjusted).  Returns 0, or -1 with e naming the parameter's origin. */
+int cio_compress_setup(const cio_params *p, const cio_driver *d, cio_driver_opts *o, cio_mode *mode, char *note,
+                       size_t notelen, cio_err *e);
+
+#endif

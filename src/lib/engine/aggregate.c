@@ -1,0 +1,378 @@
+#include "config.h"
+#include "engine/aggregate.h"
+#include "base/util.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- groups */
+cio_agg_group *cio_agg_group_new(const cio_agg_cfg *c, MPI_Comm comm, int vrank, int vsize)
+{
+    if (c->io_tasks <= 0) return NULL;
+    int rank = vrank, size = vsize;
+    if (comm != MPI_COMM_NULL) {
+        MPI_Comm_rank(comm, &rank);
+        MPI_Comm_size(comm, &size);
+    }
+    if (size <= 1) return NULL;
+    cio_agg_group *g = cio_calloc(1, sizeof *g);
+    g->comm = comm;
+    g->rank = rank;
+    g->size = size;
+    g->ntasks = c->io_tasks < size ? c->io_tasks : size;
+    int stride = c->io_stride > 0 ? c->io_stride : size / g->ntasks;
+    if (stride < 1) stride = 1;
+    g->task_rank = cio_malloc((size_t)g->ntasks * sizeof *g->task_rank);
+    g->my_task = -1;
+    /* distinct ranks even when base + i*stride wraps onto a taken rank */
+    char *taken = cio_calloc((size_t)size, 1);
+    for (int i = 0; i < g->ntasks; i++) {
+        int r = (int)(((int64_t)c->io_base + (int64_t)i * stride) % size);
+        while (taken[r]) r = (r + 1) % size;
+        taken[r] = 1;
+        g->task_rank[i] = r;
+        if (r == rank) g->my_task = i;
+    }
+    cio_free(taken);
+    g->io_comm = MPI_COMM_NULL;
+    if (comm != MPI_COMM_NULL)
+        MPI_Comm_split(comm, g->my_task >= 0 ? 0 : MPI_UNDEFINED, g->my_task, &g->io_comm);
+    return g;
+}
+
+void cio_agg_group_free(cio_agg_group *g)
+{
+    if (!g) return;
+    if (g->io_comm != MPI_COMM_NULL) MPI_Comm_free(&g->io_comm);
+    cio_free(g->task_rank);
+    cio_free(g);
+}
+
+/* ---------------------------------------------------------------- boxes */
+void cio_range_to_boxes(int nd, const int64_t *shape, int64_t a, int64_t b, cio_decomp *out)
+{
+    if (nd == 0) {
+        if (b > a) cio_decomp_add(out, NULL, NULL);
+        return;
+    }
+    int64_t stride[CIO_MAX_DIMS];
+    stride[nd - 1] = 1;
+    for (int d = nd - 2; d >= 0; d--) stride[d] = stride[d + 1] * shape[d + 1];
+    while (a < b) {
+        /* the outermost dimension d at which a starts a whole step that fits */
+        int d = 0;
+        while (d < nd - 1 && !(a % stride[d] == 0 && a + stride[d] <= b)) d++;
+        int64_t start[CIO_MAX_DIMS] = {0}, count[CIO_MAX_DIMS] = {0};
+        int64_t rem = a;
+        for (int k = 0; k < nd; k++) {
+            start[k] = rem / stride[k];
+            rem %= stride[k];
+        }
+        int64_t c = (b - a) / stride[d];
+        if (c > shape[d] - start[d]) c = shape[d] - start[d];
+        for (int k = 0; k < nd; k++) count[k] = k < d ? 1 : k == d ? c : shape[k];
+        cio_decomp_add(out, start, count);
+        a += c * stride[d];
+    }
+}
+
+/* ---------------------------------------------------------------- plans */
+typedef struct seg {
+    int64_t g, len, off;    /* global index, elements, offset in the owner's buffer */
+    int peer;               /* destination (send side) or source (receive side) */
+    int64_t order;          /* enumeration order, for a stable sort */
+} seg;
+
+struct cio_agg_plan {
+    MPI_Comm comm;
+    int size, virt, max_pend;
+    size_t ts;
+    int nsend, nrecv;
+    int *send_peer, *recv_peer;
+    MPI_Datatype *send_type, *recv_type;
+    cio_decomp *io_decomp;
+};
+
+static int cmp_peer(const void *x, const void *y)
+{
+    const seg *a = x, *b = y;
+    if (a->peer != b->peer) return a->peer < b->peer ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static int cmp_global(const void *x, const void *y)
+{
+    const seg *a = x, *b = y;
+    return a->g < b->g ? -1 : a->g > b->g;
+}
+
+static int64_t task_lo(int64_t t, int64_t n, int ntasks) { return t * n / ntasks; }
+
+/* The runs (contiguous global ranges) of a decomposition, in packed order. */
+static seg *enumerate_runs(const cio_decomp *d, int64_t *nruns)
+{
+    int64_t n = 0, cap = 16;
+    seg *runs = cio_malloc((size_t)cap * sizeof *runs);
+    int64_t off = 0;
+    for (int b = 0; d && b < d->nblocks; b++) {
+        const int64_t *st = d->start + (size_t)b * (size_t)d->ndims, *ct = d->count + (size_t)b * (size_t)d->ndims;
+        int nd = d->ndims;
+        int64_t rows = 1, rowlen = nd ? ct[nd - 1] : 1;
+        for (int k = 0; k < nd - 1; k++) rows *= ct[k];
+        int64_t idx[CIO_MAX_DIMS] = {0};
+        for (int64_t r = 0; r < rows; r++) {
+            int64_t g = 0, stride = 1;
+            for (int k = nd - 1; k >= 0; k--) {
+                g += (st[k] + (k == nd - 1 ? 0 : idx[k])) * stride;
+                stride *= d->shape[k];
+            }
+            if (n == cap) {
+                cap *= 2;
+                runs = cio_realloc(runs, (size_t)cap * sizeof *runs);
+            }
+            runs[n] = (seg){g, rowlen, off, -1, n};
+            n++;
+            off += rowlen;
+            for (int k = nd - 2; k >= 0; k--) {
+                if (++idx[k] < ct[k]) break;
+                idx[k] = 0;
+            }
+        }
+    }
+    *nruns = n;
+    return runs;
+}
+
+static MPI_Datatype indexed_type(const seg *s, int64_t n, size_t ts, int use_off, const int64_t *io_off)
+{
+    MPI_Datatype elem, t;
+    MPI_Type_contiguous((int)ts, MPI_BYTE, &elem);
+    int *len = cio_malloc((size_t)(n ? n : 1) * sizeof *len);
+    MPI_Aint *disp = cio_malloc((size_t)(n ? n : 1) * sizeof *disp);
+    for (int64_t i = 0; i < n; i++) {
+        len[i] = (int)s[i].len;
+        disp[i] = (MPI_Aint)((use_off ? s[i].off : io_off[i]) * (int64_t)ts);
+    }
+    MPI_Type_create_hindexed((int)n, len, disp, elem, &t);
+    MPI_Type_commit(&t);
+    MPI_Type_free(&elem);
+    cio_free(len);
+    cio_free(disp);
+    return t;
+}
+
+cio_agg_plan *cio_agg_plan_new(const cio_agg_group *g, const cio_agg_cfg *c, const cio_decomp *d, int ndims,
+                               const int64_t *shape, size_t ts)
+{
+    cio_agg_plan *p = cio_calloc(1, sizeof *p);
+    p->comm = g->comm;
+    p->size = g->size;
+    p->ts = ts;
+    p->max_pend = c->max_pend_req;
+    p->virt = g->comm == MPI_COMM_NULL;
+    int64_t n = 1;
+    for (int k = 0; k < ndims; k++) n *= shape[k];
+    if (p->virt) {
+        /* a dry run sees one rank: an I/O task holds its whole box range */
+        if (g->my_task >= 0) {
+            p->io_decomp = cio_decomp_new(ndims, shape);
+            cio_range_to_boxes(ndims, shape, task_lo(g->my_task, n, g->ntasks),
+                               task_lo(g->my_task + 1, n, g->ntasks), p->io_decomp);
+        }
+        return p;
+    }
+
+    /* my runs, cut where they cross an I/O task's range (box) or sent whole (subset) */
+    int64_t nruns;
+    seg *runs = enumerate_runs(d, &nruns);
+    int64_t ns = 0, cap = nruns + 16;
+    seg *out = cio_malloc((size_t)cap * sizeof *out);
+    int my_group = (int)((int64_t)g->rank * g->ntasks / g->size);
+    for (int64_t i = 0; i < nruns; i++) {
+        int64_t gi = runs[i].g, left = runs[i].len, off = runs[i].off;
+        while (left > 0) {
+            int t;
+            int64_t take = left;
+            if (c->rearranger == CIO_REARR_BOX) {
+                t = (int)(gi * g->ntasks / n);
+                while (t + 1 < g->ntasks && task_lo(t + 1, n, g->ntasks) <= gi) t++;
+                while (t > 0 && task_lo(t, n, g->ntasks) > gi) t--;
+                int64_t hi = task_lo(t + 1, n, g->ntasks);
+                if (gi + take > hi) take = hi - gi;
+            } else {
+                t = my_group;
+            }
+            if (take > INT_MAX / 2) take = INT_MAX / 2;
+            if (ns == cap) {
+                cap *= 2;
+                out = cio_realloc(out, (size_t)cap * sizeof *out);
+            }
+            out[ns] = (seg){gi, take, off, g->task_rank[t], ns};
+            ns++;
+            gi += take;
+            off += take;
+            left -= take;
+        }
+    }
+    cio_free(runs);
+    qsort(out, (size_t)ns, sizeof *out, cmp_peer);
+
+    /* tell every destination how many segments and which global ranges it gets */
+    int *scount = cio_calloc((size_t)g->size, sizeof *scount), *rcount = cio_calloc((size_t)g->size, sizeof *rcount);
+    for (int64_t i = 0; i < ns; i++) scount[out[i].peer]++;
+    MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, g->comm);
+    int *sdisp = cio_calloc((size_t)g->size, sizeof *sdisp), *rdisp = cio_calloc((size_t)g->size, sizeof *rdisp);
+    int *sc2 = cio_calloc((size_t)g->size, sizeof *sc2), *rc2 = cio_calloc((size_t)g->size, sizeof *rc2);
+    int64_t nr = 0;
+    for (int r = 0; r < g->size; r++) {
+        sdisp[r] = r ? sdisp[r - 1] + sc2[r - 1] : 0;
+        rdisp[r] = r ? rdisp[r - 1] + rc2[r - 1] : 0;
+        sc2[r] = 2 * scount[r];
+        rc2[r] = 2 * rcount[r];
+        nr += rcount[r];
+    }
+    int64_t *smeta = cio_malloc((size_t)(2 * ns + 1) * sizeof *smeta);
+    int64_t *rmeta = cio_malloc((size_t)(2 * nr + 1) * sizeof *rmeta);
+    for (int64_t i = 0; i < ns; i++) {
+        smeta[2 * i] = out[i].g;
+        smeta[2 * i + 1] = out[i].len;
+    }
+    MPI_Alltoallv(smeta, sc2, sdisp, MPI_INT64_T, rmeta, rc2, rdisp, MPI_INT64_T, g->comm);
+
+    /* send side: one indexed type per destination over my packed buffer */
+    for (int r = 0; r < g->size; r++) p->nsend += scount[r] > 0;
+    p->send_peer = cio_malloc((size_t)(p->nsend ? p->nsend : 1) * sizeof *p->send_peer);
+    p->send_type = cio_malloc((size_t)(p->nsend ? p->nsend : 1) * sizeof *p->send_type);
+    int k = 0;
+    for (int64_t i = 0; i < ns;) {
+        int64_t j = i;
+        while (j < ns && out[j].peer == out[i].peer) j++;
+        p->send_peer[k] = out[i].peer;
+        p->send_type[k++] = indexed_type(out + i, j - i, ts, 1, NULL);
+        i = j;
+    }
+
+    /* receive side (I/O tasks): sort what arrives by global index; that order is
+     * the I/O buffer and, merged into runs, the I/O decomposition */
+    if (g->my_task >= 0) {
+        seg *in = cio_malloc((size_t)(nr ? nr : 1) * sizeof *in);
+        int64_t m = 0;
+        for (int r = 0; r < g->size; r++)
+            for (int i = 0; i < rcount[r]; i++, m++)
+                in[m] = (seg){rmeta[2 * m], rmeta[2 * m + 1], 0, r, m};
+        seg *sorted = cio_malloc((size_t)(nr ? nr : 1) * sizeof *sorted);
+        memcpy(sorted, in, (size_t)nr * sizeof *in);
+        qsort(sorted, (size_t)nr, sizeof *sorted, cmp_global);
+        int64_t *io_off = cio_malloc((size_t)(nr ? nr : 1) * sizeof *io_off);
+        int64_t pos = 0;
+        p->io_decomp = cio_decomp_new(ndims, shape);
+        int64_t run_a = -1, run_b = -1;
+        for (int64_t i = 0; i < nr; i++) {
+            io_off[sorted[i].order] = pos;
+            pos += sorted[i].len;
+            if (sorted[i].g == run_b) {
+                run_b += sorted[i].len;
+            } else {
+                if (run_a >= 0) cio_range_to_boxes(ndims, shape, run_a, run_b, p->io_decomp);
+                run_a = sorted[i].g;
+                run_b = run_a + sorted[i].len;
+            }
+        }
+        if (run_a >= 0) cio_range_to_boxes(ndims, shape, run_a, run_b, p->io_decomp);
+        for (int r = 0; r < g->size; r++) p->nrecv += rcount[r] > 0;
+        p->recv_peer = cio_malloc((size_t)(p->nrecv ? p->nrecv : 1) * sizeof *p->recv_peer);
+        p->recv_type = cio_malloc((size_t)(p->nrecv ? p->nrecv : 1) * sizeof *p->recv_type);
+        k = 0;
+        for (int r = 0, first = 0; r < g->size; first += rcount[r], r++) {
+            if (!rcount[r]) continue;
+            p->recv_peer[k] = r;
+            p->recv_type[k++] = indexed_type(in + first, rcount[r], ts, 0, io_off + first);
+        }
+        cio_free(io_off);
+        cio_free(sorted);
+        cio_free(in);
+    }
+    cio_free(out);
+    cio_free(smeta);
+    cio_free(rmeta);
+    cio_free(scount);
+    cio_free(rcount);
+    cio_free(sdisp);
+    cio_free(rdisp);
+    cio_free(sc2);
+    cio_free(rc2);
+    return p;
+}
+
+void cio_agg_plan_free(cio_agg_plan *p)
+{
+    if (!p) return;
+    for (int i = 0; i < p->nsend; i++) MPI_Type_free(&p->send_type[i]);
+    for (int i = 0; i < p->nrecv; i++) MPI_Type_free(&p->recv_type[i]);
+    cio_free(p->send_peer);
+    cio_free(p->send_type);
+    cio_free(p->recv_peer);
+    cio_free(p->recv_type);
+    cio_decomp_release(p->io_decomp);
+    cio_free(p);
+}
+
+cio_decomp *cio_agg_plan_io_decomp(const cio_agg_plan *p) { return p->io_decomp; }
+
+static int64_t type_bytes(MPI_Datatype t)
+{
+    int sz;
+    MPI_Type_size(t, &sz);
+    return sz;
+}
+
+int64_t cio_agg_exchange(const cio_agg_plan *p, const void *cbuf, void *iobuf, int to_io)
+{
+    int64_t sent = 0;
+    if (p->virt) return 0;
+    /* for reads the roles swap: the I/O tasks send with their receive types */
+    int nsend = to_io ? p->nsend : p->nrecv, nrecv = to_io ? p->nrecv : p->nsend;
+    const int *speer = to_io ? p->send_peer : p->recv_peer, *rpeer = to_io ? p->recv_peer : p->send_peer;
+    const MPI_Datatype *stype = to_io ? p->send_type : p->recv_type, *rtype = to_io ? p->recv_type : p->send_type;
+    const void *sbuf = to_io ? cbuf : iobuf;
+    void *rbuf = to_io ? iobuf : (void *)cbuf;
+    for (int i = 0; i < nsend; i++) sent += type_bytes(stype[i]);
+    if (p->max_pend <= 0) {
+        int n = p->size;
+        int *sc = cio_calloc((size_t)n, sizeof *sc), *rc = cio_calloc((size_t)n, sizeof *rc);
+        int *sd = cio_calloc((size_t)n, sizeof *sd), *rd = cio_calloc((size_t)n, sizeof *rd);
+        MPI_Datatype *st = cio_malloc((size_t)n * sizeof *st), *rt = cio_malloc((size_t)n * sizeof *rt);
+        for (int r = 0; r < n; r++) st[r] = rt[r] = MPI_BYTE;
+        for (int i = 0; i < nsend; i++) {
+            sc[speer[i]] = 1;
+            st[speer[i]] = stype[i];
+        }
+        for (int i = 0; i < nrecv; i++) {
+            rc[rpeer[i]] = 1;
+            rt[rpeer[i]] = rtype[i];
+        }
+        static char dummy[1];
+        MPI_Alltoallw(sbuf ? sbuf : dummy, sc, sd, st, rbuf ? rbuf : dummy, rc, rd, rt, p->comm);
+        cio_free(sc);
+        cio_free(rc);
+        cio_free(sd);
+        cio_free(rd);
+        cio_free(st);
+        cio_free(rt);
+        return sent;
+    }
+    /* point-to-point: every receive posted, sends in waves of max_pend */
+    MPI_Request *rq = cio_malloc((size_t)(nrecv + 1) * sizeof *rq);
+    for (int i = 0; i < nrecv; i++) MPI_Irecv(rbuf, 1, rtype[i], rpeer[i], 917, p->comm, &rq[i]);
+    MPI_Request *sq = cio_malloc((size_t)(p->max_pend + 1) * sizeof *sq);
+    for (int i = 0; i < nsend; i += p->max_pend) {
+        int w = nsend - i < p->max_pend ? nsend - i : p->max_pend;
+        for (int k = 0; k < w; k++) MPI_Isend(sbuf, 1, stype[i + k], speer[i + k], 917, p->comm, &sq[k]);
+        MPI_Waitall(w, sq, MPI_STATUSES_IGNORE);
+    }
+    MPI_Waitall(nrecv, rq, MPI_STATUSES_IGNORE);
+    cio_free(sq);
+    cio_free(rq);
+    return sent;
+}

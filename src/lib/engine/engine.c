@@ -1,0 +1,310 @@
+/* The engine: its lifecycle, data buffers, file registry and the public file verbs
+ * (which route a file to the plain path or to aggregation).  See engine_int.h. */
+#include "config.h"
+#include "engine/engine_int.h"
+#include "drivers/io_util.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---------------------------------------------------------------- errors */
+static void open_diagnosis(const char *drv, const char *path, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (strcmp(drv, "pnetcdf") != 0 && strcmp(drv, "netcdf") != 0 && strcmp(drv, "hdf5") != 0) return;
+    cio_nc_open_diagnosis(path, out, n);
+}
+
+CIO_NORETURN void eng_fail(cio_file *f, const char *verb)
+{
+    char why[256] = "";
+    if (strcmp(verb, "open") == 0) open_diagnosis(f->e->cfg.drv->name, f->path, why, sizeof why);
+    cio_die("%s driver: %s failed on %s: %s%s%s", f->e->cfg.drv->name, verb, f->path,
+            f->df.err[0] ? f->df.err : "(no message from the driver)", why,
+            f->defined ? " -- the file is incomplete" : "");
+}
+
+/* ---------------------------------------------------------------- engine */
+static cio_engine *engine_alloc(const cio_engine_cfg *cfg, cio_stats *stats)
+{
+    cio_engine *e = cio_calloc(1, sizeof *e);
+    e->cfg = *cfg;
+    cio_hints_init(&e->cfg.hints);
+    for (int i = 0; i < cfg->hints.n; i++)
+        cio_hints_set(&e->cfg.hints, cfg->hints.key[i], cfg->hints.val[i], cfg->hints.origin[i]);
+    if (e->cfg.max_request <= 0) e->cfg.max_request = CIO_MAX_REQUEST_DEFAULT;
+    if (e->cfg.max_request < 64) e->cfg.max_request = 64;
+    e->cfg.opts.round_bytes = e->cfg.max_request;
+    cio_hints_init(&e->applied);
+    e->stats = stats;
+    return e;
+}
+
+cio_engine *cio_engine_new(const cio_engine_cfg *cfg, MPI_Comm world, cio_stats *stats)
+{
+    cio_engine *e = engine_alloc(cfg, stats);
+    e->world = world;
+    MPI_Comm_rank(world, &e->rank);
+    MPI_Comm_size(world, &e->nprocs);
+    e->nowrite = cfg->verify_only;
+    if (cfg->verify_only) e->cfg.remember = 1;
+    return e;
+}
+
+cio_engine *cio_engine_new_virtual(const cio_engine_cfg *cfg, int rank, int nprocs, cio_stats *stats)
+{
+    cio_engine *e = engine_alloc(cfg, stats);
+    e->world = MPI_COMM_NULL;
+    e->rank = rank;
+    e->nprocs = nprocs;
+    e->virt = 1;
+    e->nowrite = 1;
+    e->cfg.remember = 1;
+    return e;
+}
+
+void cio_engine_free(cio_engine *e)
+{
+    if (!e) return;
+    for (int i = 0; i < e->nreg; i++) {
+        cio_free(e->reg[i].path);
+        cio_free(e->reg[i].nrec);
+        cio_schema_free(e->reg[i].s);
+    }
+    cio_free(e->reg);
+    for (int i = 0; i < e->ncs; i++) cio_free(e->cs_name[i]);
+    cio_free(e->cs_name);
+    cio_free(e->cs_sum);
+    for (int i = 0; i < e->ncs_out; i++) cio_free(e->cs_out_name[i]);
+    cio_free(e->cs_out_name);
+    cio_free(e->cs_out_sum);
+    for (int i = 0; i < e->npool; i++) cio_free(e->pool[i]);
+    for (int i = 0; i < e->ngroups; i++) cio_agg_group_free(e->group[i]);
+    cio_free(e->group);
+    cio_free(e->group_comm);
+    cio_hints_free(&e->applied);
+    cio_hints_free(&e->cfg.hints);
+    cio_free(e->first_path);
+    cio_engine_forget_created(e);
+    cio_free(e->created);
+    cio_free(e);
+}
+
+int cio_engine_is_virtual(const cio_engine *e) { return e->virt; }
+const cio_engine_cfg *cio_engine_config(const cio_engine *e) { return &e->cfg; }
+cio_stats *cio_engine_stats(cio_engine *e) { return e->stats; }
+const cio_hints *cio_engine_applied_hints(const cio_engine *e) { return &e->applied; }
+const cio_hints *cio_engine_requested_hints(const cio_engine *e) { return &e->cfg.hints; }
+const char *cio_engine_first_path(const cio_engine *e) { return e->first_path; }
+
+/* ---------------------------------------------------------------- repetitions */
+const char *const *cio_engine_created(const cio_engine *e, int *n)
+{
+    *n = e->ncreated;
+    return (const char *const *)e->created;
+}
+
+void cio_engine_forget_created(cio_engine *e)
+{
+    for (int i = 0; i < e->ncreated; i++) cio_free(e->created[i]);
+    e->ncreated = 0;
+}
+
+void eng_note_created(cio_engine *e, const char *path)
+{
+    if (!e->first_path) e->first_path = cio_strdup(path);
+    for (int i = 0; i < e->ncreated; i++)
+        if (strcmp(e->created[i], path) == 0) return;
+    if (e->ncreated == e->createdcap) {
+        e->createdcap = e->createdcap ? 2 * e->createdcap : 16;
+        e->created = cio_realloc(e->created, (size_t)e->createdcap * sizeof *e->created);
+    }
+    e->created[e->ncreated++] = cio_strdup(path);
+}
+
+void cio_engine_new_repetition(cio_engine *e)
+{
+    for (int i = 0; i < e->ncs; i++) e->cs_sum[i] = 0;
+    e->nevents = 0;
+}
+
+void cio_engine_filters_off(cio_engine *e, int off)
+{
+    if (off && !e->filters_off) {
+        e->filtered = e->cfg.opts;
+        e->cfg.opts.deflate = e->cfg.opts.shuffle = e->cfg.opts.szip = 0;
+        e->cfg.opts.quantize = e->cfg.opts.quantize_digits = 0;
+    } else if (!off && e->filters_off) {
+        e->cfg.opts.deflate = e->filtered.deflate;
+        e->cfg.opts.shuffle = e->filtered.shuffle;
+        e->cfg.opts.szip = e->filtered.szip;
+        e->cfg.opts.quantize = e->filtered.quantize;
+        e->cfg.opts.quantize_digits = e->filtered.quantize_digits;
+    }
+    e->filters_off = off;
+}
+
+/* ---------------------------------------------------------------- data buffers */
+/* Write buffers are reused rather than freed: a fresh large allocation costs a
+ * page fault per page at first touch, which made filling a new buffer several
+ * times slower than filling a used one, and that cost would land in every
+ * driver's run as overhead.  The pool holds at most what was in use at once. */
+void *eng_buf_get(cio_engine *e, size_t n)
+{
+    int best = -1;
+    for (int i = 0; i < e->npool; i++) {
+        size_t sz = cio_msize(e->pool[i]);
+        if (sz >= n && sz <= 2 * n + 4096 && (best < 0 || sz < cio_msize(e->pool[best]))) best = i;
+    }
+    if (best < 0) return cio_malloc(n ? n : 1);
+    void *p = e->pool[best];
+    e->pool[best] = e->pool[--e->npool];
+    return p;
+}
+
+void eng_buf_put(cio_engine *e, void *p)
+{
+    if (!p) return;
+    if (e->npool == (int)(sizeof e->pool / sizeof *e->pool)) {
+        int small = 0;
+        for (int i = 1; i < e->npool; i++)
+            if (cio_msize(e->pool[i]) < cio_msize(e->pool[small])) small = i;
+        if (cio_msize(e->pool[small]) >= cio_msize(p)) {
+            cio_free(p);
+            return;
+        }
+        cio_free(e->pool[small]);
+        e->pool[small] = e->pool[--e->npool];
+    }
+    e->pool[e->npool++] = p;
+}
+
+/* ---------------------------------------------------------------- registry */
+int eng_registry_entry(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm, int reset)
+{
+    if (!e->cfg.remember) return -1;
+    int i;
+    for (i = 0; i < e->nreg; i++)
+        if (strcmp(e->reg[i].path, path) == 0) break;
+    if (i == e->nreg) {
+        if (e->nreg == e->regcap) {
+            e->regcap = e->regcap ? 2 * e->regcap : 16;
+            e->reg = cio_realloc(e->reg, (size_t)e->regcap * sizeof *e->reg);
+        }
+        memset(&e->reg[i], 0, sizeof e->reg[i]);
+        e->reg[i].path = cio_strdup(path);
+        e->nreg++;
+        reset = 1;
+    }
+    reg_entry *r = &e->reg[i];
+    if (r->s != s) {
+        cio_schema_ref(s);
+        cio_schema_free(r->s);
+        r->s = s;
+        cio_free(r->nrec);
+        r->nrec = NULL;
+        reset = 1;
+    }
+    r->comm = comm;
+    if (reset) {
+        cio_free(r->nrec);
+        r->nrec = cio_calloc((size_t)(s->nvars ? s->nvars : 1), sizeof *r->nrec);
+        r->event = e->nevents > 0 ? e->nevents - 1 : 0;
+    }
+    return i;
+}
+
+void cio_engine_event(cio_engine *e) { e->nevents++; }
+int64_t cio_engine_nevents(const cio_engine *e) { return e->nevents; }
+int cio_engine_nfiles(const cio_engine *e) { return e->nreg; }
+
+int cio_engine_file_leader(const cio_engine *e, int i)
+{
+    int rank = 0;
+    if (!e->virt && e->reg[i].comm != MPI_COMM_NULL) MPI_Comm_rank(e->reg[i].comm, &rank);
+    return rank == 0;
+}
+
+void cio_engine_file_at(const cio_engine *e, int i, const char **path, const cio_schema **s, int64_t *nrecs,
+                        int64_t *event)
+{
+    const reg_entry *r = &e->reg[i];
+    int64_t n = 0;
+    for (int v = 0; v < r->s->nvars; v++)
+        if (r->s->vars[v].is_record && r->nrec[v] > n) n = r->nrec[v];
+    if (path) *path = r->path;
+    if (s) *s = r->s;
+    if (nrecs) *nrecs = n;
+    if (event) *event = r->event;
+}
+
+/* ---------------------------------------------------------------- the public file verbs */
+cio_file *cio_create(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm)
+{
+    cio_agg_group *g = eng_group_for(e, comm);
+    return g ? eng_agg_file(e, path, s, comm, g, 1) : eng_plain_create(e, path, s, comm);
+}
+
+cio_file *cio_open(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm)
+{
+    cio_agg_group *g = eng_group_for(e, comm);
+    return g ? eng_agg_file(e, path, s, comm, g, 0) : eng_plain_open(e, path, s, comm);
+}
+
+int64_t cio_file_nrecs(cio_file *f)
+{
+    if (!f->grp) return eng_plain_nrecs(f);
+    int64_t n = f->io ? eng_plain_nrecs(f->io) : 0;
+    if (!f->e->virt) MPI_Bcast(&n, 1, MPI_INT64_T, f->grp->task_rank[0], f->comm);
+    return n;
+}
+
+void cio_write(cio_file *f, int varid, int64_t record)
+{
+    if (f->grp) eng_agg_write(f, varid, record, NULL);
+    else eng_plain_write(f, varid, record);
+}
+
+void cio_write_buf(cio_file *f, int varid, int64_t record, const void *buf)
+{
+    if (f->grp) eng_agg_write(f, varid, record, buf);
+    else eng_plain_write_buf(f, varid, record, buf);
+}
+
+void cio_flush(cio_file *f)
+{
+    if (!f->grp) eng_plain_flush(f);
+    else if (f->io) eng_plain_flush(f->io);
+}
+
+void cio_close(cio_file *f)
+{
+    if (!f->grp) {
+        eng_plain_close(f);
+        return;
+    }
+    if (f->io) eng_plain_close(f->io);
+    eng_file_free(f);
+}
+
+void cio_read_buf(cio_file *f, int varid, int64_t record, void *buf)
+{
+    if (!f->grp) {
+        eng_plain_read_buf(f, varid, record, buf);
+        return;
+    }
+    /* the I/O tasks read their parts and send every rank its share */
+    cio_agg_plan *p = eng_agg_plan(f, varid);
+    const cio_var *v = &f->s->vars[varid];
+    cio_decomp *iod = cio_agg_plan_io_decomp(p);
+    void *iobuf = NULL;
+    if (f->io) {
+        iobuf = cio_malloc((size_t)((iod ? iod->nelems : 0) + 1) * cio_type_size(v->type));
+        eng_plain_read_buf(f->io, varid, record, iobuf);
+    }
+    double t0 = MPI_Wtime();
+    int64_t sent = f->e->virt ? 0 : cio_agg_exchange(p, buf, iobuf, 0);
+    cio_timer_add(f->e->stats, CIO_T_REARRANGE, MPI_Wtime() - t0, sent);
+    cio_free(iobuf);
+}

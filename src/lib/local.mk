@@ -10,6 +10,10 @@ src_lib_libcio_base_a_SOURCES = \
 	src/lib/base/env.h \
 	src/lib/base/hints.c \
 	src/lib/base/hints.h \
+	src/lib/base/hint_status.c \
+	src/lib/base/hint_status.h \
+	src/lib/base/host_info.c \
+	src/lib/base/host_info.h \
 	src/lib/base/hostlist.c \
 	src/lib/base/hostlist.h \
 	src/lib/base/json.c \
@@ -92,6 +96,7 @@ src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/app.c \
 	src/lib/app/app.h \
 	src/lib/app/app_repeat.c \
+	src/lib/app/app_what_ran.c \
 	src/lib/app/buildinfo.h \
 	src/lib/app/context.c \
 	src/lib/app/context.h \

@@ -7,6 +7,7 @@
 #include "drivers/io_util.h"
 #include "app/print_params.h"
 #include "base/util.h"
+#include "base/hint_status.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,9 @@ const cio_param_spec cio_common_params[] = {
      0, 0, 0, 0},
     {"repetitions", CIO_P_INT, "1",
      "run the output phase this many times in one job; the summary and the headline give the median", 0, 1, 1e6, 0},
+    {"warmup", CIO_P_INT, "0",
+     "run the output phase this many times first and leave those runs out of every figure (warm-up; their files "
+     "are removed like a repetition's)", 0, 0, 1e6, 0},
     {"repetition_delay", CIO_P_DOUBLE, "0", "seconds to wait between repetitions", 0, 0, 1e6, 0},
     {"keep_files", CIO_P_BOOL, "false",
      "keep each repetition's files for the next to overwrite (default: remove them between repetitions)", 0, 0, 0, 0},
@@ -184,6 +188,7 @@ void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const
     a->argc = *argc;
     a->argv = *argv;
     a->t_start = MPI_Wtime();
+    cio_host_loadavg(a->host.load_start);
     cio_set_progname(kernel);
     cio_stats_init(&a->stats);
     cio_stats_init(&a->rstats);
@@ -584,6 +589,7 @@ static void write_json(cio_app *a, const char *path, cio_json_fn kernel_json, vo
     cio_json_str(&j, "parameter_file", a->param_file);
     cio_json_str(&j, "headline", a->headline);
     cio_context_json(&j, &a->context);
+    cio_host_info_json(&j, &a->host);
 
     cio_json_obj(&j, "libraries");
     char mpiv[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -601,6 +607,10 @@ static void write_json(cio_app *a, const char *path, cio_json_fn kernel_json, vo
     cio_json_str(&j, "iotype_origin", cio_param_origin(a->params, "iotype"));
     cio_json_str(&j, "iotype_effective", cio_mode_name(a->ecfg.opts.mode));
     if (a->mode_note[0]) cio_json_str(&j, "iotype_note", a->mode_note);
+    if (cio_app_iotype_cause(a)) cio_json_str(&j, "iotype_cause", cio_app_iotype_cause(a));
+    else cio_json_null(&j, "iotype_cause");
+    if (cio_app_call_pattern(a)) cio_json_str(&j, "call_pattern", cio_app_call_pattern(a));
+    else cio_json_null(&j, "call_pattern");
     cio_json_str(&j, "format", cio_format_name(a->ecfg.opts.format));
     cio_json_int(&j, "max_request_bytes", a->ecfg.max_request);
     cio_json_obj(&j, "aggregation");
@@ -648,10 +658,12 @@ static void write_json(cio_app *a, const char *path, cio_json_fn kernel_json, vo
     if (a->engine) {
         json_hints(&j, "requested", cio_engine_requested_hints(a->engine), 1);
         json_hints(&j, "applied", cio_engine_applied_hints(a->engine), 0);
+        cio_hint_status_json(&j, cio_engine_requested_hints(a->engine), cio_engine_applied_hints(a->engine),
+                             a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->name : NULL);
     }
     cio_json_obj_end(&j);
 
-    cio_rep_json(&j, a->reps, a->nreps, &a->rep_summary);
+    cio_rep_json(&j, a->reps, a->nreps, &a->rep_summary, a->warm_reps, a->nwarm);
     json_statistics(&j);
     json_summary(&j, "write", &a->summary);
     if (a->did_readback) json_summary(&j, "readback", &a->rsummary);
@@ -761,17 +773,7 @@ static void closing_lines(cio_app *a)
     }
     /* the mode that ran: a nonblocking fallback, or an independent iotype run
      * collectively because filters need it (mode_note), is named as run */
-    cio_mode shown = a->ecfg.opts.mode;
-    char runs[32] = "1 run";
-    double mibps = s->bw_write / 1048576.0;
-    if (a->nreps > 1) {
-        snprintf(runs, sizeof runs, "median of %d", a->nreps);
-        mibps = a->rep_summary.mibps.median;
-    }
-    snprintf(a->headline, sizeof a->headline,
-             "climio: %s %s/%s %s np=%d bytes=%lld write=%.2f MiB/s end to end (%s), durable=%s", a->kernel,
-             a->ecfg.drv ? a->ecfg.drv->name : "-", cio_format_name(a->ecfg.opts.format), cio_mode_name(shown),
-             a->nprocs, (long long)s->bytes_written, mibps, runs, a->durable ? "yes" : "no");
+    cio_app_headline(a, a->headline, sizeof a->headline);
 }
 
 int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx)
@@ -788,7 +790,10 @@ int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx)
     int stores = a->ecfg.drv && a->ecfg.drv->stores_data;
     cio_context_gather(&a->context, a->comm, a->engine && stores ? cio_engine_first_path(a->engine) : NULL,
                        bytes_stored(a));
-    if (a->rank == 0) closing_lines(a);
+    if (a->rank == 0) {
+        closing_lines(a);
+        cio_host_info_read(&a->host);
+    }
     a->finished = 1;
     if ((verify || readb) && a->engine) {
         if (!a->ecfg.drv->stores_data) {
@@ -881,9 +886,11 @@ void cio_report_summary(FILE *out, const cio_app *a, const cio_summary *s)
 {
     const double MiB = 1048576.0;
     fprintf(out, "==== climio %s summary ======================================\n", a->kernel);
-    fprintf(out, "driver %s, format %s, iotype %s%s, %d processes\n", a->ecfg.drv ? a->ecfg.drv->name : "-",
-            cio_format_name(a->ecfg.opts.format), cio_mode_name(a->ecfg.opts.mode),
-            a->mode_fallback ? " (nonblocking asked: run as blocking, --nc4_nonblocking_fallback)" : "", s->nprocs);
+    cio_app_which_repetition(out, a);
+    char mode[160];
+    cio_app_iotype_text(a, mode, sizeof mode, 1);
+    fprintf(out, "driver %s, format %s, iotype %s, %d processes\n", a->ecfg.drv ? a->ecfg.drv->name : "-",
+            cio_format_name(a->ecfg.opts.format), mode, s->nprocs);
     if (a->mode_note[0]) fprintf(out, "iotype: %s\n", a->mode_note);
     const cio_driver_opts *o = &a->ecfg.opts;
     fprintf(out, "data %s", cio_data_name(a->ecfg.data));
@@ -902,6 +909,9 @@ void cio_report_summary(FILE *out, const cio_app *a, const cio_summary *s)
                 a->ecfg.agg.io_base, a->ecfg.agg.rearranger == CIO_REARR_BOX ? "box" : "subset",
                 a->ecfg.agg.max_pend_req > 0 ? "point-to-point" : "MPI_Alltoallw");
     cio_context_print(out, &a->context);
+    if (a->engine)
+        cio_hint_status_print(out, cio_engine_requested_hints(a->engine), cio_engine_applied_hints(a->engine),
+                              a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->name : NULL);
     phase_table(out, s);
     report_stats(out, s);
     fprintf(out, "end to end               %.4f s from the first create/open to the last close%s: %.2f MiB/s\n",

@@ -24,6 +24,9 @@ EXTRA_DIST += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
 dist_doc_DATA += doc/sweep.md
 EXTRA_DIST += doc/images/sweep-heatmap.png doc/images/sweep-heatmap.svg
 
+# test-times: each test's wall time from the logs of make check (doc/testing.md)
+EXTRA_DIST += scripts/test-times
+
 # bench-drivers: every driver and mode on one file system, one table (doc/drivers.md)
 dist_bin_SCRIPTS += scripts/bench-drivers
 # bench-aggregation: io_tasks x rearranger x iotype for one kernel (doc/aggregation.md)

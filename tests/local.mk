@@ -2,7 +2,9 @@
 TEST_EXTENSIONS = .sh
 # the tests' environment, remade when tests/env.sh.in changes (nothing else needs it)
 check_DATA = tests/env.sh
-SH_LOG_COMPILER = $(SHELL)
+# each log ends with the test's wall time (scripts/test-times tabulates them)
+SH_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/timed.sh $(SHELL)
+LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/timed.sh
 AM_TESTS_ENVIRONMENT = . $(top_builddir)/tests/env.sh;
 
 check_PROGRAMS += tests/test_boxes tests/test_params tests/test_pattern tests/test_stats tests/test_json tests/test_hostlist tests/test_repeat
@@ -28,7 +30,7 @@ tests_test_json_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 TESTS += tests/test_boxes tests/test_params tests/test_pattern tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh \
 	tests/test_dryrun.sh tests/test_dryrun_classes.sh tests/test_bench_fill.sh tests/test_scale_memory.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh tests/test_large_sizes.sh \
 	tests/test_strict_inputs.sh tests/test_env_shared.sh
-EXTRA_DIST += tests/lib.sh tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_dryrun_classes.sh tests/test_bench_fill.sh tests/test_scale_memory.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh tests/test_large_sizes.sh \
+EXTRA_DIST += tests/lib.sh tests/timed.sh tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_dryrun_classes.sh tests/test_bench_fill.sh tests/test_scale_memory.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh tests/test_large_sizes.sh \
 	tests/test_strict_inputs.sh tests/test_env_shared.sh
 # issue 15's reliability classes: strict inputs, shared environment, claimed outputs
 TESTS += tests/test_outputs_claim.sh tests/test_verify_layout.sh

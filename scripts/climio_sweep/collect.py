@@ -65,7 +65,9 @@ def _flatten(prefix, obj, out):
 
 
 def _fsync_mode(res):
-    """io.fsync as a mode: close, end or none (schema 2 wrote a bool: true = close)."""
+    """io.fsync_mode: none, close or end (older results have only the bool io.fsync: true = close)."""
+    if _get(res, "io", "fsync_mode"):
+        return _get(res, "io", "fsync_mode")
     v = _get(res, "io", "fsync")
     if isinstance(v, bool):
         return "close" if v else "none"

@@ -88,6 +88,7 @@ src_lib_libcio_engine_a_SOURCES = \
 	src/lib/engine/engine_layout.c \
 	src/lib/engine/engine_readback.c \
 	src/lib/engine/engine_split.c \
+	src/lib/engine/engine_sync_end.c \
 	src/lib/engine/engine_write.c
 
 # app: the kernel descriptor, the common settings, reports, JSON, dry runs,

@@ -27,6 +27,11 @@ void cio_app_headline(const struct cio_app *a, char *buf, size_t len);
 /* "nonblocking_collective (asked blocking_collective[; cause: KEY])", or the iotype when it ran as asked. */
 void cio_app_iotype_text(const struct cio_app *a, char *buf, size_t len, int with_cause);
 void cio_app_which_repetition(FILE *out, const struct cio_app *a);
+/* --fsync: its value as CIO_FSYNC_* (true is close, false none), the mode's
+ * name, and the syncs of --fsync end after an output phase (collective). */
+int cio_app_fsync_mode(const char *value);
+const char *cio_app_fsync_name(int mode);
+void cio_app_sync_at_end(struct cio_app *a);
 
 /* The options every kernel has (driver, iotype, format, hints, verify, json, ...). */
 extern const cio_param_spec cio_common_params[];

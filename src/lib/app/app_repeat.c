@@ -62,6 +62,7 @@ static int warm_up(cio_app *a, cio_output_fn output, void *ctx, int quiet)
             next_phase(a);
         }
         output(ctx, w);
+        cio_app_sync_at_end(a);
         cio_summary s;
         cio_stats_reduce(&a->stats, a->comm, &s);
         cio_rep_from_summary(&a->warm_reps[w], &s);
@@ -104,6 +105,8 @@ void cio_app_repeat(cio_app *a, cio_output_fn output, void *ctx)
             if (phase > 0) next_phase(a);
             cio_engine_filters_off(a->engine, 1);
             output(ctx, phase++);
+        cio_app_sync_at_end(a);
+            cio_app_sync_at_end(a);
             cio_engine_filters_off(a->engine, 0);
             cio_summary s;
             cio_stats_reduce(&a->stats, a->comm, &s);
@@ -118,6 +121,7 @@ void cio_app_repeat(cio_app *a, cio_output_fn output, void *ctx)
         }
         if (phase > 0) next_phase(a);
         output(ctx, phase++);
+        cio_app_sync_at_end(a);
         cio_summary s;
         cio_stats_reduce(&a->stats, a->comm, &s);
         cio_rep_from_summary(&a->reps[r], &s);

@@ -17,6 +17,26 @@ const char *cio_app_iotype_cause(const cio_app *a)
     return NULL;
 }
 
+int cio_app_fsync_mode(const char *value)
+{
+    if (strcmp(value, "true") == 0 || strcmp(value, "close") == 0) return CIO_FSYNC_CLOSE;
+    if (strcmp(value, "end") == 0) return CIO_FSYNC_END;
+    return CIO_FSYNC_NONE;
+}
+
+const char *cio_app_fsync_name(int mode)
+{
+    return mode == CIO_FSYNC_CLOSE ? "close" : mode == CIO_FSYNC_END ? "end" : "none";
+}
+
+void cio_app_sync_at_end(cio_app *a)
+{
+    if (!a->engine || a->ecfg.fsync != CIO_FSYNC_END) return;
+    cio_err e = {0};
+    cio_engine_sync_written(a->engine, &e);
+    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
+}
+
 const char *cio_app_call_pattern(const cio_app *a)
 {
     return cio_param_known(a->params, "call_pattern") ? cio_param_str(a->params, "call_pattern") : NULL;

@@ -5,7 +5,8 @@
 # confirmed, echoed or not applicable (a bogus hint under OMPIO is echoed, a
 # PnetCDF hint on a raw file not applicable); the machine (OS, kernel, CPU,
 # memory, load at start and end), the MPI-IO environment, the commit the
-# build came from and the absolute output folder.
+# build came from and the absolute output folder; from a dry run, the IOR
+# command line writing the same bytes per rank in as many files.
 . "$top_srcdir/tests/lib.sh"
 set -e
 gj="$TESTTMP/gcrm.json"
@@ -57,4 +58,15 @@ if [ -e "$top_srcdir/.git" ] && command -v git >/dev/null 2>&1; then
 else
   case "$commit" in "unknown: "*) ;; *) fail "commit without git: $commit" ;; esac
 fi
+
+# the IOR equivalent of a plan: as many files (-m -i), the bytes per rank per file in whole transfers
+dj="$TESTTMP/dry.json"
+( cd "$TESTTMP" && "$top_builddir/src/gcrm/gcrm_io" --dry_run --nprocs 4 --driver mpiio --fsync end --json "$dj" \
+  >dry.txt 2>&1 ) || { cat "$TESTTMP/dry.txt"; fail "dry run"; }
+line=$(grep "^  mpiexec -n 4 ior " "$TESTTMP/dry.txt") || fail "no IOR line: $(tail -5 "$TESTTMP/dry.txt")"
+files=$(json_get "$dj" 'd["files"]["count"]')
+echo "$line" | grep -q -- " -a MPIIO -w -k -c -e -m -i $files -b [0-9]* -t [0-9]* -s 1 -o ior.out$" || fail "IOR line: $line"
+b=$(echo "$line" | sed 's/.* -b \([0-9]*\) .*/\1/'); t=$(echo "$line" | sed 's/.* -t \([0-9]*\) .*/\1/')
+[ "$(json_get "$dj" '0 <= d["per_rank"]["bytes_written"]["mean"] - '"$files"' * '"$b"' < '"$files"' * '"$t"' and '"$b"' % '"$t"' == 0')" = True ] \
+  || fail "IOR -b $b -t $t x $files files is not the plan's bytes per rank $(json_get "$dj" 'd["per_rank"]["bytes_written"]')"
 pass

@@ -98,6 +98,8 @@ src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/app.h \
 	src/lib/app/app_repeat.c \
 	src/lib/app/app_what_ran.c \
+	src/lib/app/ior_equivalent.c \
+	src/lib/app/ior_equivalent.h \
 	src/lib/app/buildinfo.h \
 	src/lib/app/context.c \
 	src/lib/app/context.h \

@@ -4,7 +4,8 @@
 # said before any run; figures and the page labelled with what ran, the context
 # banner, full legends, the PNG resolution, axis labels in words; "best" and
 # "faster" only from the stated test; a bench script's progress, warm-up and
-# Ctrl-C (partial table, exit 130, no traceback) with real gcrm_io runs.
+# Ctrl-C (partial table, exit 130, no traceback) with real gcrm_io runs; the
+# page in a headless browser (chromium-headless-shell): no broken image, no console error.
 . "$top_srcdir/tests/scripts/pytest_wrapper.sh"
 d="$top_srcdir/tests/scripts"
-run_pytest "$d/test_sweep_order.py" "$d/test_report_labels.py" "$d/test_bench_interrupt.py"
+run_pytest "$d/test_sweep_order.py" "$d/test_report_labels.py" "$d/test_bench_interrupt.py" "$d/test_report_browser.py"

@@ -87,6 +87,7 @@ src_lib_libcio_engine_a_SOURCES = \
 	src/lib/engine/engine_int.h \
 	src/lib/engine/engine_layout.c \
 	src/lib/engine/engine_readback.c \
+	src/lib/engine/engine_shared.c \
 	src/lib/engine/engine_split.c \
 	src/lib/engine/engine_sync_end.c \
 	src/lib/engine/engine_write.c
@@ -96,15 +97,20 @@ src_lib_libcio_engine_a_SOURCES = \
 src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/app.c \
 	src/lib/app/app.h \
+	src/lib/app/app_engine.c \
+	src/lib/app/app_finish.c \
+	src/lib/app/app_json.c \
+	src/lib/app/app_params.c \
 	src/lib/app/app_repeat.c \
+	src/lib/app/app_report.c \
 	src/lib/app/app_what_ran.c \
-	src/lib/app/ior_equivalent.c \
-	src/lib/app/ior_equivalent.h \
 	src/lib/app/buildinfo.h \
 	src/lib/app/context.c \
 	src/lib/app/context.h \
 	src/lib/app/dryrun.c \
 	src/lib/app/inapplicable.c \
+	src/lib/app/ior_equivalent.c \
+	src/lib/app/ior_equivalent.h \
 	src/lib/app/kernel.c \
 	src/lib/app/kernel.h \
 	src/lib/app/outputs.c \

@@ -149,6 +149,11 @@ const char *cio_app_unused_note(const cio_app *a, const char *key);   /* NULL: i
  * kernel_json adds the kernel's own section.  Returns the exit status: non-zero
  * when verification found mismatches. */
 int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx);
+/* The JSON document of a finished run, written by rank 0 (app_json.c): the
+ * engine's checksums (nsums names and sums) and the kernel's section with the
+ * suite's.  A file that cannot be written warns and sets exit status 4. */
+void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, void *ctx, int nsums,
+                        const char **names, const uint64_t *sums);
 
 /* --dry-run: plan the run for nprocs processes without MPI or storage, one
  * virtual rank at a time: plan(ctx, engine, rank, nprocs) runs the kernel's whole

@@ -146,7 +146,4 @@ void cio_engine_file_at(const cio_engine *e, int i, const char **path, const cio
 /* Whether this rank is the first of file i's communicator (the one that reports on it). */
 int cio_engine_file_leader(const cio_engine *e, int i);
 
-/* Bytes of one variable's share on this rank. */
-int64_t cio_var_rank_bytes(const cio_var *v);
-
 #endif

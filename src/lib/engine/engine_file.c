@@ -137,11 +137,6 @@ int64_t eng_plain_nrecs(cio_file *f)
     return n;
 }
 
-int64_t cio_var_rank_bytes(const cio_var *v)
-{
-    return v->decomp ? v->decomp->nelems * (int64_t)cio_type_size(v->type) : 0;
-}
-
 void eng_plain_close(cio_file *f)
 {
     cio_engine *e = f->e;

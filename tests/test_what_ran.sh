@@ -6,7 +6,9 @@
 # PnetCDF hint on a raw file not applicable); the machine (OS, kernel, CPU,
 # memory, load at start and end), the MPI-IO environment, the commit the
 # build came from and the absolute output folder; from a dry run, the IOR
-# command line writing the same bytes per rank in as many files.
+# command line writing the same bytes per rank in as many files; the data made
+# outside the timed window (--timing_window io, the default): its time reported
+# on its own, and no data made inside a timed driver call (counted).
 . "$top_srcdir/tests/lib.sh"
 set -e
 gj="$TESTTMP/gcrm.json"
@@ -58,6 +60,18 @@ if [ -e "$top_srcdir/.git" ] && command -v git >/dev/null 2>&1; then
 else
   case "$commit" in "unknown: "*) ;; *) fail "commit without git: $commit" ;; esac
 fi
+
+# making the data: outside the window by default, inside with end_to_end_with_data; never inside a driver call
+for w in io end_to_end_with_data; do
+  tj="$TESTTMP/time-$w.json"
+  run 2 "$ex" --driver mpiio --out "$TESTTMP/out" --json "$tj" --timing_window $w >"$TESTTMP/time.txt" 2>&1 \
+    || { cat "$TESTTMP/time.txt"; fail "--timing_window $w"; }
+  [ "$(json_get "$tj" 'd["io"]["timing_window"], d["write"]["timing"]["generation_inside_io_calls"], d["write"]["timers"]["pack"]["calls"] > 0')" \
+    = "$w 0 True" ] || fail "$w: $(json_get "$tj" 'd["io"]["timing_window"], d["write"]["timing"], d["write"]["timers"]["pack"]')"
+  where=outside; [ $w = io ] || where=inside
+  grep -q "^making the data  *[0-9.]* s on the slowest rank (pack), $where the end-to-end window (--timing_window $w)$" \
+    "$TESTTMP/time.txt" || fail "$w: the text does not report making the data on its own"
+done
 
 # the IOR equivalent of a plan: as many files (-m -i), the bytes per rank per file in whole transfers
 dj="$TESTTMP/dry.json"

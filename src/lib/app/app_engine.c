@@ -156,6 +156,7 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
     c->agg.max_pend_req = (int)cio_param_int(p, "max_pend_req");
     c->agg.buffer_limit = cio_param_int(p, "rearr_buffer_size");
     c->fsync = cio_app_fsync_mode(cio_param_str(p, "fsync"));
+    a->stats.clock_stops_for_data = strcmp(cio_param_str(p, "timing_window"), "io") == 0;
     if (c->fsync && !d->sync) {
         cio_seterr(&e, "%s: fsync: the %s driver has no call that makes its files durable", cio_param_origin(p, "fsync"),
                    d->name);

@@ -166,6 +166,7 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     cio_json_str(&j, "driver", a->ecfg.drv ? a->ecfg.drv->name : NULL);
     cio_json_str(&j, "iotype", cio_mode_name(a->mode_asked));
     cio_json_str(&j, "iotype_origin", cio_param_origin(a->params, "iotype"));
+    cio_json_str(&j, "timing_window", a->stats.clock_stops_for_data ? "io" : "end_to_end_with_data");
     cio_json_str(&j, "iotype_effective", cio_mode_name(a->ecfg.opts.mode));
     if (a->mode_note[0]) cio_json_str(&j, "iotype_note", a->mode_note);
     if (cio_app_iotype_cause(a)) cio_json_str(&j, "iotype_cause", cio_app_iotype_cause(a));

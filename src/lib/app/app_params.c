@@ -42,6 +42,10 @@ const cio_param_spec cio_common_params[] = {
      "false|true|none|close|end", 0, 0, 0},
     {"repetitions", CIO_P_INT, "1",
      "run the output phase this many times in one job; the summary and the headline give the median", 0, 1, 1e6, 0},
+    {"timing_window", CIO_P_CHOICE, "io",
+     "io: each rank's clock stops while it makes the values it writes (the pack timer), so end to end times the "
+     "I/O layer (copies, library calls, syncs), as IOR fills its buffer before its timer; end_to_end_with_data: the "
+     "window also holds making the data", "io|end_to_end_with_data", 0, 0, 0},
     {"warmup", CIO_P_INT, "0",
      "run the output phase this many times first and leave those runs out of every figure (warm-up; their files "
      "are removed like a repetition's)", 0, 0, 1e6, 0},

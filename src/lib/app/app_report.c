@@ -87,6 +87,9 @@ void cio_report_summary(FILE *out, const cio_app *a, const cio_summary *s)
             a->ecfg.fsync == CIO_FSYNC_CLOSE ? " (a sync before each close included)"
             : a->ecfg.fsync == CIO_FSYNC_END ? " (each file synced once after its last write included)" : "",
             s->bw_write / MiB);
+    fprintf(out, "making the data          %.4f s on the slowest rank (pack), %s the end-to-end window (--timing_window %s)\n",
+            s->t[CIO_T_PACK].sec.max, a->stats.clock_stops_for_data ? "outside" : "inside",
+            a->stats.clock_stops_for_data ? "io" : "end_to_end_with_data");
     cio_app_compression_time_print(out, a);
     if (a->did_readback) {
         const cio_summary *r = &a->rsummary;

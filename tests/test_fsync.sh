@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # --fsync close (true): every driver syncs each written file before each close,
 # reopens included; --fsync end: each file once, after its last write (IOR -e),
 # counted in the sync timer and, with strace, in fsync system calls; both timed

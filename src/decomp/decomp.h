@@ -74,7 +74,6 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
 /* the longest name var_names may give (a variable name is built in 64 bytes, "D<k>." before it) */
 #define DECOMP_VAR_NAME_MAX 48
 void decomp_rundate_set(MPI_Comm comm);
-const char *decomp_rundate(void);
 
 /* E3SM-IO's blob layout: per decomposition, each rank's elements written as one
  * contiguous block of a 1-D array (blob_elems), its place and its requests stored

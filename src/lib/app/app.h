@@ -12,6 +12,7 @@
 #include "app/outputs.h"
 #include "base/params.h"
 #include "app/repeat.h"
+#include "app/settings.h"
 #include "base/stats.h"
 #include "drivers/storage.h"
 #include "base/host_info.h"
@@ -27,9 +28,8 @@ void cio_app_headline(const struct cio_app *a, char *buf, size_t len);
 /* "nonblocking_collective (asked blocking_collective[; cause: KEY])", or the iotype when it ran as asked. */
 void cio_app_iotype_text(const struct cio_app *a, char *buf, size_t len, int with_cause);
 void cio_app_which_repetition(FILE *out, const struct cio_app *a);
-/* --fsync: its value as CIO_FSYNC_* (true is close, false none), the mode's
- * name, and the syncs of --fsync end after an output phase (collective). */
-int cio_app_fsync_mode(const char *value);
+/* --fsync: the mode's name (CIO_FSYNC_*: none, close, end), and the syncs of
+ * --fsync end after an output phase (collective). */
 const char *cio_app_fsync_name(int mode);
 void cio_app_sync_at_end(struct cio_app *a);
 
@@ -51,6 +51,8 @@ struct cio_app {
     cio_stats rstats;           /* read-back */
     cio_engine *engine;
     cio_engine_cfg ecfg;
+    cio_kernel_asks asks;       /* what the kernel's setup asks of the run (settings.h) */
+    cio_settings set;           /* the common settings, resolved once by cio_app_resolve_engine */
     cio_hints kernel_hints;     /* hints a kernel adds before cio_app_setup_engine (e.g. from its own
                                  * environment variables): lowest precedence, the hints_file, the hints
                                  * parameter and PNETCDF_HINTS override them */

@@ -17,13 +17,6 @@ const char *cio_app_iotype_cause(const cio_app *a)
     return NULL;
 }
 
-int cio_app_fsync_mode(const char *value)
-{
-    if (strcmp(value, "true") == 0 || strcmp(value, "close") == 0) return CIO_FSYNC_CLOSE;
-    if (strcmp(value, "end") == 0) return CIO_FSYNC_END;
-    return CIO_FSYNC_NONE;
-}
-
 const char *cio_app_fsync_name(int mode)
 {
     return mode == CIO_FSYNC_CLOSE ? "close" : mode == CIO_FSYNC_END ? "end" : "none";

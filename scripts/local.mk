@@ -11,7 +11,8 @@ dist_climiosweep_DATA = \
   scripts/climio_sweep/execute.py scripts/climio_sweep/html.py scripts/climio_sweep/kernel.py \
   scripts/climio_sweep/local.py scripts/climio_sweep/lustre.py scripts/climio_sweep/plan.py \
   scripts/climio_sweep/prepare.py scripts/climio_sweep/report.py scripts/climio_sweep/state.py \
-  scripts/climio_sweep/sweepfile.py scripts/climio_sweep/bench.py \
+  scripts/climio_sweep/sweepfile.py scripts/climio_sweep/bench.py scripts/climio_sweep/verdict.py \
+  scripts/climio_sweep/runs_as.py \
   scripts/climio_sweep/resultcheck.py
 # bench.py: the runner the scripts/bench-* share; they find the package as the
 # launcher does (beside them, or in $(datadir)/climio/python)
@@ -24,6 +25,9 @@ EXTRA_DIST += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
 dist_doc_DATA += doc/sweep.md
 EXTRA_DIST += doc/images/sweep-heatmap.png doc/images/sweep-heatmap.svg
 
+# test-times: each test's wall time from the logs of make check (doc/testing.md)
+EXTRA_DIST += scripts/test-times
+
 # bench-drivers: every driver and mode on one file system, one table (doc/drivers.md)
 dist_bin_SCRIPTS += scripts/bench-drivers
 # bench-aggregation: io_tasks x rearranger x iotype for one kernel (doc/aggregation.md)
@@ -32,5 +36,7 @@ dist_bin_SCRIPTS += scripts/bench-aggregation
 dist_bin_SCRIPTS += scripts/plan-tables
 # bench-scale: each kernel at 16, 64, 256 oversubscribed ranks (doc/scaling.md)
 dist_bin_SCRIPTS += scripts/bench-scale
+# bench-decomp: decomp_io beside a user-built e3sm_io on the same map (doc/decomp.md)
+dist_bin_SCRIPTS += scripts/bench-decomp
 # bench-compress: filter x level x shuffle x quantization on model data (doc/compression.md)
 dist_bin_SCRIPTS += scripts/bench-compress

@@ -266,3 +266,8 @@ cio_schema *cio_schema_clone_meta(const cio_schema *s)
         cio_schema_att(c, -1, s->gatts[a].name, s->gatts[a].type, s->gatts[a].len, s->gatts[a].vals);
     return c;
 }
+
+int64_t cio_var_rank_bytes(const cio_var *v)
+{
+    return v->decomp ? v->decomp->nelems * (int64_t)cio_type_size(v->type) : 0;
+}

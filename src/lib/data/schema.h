@@ -103,6 +103,8 @@ int cio_var_shape(const cio_schema *s, const cio_var *v, int64_t *shape);
 int64_t cio_var_record_elems(const cio_schema *s, const cio_var *v);
 /* This rank's bytes of one record of every variable (what one output event writes). */
 int64_t cio_schema_rank_bytes(const cio_schema *s);
+/* Bytes of one variable's share on this rank. */
+int64_t cio_var_rank_bytes(const cio_var *v);
 /* Global bytes of one record of every record variable / of all fixed variables. */
 int64_t cio_schema_record_bytes(const cio_schema *s);
 int64_t cio_schema_fixed_bytes(const cio_schema *s);

@@ -1,29 +1,11 @@
-/* The engine: its lifecycle, data buffers, file registry and the public file verbs
+/* The engine's public calls: its lifecycle, what it reports, and the file verbs
  * (which route a file to the plain path or to aggregation).  See engine_int.h. */
 #include "config.h"
 #include "engine/engine_int.h"
-#include "drivers/io_util.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* ---------------------------------------------------------------- errors */
-static void open_diagnosis(const char *drv, const char *path, char *out, size_t n)
-{
-    out[0] = '\0';
-    if (strcmp(drv, "pnetcdf") != 0 && strcmp(drv, "netcdf") != 0 && strcmp(drv, "hdf5") != 0) return;
-    cio_nc_open_diagnosis(path, out, n);
-}
-
-CIO_NORETURN void eng_fail(cio_file *f, const char *verb)
-{
-    char why[256] = "";
-    if (strcmp(verb, "open") == 0) open_diagnosis(f->e->cfg.drv->name, f->path, why, sizeof why);
-    cio_die("%s driver: %s failed on %s: %s%s%s", f->e->cfg.drv->name, verb, f->path,
-            f->df.err[0] ? f->df.err : "(no message from the driver)", why,
-            f->defined ? " -- the file is incomplete" : "");
-}
 
 /* ---------------------------------------------------------------- engine */
 static cio_engine *engine_alloc(const cio_engine_cfg *cfg, cio_stats *stats)
@@ -86,6 +68,8 @@ void cio_engine_free(cio_engine *e)
     cio_hints_free(&e->applied);
     cio_hints_free(&e->cfg.hints);
     cio_free(e->first_path);
+    for (int i = 0; i < e->nsync; i++) cio_free(e->sync_paths[i]);
+    cio_free(e->sync_paths);
     cio_engine_forget_created(e);
     cio_free(e->created);
     cio_free(e);
@@ -111,18 +95,6 @@ void cio_engine_forget_created(cio_engine *e)
     e->ncreated = 0;
 }
 
-void eng_note_created(cio_engine *e, const char *path)
-{
-    if (!e->first_path) e->first_path = cio_strdup(path);
-    for (int i = 0; i < e->ncreated; i++)
-        if (strcmp(e->created[i], path) == 0) return;
-    if (e->ncreated == e->createdcap) {
-        e->createdcap = e->createdcap ? 2 * e->createdcap : 16;
-        e->created = cio_realloc(e->created, (size_t)e->createdcap * sizeof *e->created);
-    }
-    e->created[e->ncreated++] = cio_strdup(path);
-}
-
 void cio_engine_new_repetition(cio_engine *e)
 {
     for (int i = 0; i < e->ncs; i++) e->cs_sum[i] = 0;
@@ -143,76 +115,6 @@ void cio_engine_filters_off(cio_engine *e, int off)
         e->cfg.opts.quantize_digits = e->filtered.quantize_digits;
     }
     e->filters_off = off;
-}
-
-/* ---------------------------------------------------------------- data buffers */
-/* Write buffers are reused rather than freed: a fresh large allocation costs a
- * page fault per page at first touch, which made filling a new buffer several
- * times slower than filling a used one, and that cost would land in every
- * driver's run as overhead.  The pool holds at most what was in use at once. */
-void *eng_buf_get(cio_engine *e, size_t n)
-{
-    int best = -1;
-    for (int i = 0; i < e->npool; i++) {
-        size_t sz = cio_msize(e->pool[i]);
-        if (sz >= n && sz <= 2 * n + 4096 && (best < 0 || sz < cio_msize(e->pool[best]))) best = i;
-    }
-    if (best < 0) return cio_malloc(n ? n : 1);
-    void *p = e->pool[best];
-    e->pool[best] = e->pool[--e->npool];
-    return p;
-}
-
-void eng_buf_put(cio_engine *e, void *p)
-{
-    if (!p) return;
-    if (e->npool == (int)(sizeof e->pool / sizeof *e->pool)) {
-        int small = 0;
-        for (int i = 1; i < e->npool; i++)
-            if (cio_msize(e->pool[i]) < cio_msize(e->pool[small])) small = i;
-        if (cio_msize(e->pool[small]) >= cio_msize(p)) {
-            cio_free(p);
-            return;
-        }
-        cio_free(e->pool[small]);
-        e->pool[small] = e->pool[--e->npool];
-    }
-    e->pool[e->npool++] = p;
-}
-
-/* ---------------------------------------------------------------- registry */
-int eng_registry_entry(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm, int reset)
-{
-    if (!e->cfg.remember) return -1;
-    int i;
-    for (i = 0; i < e->nreg; i++)
-        if (strcmp(e->reg[i].path, path) == 0) break;
-    if (i == e->nreg) {
-        if (e->nreg == e->regcap) {
-            e->regcap = e->regcap ? 2 * e->regcap : 16;
-            e->reg = cio_realloc(e->reg, (size_t)e->regcap * sizeof *e->reg);
-        }
-        memset(&e->reg[i], 0, sizeof e->reg[i]);
-        e->reg[i].path = cio_strdup(path);
-        e->nreg++;
-        reset = 1;
-    }
-    reg_entry *r = &e->reg[i];
-    if (r->s != s) {
-        cio_schema_ref(s);
-        cio_schema_free(r->s);
-        r->s = s;
-        cio_free(r->nrec);
-        r->nrec = NULL;
-        reset = 1;
-    }
-    r->comm = comm;
-    if (reset) {
-        cio_free(r->nrec);
-        r->nrec = cio_calloc((size_t)(s->nvars ? s->nvars : 1), sizeof *r->nrec);
-        r->event = e->nevents > 0 ? e->nevents - 1 : 0;
-    }
-    return i;
 }
 
 void cio_engine_event(cio_engine *e) { e->nevents++; }

@@ -1,11 +1,13 @@
 /* The engine's internals, shared by its files (not part of the interface a
  * kernel uses; that is engine.h):
- *   engine.c           the engine, its data buffers, the file registry, the public file verbs
+ *   engine.c           the public calls: lifecycle, reports, the file verbs
+ *   engine_shared.c    what the files below share: failure, data buffers, file registry
  *   engine_file.c      create, open, count records, close through the driver
  *   engine_write.c     writes (blocking now, nonblocking posted and flushed in rounds), reads
  *   engine_split.c     request splitting: a variable's share as driver calls of at most max_request bytes
  *   engine_agg.c       aggregation glue: files written by I/O tasks (io_tasks > 0)
  *   engine_readback.c  read-back and verification of every file written
+ *   engine_layout.c    read-back's check of each variable's type and dimensions and the file's size
  *   engine_checksum.c  the values written (pattern or the kernel's fill) and their checksums */
 #ifndef CLIMIO_ENGINE_INT_H
 #define CLIMIO_ENGINE_INT_H
@@ -54,6 +56,8 @@ struct cio_engine {
     char *first_path;   /* the first file this rank created through a driver (run context) */
     cio_driver_opts filtered;   /* the configured opts while cio_engine_filters_off holds them off */
     int filters_off;
+    char **sync_paths;  /* --fsync end: the files written since the last cio_engine_sync_written */
+    int nsync, synccap;
     char **created;     /* files created where this rank is rank 0 of the file's communicator */
     int ncreated, createdcap;
 };
@@ -121,13 +125,14 @@ static inline int block_iter_next(block_iter *it)
     return 1;
 }
 
-/* engine.c */
+/* engine_shared.c */
 CIO_NORETURN void eng_fail(cio_file *f, const char *verb);
 void *eng_buf_get(cio_engine *e, size_t n);
 void eng_buf_put(cio_engine *e, void *p);
 int eng_registry_entry(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm, int reset);
 /* the file this rank created (first_path; the list --repetitions removes when rank 0 of its communicator) */
 void eng_note_created(cio_engine *e, const char *path);
+void eng_note_for_sync(cio_engine *e, const char *path);   /* --fsync end (engine_sync_end.c) */
 
 /* Time one driver call into timer `t` and stop every rank if it fails. */
 #define DCALL(f, t, bytes, verb, call)                                       \

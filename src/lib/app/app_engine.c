@@ -1,0 +1,133 @@
+/* The common I/O settings resolved into the engine's configuration: driver,
+ * iotype, format, filters, aggregation, hints. */
+#include "config.h"
+#include "base/inputs.h"
+#include "app/app.h"
+#include "drivers/compress.h"
+#include "base/env.h"
+#include "drivers/io_util.h"
+#include "base/util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void fail_all(cio_app *a, cio_err *e)
+{
+    cio_die_all(a->comm, "%s", e->msg);
+}
+
+static void load_hints(cio_app *a, cio_hints *h)
+{
+    cio_err e = {0};
+    for (int i = 0; i < a->kernel_hints.n; i++)
+        cio_hints_set(h, a->kernel_hints.key[i], a->kernel_hints.val[i], a->kernel_hints.origin[i]);
+    const char *hf = cio_param_str(a->params, "hints_file");
+    if (hf) {
+        char src[600];
+        snprintf(src, sizeof src, "hints_file (%s)", cio_param_origin(a->params, "hints_file"));
+        if (a->rank == 0) cio_inputs_add(hf, src, CIO_INPUT_READ);
+        char *text = cio_read_file_bcast(hf, a->comm, &e);
+        if (!text || cio_hints_parse_file_text(h, text, hf, &e) != 0) fail_all(a, &e);
+        cio_free(text);
+    }
+    const char *hs = a->set.hints;
+    if (hs && cio_hints_parse(h, hs, a->set.hints_origin, &e) != 0) fail_all(a, &e);
+    /* PnetCDF itself gives PNETCDF_HINTS the last word; do the same for every driver */
+    const char *env = cio_getenv("PNETCDF_HINTS");
+    if (env && *env && cio_hints_parse(h, env, "environment PNETCDF_HINTS", &e) != 0) fail_all(a, &e);
+}
+
+/* Did the user choose the iotype (command line, or a parameter file named on it)?
+ * A value from the built-in input or the default file found in the working
+ * folder is the kernel's default. */
+static int iotype_chosen(const cio_app *a)
+{
+    const cio_params *p = a->params;
+    if (!cio_param_isset(p, "iotype")) return 0;
+    return strcmp(cio_param_origin(p, "iotype"), "command line") == 0 || a->param_file_given;
+}
+
+/* The common settings (settings.h), once; a refusal ends every rank. */
+static void resolve_settings(cio_app *a, cio_format kernel_default)
+{
+    cio_err e = {0};
+    char note[512];
+    a->asks.kernel = a->kernel;
+    a->asks.kernel_format = kernel_default;
+    if (cio_settings_resolve(a->params, &a->asks, iotype_chosen(a), &a->set, note, sizeof note, &e) != 0)
+        fail_all(a, &e);
+    if (a->rank == 0 && note[0]) fprintf(stderr, "%s: note: %s\n", a->kernel, note);
+    a->mode_asked = a->set.iotype;
+    a->mode_adjusted = a->set.iotype_adjusted;
+    a->mode_fallback = a->set.mode_fallback;
+}
+
+void cio_app_setup_engine(cio_app *a, cio_format kernel_default)
+{
+    cio_app_resolve_engine(a, kernel_default);
+    cio_app_start_engine(a);
+}
+
+void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
+{
+    cio_params *p = a->params;
+    cio_err e = {0};
+    resolve_settings(a, kernel_default);
+    const cio_settings *set = &a->set;
+    const cio_driver *d = set->driver;
+    cio_engine_cfg *c = &a->ecfg;
+    memset(c, 0, sizeof *c);
+    c->drv = d;
+    cio_mode mode = set->mode;
+    c->opts.format = set->format;
+    c->opts.kernel_format = kernel_default;
+    c->opts.nofill = cio_param_bool(p, "nofill");
+    c->opts.chunking = set->chunking;
+    c->opts.serial = set->serial;
+    c->opts.size_hint_env = set->size_hint_env;
+    c->opts.deflate = (int)cio_param_int(p, "deflate");
+    if (cio_compress_setup(p, d, &c->opts, &mode, a->mode_note, sizeof a->mode_note, &e) != 0) fail_all(a, &e);
+    c->opts.mode = mode;
+    if (a->rank == 0 && a->mode_note[0] && !cio_param_bool(p, "quiet"))
+        fprintf(stderr, "%s: note: %s\n", a->kernel, a->mode_note);
+    c->opts.header_pad = set->header_pad;
+    c->opts.params = p;
+    if (d->configure) {
+        if (d->configure(p, &c->opts, &a->driver_conf, &e) != 0) fail_all(a, &e);
+        c->opts.conf = a->driver_conf;
+    }
+    c->max_request = cio_param_int(p, "max_request_size");
+    const char *iot = cio_param_str(p, "io_tasks");
+    int64_t ntasks = 0;
+    if (strcmp(iot, "all") != 0 && (cio_parse_int(iot, &ntasks) != 0 || ntasks < 1 || ntasks > 1000000000)) {
+        cio_seterr(&e, "%s: io_tasks expects a positive number of I/O tasks or 'all', found '%s'",
+                   cio_param_origin(p, "io_tasks"), iot);
+        fail_all(a, &e);
+    }
+    c->agg.io_tasks = (int)ntasks;
+    c->agg.io_stride = (int)cio_param_int(p, "io_stride");
+    c->agg.io_base = (int)cio_param_int(p, "io_base");
+    c->agg.rearranger = cio_rearranger_from_name(cio_param_str(p, "rearranger"));
+    c->agg.blocksize = cio_param_int(p, "pio_blocksize");
+    if (c->agg.rearranger == CIO_REARR_PIOBOX && c->agg.io_tasks == 0) c->agg.io_tasks = a->nprocs;
+    c->agg.max_pend_req = (int)cio_param_int(p, "max_pend_req");
+    c->agg.buffer_limit = cio_param_int(p, "rearr_buffer_size");
+    c->fsync = set->fsync;
+    a->stats.clock_stops_for_data = strcmp(cio_param_str(p, "timing_window"), "io") == 0;
+    cio_data_from_name(cio_param_str(p, "data"), &c->data);
+    if (c->opts.quantize) c->verify_tol = cio_data_digits_tolerance(c->opts.quantize_digits);
+    c->verify_only = set->verify_only;
+    a->storage_report = cio_param_bool(p, "storage_report") || cio_compress_any(&c->opts);
+    c->remember = set->verify || set->read || a->storage_report;
+    cio_hints_init(&c->hints);
+    load_hints(a, &c->hints);
+    int planned = cio_param_bool(p, "dry_run") && cio_param_int(p, "nprocs") > 0 ? (int)cio_param_int(p, "nprocs")
+                                                                               : a->nprocs;
+    cio_app_note_inapplicable(a, planned);
+}
+
+void cio_app_start_engine(cio_app *a)
+{
+    a->engine = cio_engine_new(&a->ecfg, a->comm, &a->stats);
+    cio_stats_mark_start(&a->stats, a->comm);
+}

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base/util.h"
 
 typedef struct input {
     dev_t dev;
@@ -19,15 +18,24 @@ typedef struct input {
 } input;
 
 static int n, cap;
+
+/* Rank-local and below util.c (which records what it reads): no cio_die here. */
+static void *need(void *p)
+{
+    if (!p) {
+        fprintf(stderr, "out of memory recording the run's input files\n");
+        exit(1);
+    }
+    return p;
+}
 static input *list;
 
 static char *describe(const char *path, const char *source)
 {
-    size_t need = strlen(path) + (source ? strlen(source) : 0) + 32;
-    char *s = malloc(need);
-    if (!s) cio_die("out of memory");
-    if (source) snprintf(s, need, "%s '%s'", source, path);
-    else snprintf(s, need, "the input '%s'", path);
+    size_t len = strlen(path) + (source ? strlen(source) : 0) + 32;
+    char *s = need(malloc(len));
+    if (source) snprintf(s, len, "%s '%s'", source, path);
+    else snprintf(s, len, "the input '%s'", path);
     return s;
 }
 
@@ -41,23 +49,22 @@ void cio_inputs_add(const char *path, const char *source, cio_input_role role)
                 free(list[i].what);
                 list[i].what = describe(path, source);
             }
-            if (role != CIO_INPUT_READ) list[i].role = role;
+            /* one file in two roles (a member that is also -a's output): read only */
+            if (role != list[i].role) list[i].role = CIO_INPUT_READ;
             return;
         }
     if (n == cap) {
         cap = cap ? 2 * cap : 16;
-        list = realloc(list, (size_t)cap * sizeof *list);
-        if (!list) cio_die("out of memory");
+        list = need(realloc(list, (size_t)cap * sizeof *list));
     }
     char real[PATH_MAX];
     input *in = &list[n++];
     in->dev = st.st_dev;
     in->ino = st.st_ino;
     in->is_dir = S_ISDIR(st.st_mode);
-    in->real = strdup(realpath(path, real) ? real : path);
+    in->real = need(strdup(realpath(path, real) ? real : path));
     in->what = describe(path, source);
     in->role = role;
-    if (!in->real) cio_die("out of memory");
 }
 
 const char *cio_inputs_find(dev_t dev, ino_t ino, const char *resolved, cio_input_role *role)

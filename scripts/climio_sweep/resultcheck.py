@@ -24,7 +24,7 @@ RESULT = {
     "headline": str,
     "climio_version": str,
     "command_line": ("list", str),
-    "host": str,
+    "host": (str, dict),      # a name (version 1 documents) or the machine's description
     "date": str,
     "parameter_file": str,
     "context": dict,

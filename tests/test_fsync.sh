@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # --fsync: every driver syncs each written file before closing it, timed as its
 # own phase inside the end-to-end window; the JSON and the headline say the
 # figures are durable; the page-cache note shows on a small run without fsync only;

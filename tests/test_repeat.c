@@ -1,5 +1,6 @@
 /* The summary of repetitions from known per-repetition values: min, median
  * (odd and even counts), mean, max and the sample standard deviation. */
+/* sanitizers: yes */
 #include "config.h"
 #include "check.h"
 #include "app/repeat.h"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # --repetitions N: the output phase N times in one job.  The JSON's
 # repetitions[] and summary agree with each other (median, min, max, mean), the
 # text has the summary table and the headline gives the median; checksums and

@@ -78,7 +78,6 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
 /* the longest name var_names may give (a variable name is built in 64 bytes, "D<k>." before it) */
 #define DECOMP_VAR_NAME_MAX 48
 void decomp_rundate_set(MPI_Comm comm);
-const char *decomp_rundate(void);
 
 /* Settle fill_holes for the loaded map (auto: on, except for E3SM-IO maps) and
  * the data kind; with holes filled, find each rank's unheld runs (collective;

@@ -74,8 +74,6 @@ void decomp_rundate_set(MPI_Comm comm)
     MPI_Bcast(rundate_text, DECOMP_RUNDATE_LEN + 1, MPI_CHAR, 0, comm);
 }
 
-const char *decomp_rundate(void) { return rundate_text; }
-
 /* rundate's characters for the box (rank 0 holds the whole variable) */
 static void rundate_fill(void *ctx, const cio_var *v, int64_t record, const cio_box *box, void *buf)
 {

@@ -44,6 +44,7 @@ src_lib_libcio_drivers_a_SOURCES = \
 	src/lib/drivers/compress.c \
 	src/lib/drivers/compress.h \
 	src/lib/drivers/driver.h \
+	src/lib/drivers/driver_common.c \
 	src/lib/drivers/drivers.c \
 	src/lib/drivers/hdf5_end.c \
 	src/lib/drivers/hdf5_end.h \
@@ -57,7 +58,7 @@ src_lib_libcio_drivers_a_SOURCES = \
 	src/lib/drivers/storage.h \
 	src/lib/drivers/storage_h5.c
 if HAVE_PNETCDF
-src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_pnetcdf.c
+src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_pnetcdf.c src/lib/drivers/pnetcdf_end.c src/lib/drivers/pnetcdf_end.h
 endif
 if HAVE_NETCDF
 src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_netcdf.c
@@ -67,7 +68,7 @@ src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_hdf5.c
 endif
 # adios2: only with ./configure --with-adios2=DIR (scripts/build-adios2)
 if HAVE_ADIOS2
-src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_adios2.c src/lib/drivers/io_adios2.h
+src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_adios2.c src/lib/drivers/bp_layout.c src/lib/drivers/bp_layout.h
 endif
 
 # engine: plans executed through a driver (files, writes, splitting, aggregation,
@@ -95,6 +96,8 @@ src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/app.c \
 	src/lib/app/app.h \
 	src/lib/app/app_engine.c \
+	src/lib/app/settings.c \
+	src/lib/app/settings.h \
 	src/lib/app/app_finish.c \
 	src/lib/app/app_json.c \
 	src/lib/app/app_params.c \

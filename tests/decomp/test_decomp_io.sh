@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # decomp_io replays a map recorded at 4 tasks (the formats' running example: an
 # unsorted task, a hole, an element nobody holds) at 1, 2, 3 and 4 ranks with every
 # driver built: identical files, --verify passes, the same checksums; the element

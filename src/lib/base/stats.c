@@ -140,6 +140,97 @@ cio_red cio_reduce(double v, MPI_Comm comm)
 
 static int stat_width(const cio_stat_desc *d) { return d->red == CIO_RED_HIST ? CIO_HIST_BINS : 1; }
 
+/* The reduction buffers: doubles (timer seconds, then the CIO_RED_RANKS
+ * statistics) and int64 (timer calls and bytes, then the summed statistics). */
+enum { MAXD = CIO_MAX_TIMERS + 16, MAXC = 2 * CIO_MAX_TIMERS + 64 + CIO_HIST_BINS };
+
+/* This rank's figures into the buffers: *nd doubles, *nc counters. */
+static void pack(const cio_stats *s, double *sec, int64_t *c, int *nd, int *nc)
+{
+    int nt = s->ntimers;
+    *nd = nt;
+    *nc = 2 * nt;
+    for (int i = 0; i < nt; i++) {
+        sec[i] = s->t[i].seconds;
+        c[2 * i] = s->t[i].calls;
+        c[2 * i + 1] = s->t[i].bytes;
+    }
+    for (int k = 0; k < cio_nstats; k++) {
+        const cio_stat_desc *d = &cio_stat_table[k];
+        const int64_t *v = (const int64_t *)((const char *)s + d->in_stats);
+        if (d->red == CIO_RED_RANKS) {
+            sec[(*nd)++] = (double)*v;
+            continue;
+        }
+        for (int i = 0; i < stat_width(d); i++) c[(*nc)++] = d->red == CIO_RED_SUM_KNOWN && v[i] < 0 ? 0 : v[i];
+        if (d->red == CIO_RED_SUM_KNOWN) c[(*nc)++] = v[0] >= 0;   /* how many ranks know it */
+    }
+    if (*nd > MAXD || *nc > MAXC) cio_die("internal: cio_stat_table outgrew the reduction buffers");
+}
+
+/* Sum, min and max with their ranks of nd doubles over comm (n ranks). */
+static void reduce_doubles(const double *sec, int nd, int rank, int n, MPI_Comm comm, cio_red *red)
+{
+    double sum[MAXD];
+    struct { double v; int r; } in[MAXD], lo[MAXD], hi[MAXD];
+    for (int i = 0; i < nd; i++) {
+        in[i].v = sec[i];
+        in[i].r = rank;
+    }
+    MPI_Allreduce(sec, sum, nd, MPI_DOUBLE, MPI_SUM, comm);
+    MPI_Allreduce(in, lo, nd, MPI_DOUBLE_INT, MPI_MINLOC, comm);
+    MPI_Allreduce(in, hi, nd, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+    for (int i = 0; i < nd; i++) {
+        red[i].sum = sum[i];
+        red[i].mean = sum[i] / n;
+        red[i].min = lo[i].v;
+        red[i].min_rank = lo[i].r;
+        red[i].max = hi[i].v;
+        red[i].max_rank = hi[i].r;
+    }
+}
+
+/* The reduced buffers into the summary, in pack's order. */
+static void unpack(const cio_stats *s, const cio_red *red, const int64_t *csum, cio_summary *out)
+{
+    int nt = s->ntimers, nd = nt, nc = 2 * nt;
+    for (int i = 0; i < nt; i++) {
+        snprintf(out->t[i].name, sizeof out->t[i].name, "%s", s->t[i].name);
+        out->t[i].sec = red[i];
+        out->t[i].calls = csum[2 * i];
+        out->t[i].bytes = csum[2 * i + 1];
+    }
+    for (int k = 0; k < cio_nstats; k++) {
+        const cio_stat_desc *d = &cio_stat_table[k];
+        char *to = (char *)out + d->in_summary;
+        if (d->red == CIO_RED_RANKS) {
+            *(cio_red *)to = red[nd++];
+            continue;
+        }
+        int64_t *v = (int64_t *)to;
+        for (int i = 0; i < stat_width(d); i++) v[i] = csum[nc++];
+        if (d->red == CIO_RED_SUM_KNOWN && csum[nc++] == 0) v[0] = -1;
+    }
+}
+
+/* The window from the earliest create or open to the latest close, and the
+ * bandwidths over it. */
+static void reduce_window(const cio_stats *s, MPI_Comm comm, cio_summary *out)
+{
+    double fc = s->first_open < 0 ? 1e300 : s->first_open, lc = s->last_close;
+    MPI_Allreduce(&fc, &out->first_open, 1, MPI_DOUBLE, MPI_MIN, comm);
+    MPI_Allreduce(&lc, &out->last_close, 1, MPI_DOUBLE, MPI_MAX, comm);
+    if (out->first_open > 1e299 || out->last_close < 0) {
+        out->first_open = out->last_close = out->window = 0;
+    } else {
+        out->window = out->last_close - out->first_open;
+        if (out->window > 0) {
+            out->bw_write = (double)out->bytes_written / out->window;
+            out->bw_read = (double)out->bytes_read / out->window;
+        }
+    }
+}
+
 /* All timers and every statistic are reduced in a few calls (sum, minloc,
  * maxloc of the doubles; sum of the counters) rather than one per figure, so the
  * reduction cost does not grow with the number of timers. */
@@ -163,82 +254,18 @@ void cio_stats_reduce(const cio_stats *st, MPI_Comm comm, cio_summary *out)
     if (nmax != nt) cio_die("internal: ranks registered different numbers of timers (%d here, %d max)", nt, nmax);
     out->ntimers = nt;
 
-    /* doubles: timer seconds, then the CIO_RED_RANKS statistics; int64: timer
-     * calls and bytes, then the summed statistics */
-    enum { MAXD = CIO_MAX_TIMERS + 16, MAXC = 2 * CIO_MAX_TIMERS + 64 + CIO_HIST_BINS };
-    double sec[MAXD], sum[MAXD];
+    double sec[MAXD];
     int64_t c[MAXC], csum[MAXC];
-    int nd = nt, nc = 2 * nt;
-    for (int i = 0; i < nt; i++) {
-        sec[i] = s->t[i].seconds;
-        c[2 * i] = s->t[i].calls;
-        c[2 * i + 1] = s->t[i].bytes;
-    }
-    for (int k = 0; k < cio_nstats; k++) {
-        const cio_stat_desc *d = &cio_stat_table[k];
-        const int64_t *v = (const int64_t *)((const char *)s + d->in_stats);
-        if (d->red == CIO_RED_RANKS) {
-            sec[nd++] = (double)*v;
-            continue;
-        }
-        for (int i = 0; i < stat_width(d); i++) c[nc++] = d->red == CIO_RED_SUM_KNOWN && v[i] < 0 ? 0 : v[i];
-        if (d->red == CIO_RED_SUM_KNOWN) c[nc++] = v[0] >= 0;   /* how many ranks know it */
-    }
-    if (nd > MAXD || nc > MAXC) cio_die("internal: cio_stat_table outgrew the reduction buffers");
-    struct { double v; int r; } in[MAXD], lo[MAXD], hi[MAXD];
-    for (int i = 0; i < nd; i++) {
-        in[i].v = sec[i];
-        in[i].r = rank;
-    }
-    MPI_Allreduce(sec, sum, nd, MPI_DOUBLE, MPI_SUM, comm);
-    MPI_Allreduce(in, lo, nd, MPI_DOUBLE_INT, MPI_MINLOC, comm);
-    MPI_Allreduce(in, hi, nd, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
-    MPI_Allreduce(c, csum, nc, MPI_INT64_T, MPI_SUM, comm);
+    int nd, nc;
+    pack(s, sec, c, &nd, &nc);
     cio_red red[MAXD];
-    for (int i = 0; i < nd; i++) {
-        red[i].sum = sum[i];
-        red[i].mean = sum[i] / n;
-        red[i].min = lo[i].v;
-        red[i].min_rank = lo[i].r;
-        red[i].max = hi[i].v;
-        red[i].max_rank = hi[i].r;
-    }
-    for (int i = 0; i < nt; i++) {
-        snprintf(out->t[i].name, sizeof out->t[i].name, "%s", s->t[i].name);
-        out->t[i].sec = red[i];
-        out->t[i].calls = csum[2 * i];
-        out->t[i].bytes = csum[2 * i + 1];
-    }
-    nd = nt;
-    nc = 2 * nt;
-    for (int k = 0; k < cio_nstats; k++) {
-        const cio_stat_desc *d = &cio_stat_table[k];
-        char *to = (char *)out + d->in_summary;
-        if (d->red == CIO_RED_RANKS) {
-            *(cio_red *)to = red[nd++];
-            continue;
-        }
-        int64_t *v = (int64_t *)to;
-        for (int i = 0; i < stat_width(d); i++) v[i] = csum[nc++];
-        if (d->red == CIO_RED_SUM_KNOWN && csum[nc++] == 0) v[0] = -1;
-    }
+    reduce_doubles(sec, nd, rank, n, comm, red);
+    MPI_Allreduce(c, csum, nc, MPI_INT64_T, MPI_SUM, comm);
+    unpack(s, red, csum, out);
 
     /* which calls the busiest rank made: its counts, zeros from the others */
     for (int i = 0; i < CIO_MPICOUNT_NCALLS; i++)
         by_call[i] = rank == out->collective_calls.max_rank ? by_call[i] - st->collectives_by_call_at_start[i] : 0;
     MPI_Allreduce(by_call, out->collectives_busiest, CIO_MPICOUNT_NCALLS, MPI_INT64_T, MPI_SUM, comm);
-
-    /* the window from the earliest create or open to the latest close */
-    double fc = s->first_open < 0 ? 1e300 : s->first_open, lc = s->last_close;
-    MPI_Allreduce(&fc, &out->first_open, 1, MPI_DOUBLE, MPI_MIN, comm);
-    MPI_Allreduce(&lc, &out->last_close, 1, MPI_DOUBLE, MPI_MAX, comm);
-    if (out->first_open > 1e299 || out->last_close < 0) {
-        out->first_open = out->last_close = out->window = 0;
-    } else {
-        out->window = out->last_close - out->first_open;
-        if (out->window > 0) {
-            out->bw_write = (double)out->bytes_written / out->window;
-            out->bw_read = (double)out->bytes_read / out->window;
-        }
-    }
+    reduce_window(s, comm, out);
 }

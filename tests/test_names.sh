@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # One check of every user-given name joined under an output folder or written
 # into a file (base/names.c), the same in every kernel: an empty name, a path
 # ('/', '..'), a hidden name, a control character, and a variable named like
@@ -59,5 +60,12 @@ sed 's/^file_prefix .*mass_.*/file_prefix "..\/mass_"/' ZGrd.LZ.fcfg.nophys >bad
 grep -q '\.\./mass_' bad.fcfg || fail "the fcfg file was not altered"
 expect_fail 2 "bad.fcfg:" "$gcrm" $g --io_config_file bad.fcfg
 grep -qF "file_prefix: $path \"../mass_\"" "$TESTTMP/err.txt" || { cat "$TESTTMP/err.txt"; fail "fcfg file_prefix"; }
+nothing_written
+
+# system errors carry their cause; a folder given as a map is named as a folder
+mkdir -p mapdir
+expect_fail 1 "mapdir: is a directory, expected a decomposition file" "$decomp" --decomp mapdir --driver pnetcdf --out "$o"
+expect_fail 1 "nomap.dat: cannot open the decomposition file: No such file or directory" \
+  "$decomp" --decomp nomap.dat --decomp_format pio_text --driver pnetcdf --out "$o"
 nothing_written
 pass

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # One registry of every path a run touches: no output may be one of the run's
 # inputs (compared by device and inode: the parameter file, gcrm_io's
 # descriptor and fcfg files, a hints file, decomp_io's map and pioperf

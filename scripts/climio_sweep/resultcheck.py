@@ -130,7 +130,8 @@ def check_result(doc):
 RUN = {"point": str, "rep": OPT_NUM, "kernel": OPT_STR, "nprocs": OPT_NUM, "nodes": OPT_NUM, "settings": dict,
        "hints": dict}
 STATUS = {"state": str, "reason": OPT_STR, "exit_status": OPT_NUM, "seconds": OPT_NUM}
-PLAN = {"runs": ("list", str), "axes": ("list", {"key": (str, REQUIRED)})}
+PLAN = {"runs": ("list", str), "axes": ("list", {"key": (str, REQUIRED)}), "fixed": ("each", dict),
+        "sweep": OPT_STR, "kernel": OPT_STR, "repetitions": OPT_NUM}
 
 
 def check_file(doc, spec):

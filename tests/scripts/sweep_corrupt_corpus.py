@@ -134,7 +134,7 @@ def main():
                failed)
         for top in ([], "x", 3, None):
             c.case("%s is %r" % (name, top), lambda d, t=top: write(os.path.join(d, rel), json.dumps(t)), failed)
-        for path in leaves(doc, (), 2):
+        for path in leaves(doc, (), 2 if name == "result.json" else 1):
             for v in ODD if name == "result.json" else ODD[1:]:
                 bad = copy.deepcopy(doc)
                 set_at(bad, path, v)
@@ -142,6 +142,11 @@ def main():
                     continue    # still a valid result: nothing to see
                 c.case("%s %s = %r" % (name, ".".join(map(str, path)), v),
                        lambda d, b=bad: write(os.path.join(d, rel), json.dumps(b)), None)
+    # --out names a sweep file's output folder: beside a folder target it is refused, not ignored
+    for cmd in ("status", "collect"):    # report: tests/scripts/test_report.py (it needs matplotlib first)
+        rc, out, err = run_cli([cmd, base, "--out", os.path.join(work, "other")])
+        if rc != 2 or "--out names the output folder of a sweep file" not in err:
+            c.failures.append("%s DIR --out OTHER: exit %r, %r" % (cmd, rc, err))
     print("%d damaged sweep folders, 3 subcommands each" % c.n)
     for f in c.failures[:30]:
         print("FAIL", f)

@@ -36,3 +36,5 @@ dist_bin_SCRIPTS += scripts/plan-tables
 dist_bin_SCRIPTS += scripts/bench-scale
 # bench-compress: filter x level x shuffle x quantization on model data (doc/compression.md)
 dist_bin_SCRIPTS += scripts/bench-compress
+# build-mpich-deps: PnetCDF built with MPICH into a cache, for CI's MPICH build (doc/building.md)
+EXTRA_DIST += scripts/build-mpich-deps

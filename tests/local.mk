@@ -102,7 +102,7 @@ SANITIZER_TESTS = tests/test_boxes tests/test_params tests/test_pattern tests/te
 # the project stands alone: no path outside the tree, the reference data inside it
 # every kernel x driver x format: output bytes against tests/golden/outputs.sha256
 TESTS += tests/test_golden.sh
-EXTRA_DIST += tests/test_golden.sh tests/golden/outputs.sha256
+EXTRA_DIST += tests/test_golden.sh tests/golden/outputs.sha256 tests/golden/h5dump_dims.awk
 
 TESTS += tests/test_standalone.sh
 EXTRA_DIST += tests/test_standalone.sh

@@ -7,7 +7,9 @@
 #   CLIMIO_GOLDEN_UPDATE=1 make check TESTS=tests/test_golden.sh
 # Files whose bytes are not reproducible by design are compared through a dump:
 # plain HDF5 files (the hdf5 driver keeps HDF5's object times) through h5dump's
-# text, ADIOS2's BP folders (their metadata holds times) through climio_bp2nc's
+# text, without the never-written values of dimension scales that differ between
+# MPI-IO libraries (tests/golden/h5dump_dims.awk), ADIOS2's BP folders (their
+# metadata holds times) through climio_bp2nc's
 # netCDF.
 . "$top_srcdir/tests/lib.sh"
 set -e
@@ -17,6 +19,8 @@ bin="$top_builddir/src"
 SOURCE_DATE_EPOCH=1700000000
 export SOURCE_DATE_EPOCH
 cd "$TESTTMP"
+# decomp_io records the map's path as given: one beside the cases, the same in every clone
+cp "$top_srcdir/inputs/decomp.holes.4p.dat" .
 
 # case NAME NP PROGRAM ARGS...: run in NAME/, outputs in NAME/out
 case_run() {
@@ -35,10 +39,17 @@ for c in $combos; do
   io="--driver $d --iotype blocking_collective"
   [ "$f" = raw ] || io="$io --format $f"
   case_run "gcrm-$d-$f" 2 "$bin/gcrm/gcrm_io" $io --restart_interval 0 --cdf_output_nsamples 1 --end_minutes 0
-  case_run "mom-$d-$f" 2 "$bin/mom/mom_io" "$top_srcdir/inputs/mom.in.tiny" $io --out out
+  # mom_io's one-writer files go through the serial netCDF-C API for netCDF drivers
+  # (single_writer serial, the default), through the driver itself with mpiio
+  if [ $d != pnetcdf ] || have_driver netcdf; then
+    case_run "mom-$d-$f" 2 "$bin/mom/mom_io" "$top_srcdir/inputs/mom.in.tiny" $io --out out
+  fi
+  if [ $d = pnetcdf ]; then
+    case_run "momself-$d-$f" 2 "$bin/mom/mom_io" "$top_srcdir/inputs/mom.in.tiny" $io --single_writer mpiio --out out
+  fi
   case_run "pfio-$d-$f" 2 "$bin/pfio/pfio_io" "$top_srcdir/inputs/pfio.in" $io --output_dir out \
     --im_world 36 --jm_world 19 --km_world 4
-  case_run "decomp-$d-$f" 2 "$bin/decomp/decomp_io" --decomp "$top_srcdir/inputs/decomp.holes.4p.dat" \
+  case_run "decomp-$d-$f" 2 "$bin/decomp/decomp_io" --decomp ../decomp.holes.4p.dat \
     --nvars 2 --records 2 $io $([ $d = hdf5 ] && echo --nofill false) --out out
   case_run "exercise-$d-$f" 2 "$bin/exercise/engine_exercise" $io --out out
 done
@@ -47,7 +58,7 @@ if have_driver adios2; then
   io="--driver adios2"
   case_run gcrm-adios2-bp 2 "$bin/gcrm/gcrm_io" $io --restart_interval 0 --cdf_output_nsamples 1 --end_minutes 0
   case_run mom-adios2-bp 2 "$bin/mom/mom_io" "$top_srcdir/inputs/mom.in.tiny" $io --out out
-  case_run decomp-adios2-bp 2 "$bin/decomp/decomp_io" --decomp "$top_srcdir/inputs/decomp.holes.4p.dat" \
+  case_run decomp-adios2-bp 2 "$bin/decomp/decomp_io" --decomp ../decomp.holes.4p.dat \
     --nvars 2 --records 2 $io --out out
   case_run exercise-adios2-bp 2 "$bin/exercise/engine_exercise" $io --out out
   for bp in *-adios2-bp/out/*.bp; do
@@ -74,7 +85,8 @@ fi
 for dir in */out; do
   find "$dir" -type f ! -path '*.bp/*' ! -name '*.json' ! -name '.climio.lock' | LC_ALL=C sort | while read -r f; do
     case $dir in
-    *-hdf5-hdf5/out) [ -n "$H5DUMP" ] || fail "h5dump is needed"; sum=$("$H5DUMP" "$f" | sed 1d | sha256sum) ;;
+    *-hdf5-hdf5/out) [ -n "$H5DUMP" ] || fail "h5dump is needed"
+      sum=$("$H5DUMP" "$f" | sed 1d | awk -f "$top_srcdir/tests/golden/h5dump_dims.awk" | sha256sum) ;;
     *) sum=$(sha256sum <"$f") ;;
     esac
     echo "$(echo "$sum" | cut -c1-64)  $f"

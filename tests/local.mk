@@ -110,3 +110,7 @@ EXTRA_DIST += tests/test_standalone.sh
 # every kernel x driver x format: files netCDF4-python and xarray open
 TESTS += tests/test_clients.sh
 EXTRA_DIST += tests/test_clients.sh tests/clients_open.py
+
+# the launcher chosen one way: environment, make's command line, configure; scripts' oversubscription flag
+TESTS += tests/test_launcher.sh
+EXTRA_DIST += tests/test_launcher.sh

@@ -64,7 +64,7 @@ used=$(unset MPIEXEC; probe "$m")
 # 4. the scripts: bench-scale adds the flag of the launcher's family
 [ -n "$PYTHON" ] || skip "no Python for the scripts"
 for l in ompi hydra; do
-  MPIEXEC="$TESTTMP/$l-launcher" "$PYTHON" "$top_srcdir/scripts/bench-scale" --np 1 --kernels engine_exercise \
+  PATH="$top_builddir/src/exercise:$PATH" MPIEXEC="$TESTTMP/$l-launcher" "$PYTHON" "$top_srcdir/scripts/bench-scale" --np 1 --kernels engine_exercise \
     --drivers null --dir "$TESTTMP" >"$l.out" 2>&1 || { cat "$l.out"; fail "bench-scale with the $l launcher"; }
   [ -s "$l-launcher.log" ] || fail "bench-scale did not use the $l launcher"
 done

@@ -25,7 +25,7 @@ run 2 "$mom" "$tiny" --layout 2,1 --io_layout 1,1 --driver pnetcdf --single_writ
 [ -f fb/ocean.nc ] || fail "the fallback wrote no ocean.nc"
 cmp fb/ocean.nc self/ocean.nc || fail "the fallback's file differs from --single_writer mpiio's"
 
-expect_fail 2 "command line: single_writer serial writes one-writer files with the serial netCDF-C API, and the netcdf driver is not built" \
+expect_fail 2 "command line: single_writer serial writes one-writer files with the serial netCDF-C API, and no driver with a serial API (netcdf) is built" \
   "$mom" "$tiny" --layout 2,1 --io_layout 1,1 --driver pnetcdf --single_writer serial --out asked
 [ ! -e asked/ocean.nc ] || fail "the refused run wrote a file"
 "$mom" "$tiny" --dry_run true --nprocs 2 --layout 2,1 --io_layout 1,1 --single_writer serial >dry.txt 2>&1 ||

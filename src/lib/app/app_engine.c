@@ -99,6 +99,7 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
     c->agg.max_pend_req = (int)cio_param_int(p, "max_pend_req");
     c->agg.buffer_limit = cio_param_int(p, "rearr_buffer_size");
     c->fsync = set->fsync;
+    a->stats.clock_stops_for_data = strcmp(cio_param_str(p, "timing_window"), "io") == 0;
     cio_data_from_name(cio_param_str(p, "data"), &c->data);
     if (c->opts.quantize) c->verify_tol = cio_data_digits_tolerance(c->opts.quantize_digits);
     c->verify_only = set->verify_only;

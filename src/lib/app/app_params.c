@@ -35,12 +35,20 @@ const cio_param_spec cio_common_params[] = {
      1073741824, 0},
     {"max_request_size", CIO_P_SIZE, CIO_XSTR(CIO_MAX_REQUEST_DEFAULT_NUM),
      "largest request per rank per MPI call; bigger ones are split (MPI counts are int)", 0, 64, 9.2e18, 0},
-    {"fsync", CIO_P_BOOL, "false",
-     "make every file durable before closing it (MPI_File_sync, ncmpi_sync, nc_sync, H5Fflush + MPI_File_sync): "
-     "timed as the sync phase, inside end to end",
-     0, 0, 0, 0},
+    {"fsync", CIO_P_CHOICE, "false",
+     "make the files durable, timed as the sync phase inside end to end: close (or true) before every close, reopens "
+     "included (MPI_File_sync, ncmpi_sync, nc_sync, H5Fflush + MPI_File_sync); end: each file once after its last "
+     "write, as IOR -e (fsync when the output phase ends); false: never",
+     "false|true|none|close|end", 0, 0, 0},
     {"repetitions", CIO_P_INT, "1",
      "run the output phase this many times in one job; the summary and the headline give the median", 0, 1, 1e6, 0},
+    {"timing_window", CIO_P_CHOICE, "io",
+     "io: each rank's clock stops while it makes the values it writes (the pack timer), so end to end times the "
+     "I/O layer (copies, library calls, syncs), as IOR fills its buffer before its timer; end_to_end_with_data: the "
+     "window also holds making the data", "io|end_to_end_with_data", 0, 0, 0},
+    {"warmup", CIO_P_INT, "0",
+     "run the output phase this many times first and leave those runs out of every figure (warm-up; their files "
+     "are removed like a repetition's)", 0, 0, 1e6, 0},
     {"repetition_delay", CIO_P_DOUBLE, "0", "seconds to wait between repetitions", 0, 0, 1e6, 0},
     {"keep_files", CIO_P_BOOL, "false",
      "keep each repetition's files for the next to overwrite (default: remove them between repetitions)", 0, 0, 0, 0},

@@ -33,6 +33,7 @@ void cio_app_exit(cio_app *a, int status)
         printf("%s\n", a->headline);
     }
     cio_free(a->driver_conf);
+    cio_settings_free(&a->set);
     a->driver_conf = NULL;
     for (int i = 0; i < a->nunused; i++) {
         cio_free(a->unused[i].key);

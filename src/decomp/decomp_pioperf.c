@@ -306,7 +306,17 @@ static void *combo_cfg(cio_app *a, const combo *k, cio_engine_cfg *cfg)
     if (!(k->drv->modes & CIO_MODE_BIT(cfg->opts.mode))) cfg->opts.mode = CIO_MODE_BLOCKING_COLLECTIVE;
     void *conf = NULL;
     cio_err e = {0};
+    /* PIO writes netcdf and netcdf4c serially: the I/O tasks' data go to one task,
+     * which writes through the serial netCDF API (the driver's nc_serial, for this file) */
+    int serial = k->iotype == 2 || k->iotype == 3;
+    int was = serial && cio_param_bool(a->params, "nc_serial");
+    char origin[256];
+    snprintf(origin, sizeof origin, "%s", serial ? cio_param_origin(a->params, "nc_serial") : "");
+    if (serial && cio_params_set(a->params, "nc_serial", "true", "pioperf's serial iotype", &e) != 0)
+        cio_die_all(a->comm, "%s", e.msg);
     if (k->drv->configure && k->drv->configure(a->params, &cfg->opts, &conf, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+    if (serial && cio_params_set(a->params, "nc_serial", was ? "true" : "false", origin, &e) != 0)
+        cio_die_all(a->comm, "%s", e.msg);
     cfg->opts.conf = conf;
     cfg->remember = 1;
     /* PIO's box rearranger rearranges at every I/O task count; SUBSET with every
@@ -315,6 +325,7 @@ static void *combo_cfg(cio_app *a, const combo *k, cio_engine_cfg *cfg)
     cfg->agg.io_stride = a->nprocs / k->ntasks > 1 ? a->nprocs / k->ntasks : 1;
     cfg->agg.io_base = 0;
     cfg->agg.rearranger = k->rearr == 2 ? CIO_REARR_SUBSET : CIO_REARR_PIOBOX;
+    if (serial) cfg->agg.io_tasks = 1;
     return conf;
 }
 

@@ -7,9 +7,9 @@ SH_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/timed.sh $(SHELL)
 LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/timed.sh
 AM_TESTS_ENVIRONMENT = . $(top_builddir)/tests/env.sh;
 
-check_PROGRAMS += tests/test_boxes tests/test_params tests/test_pattern tests/test_stats tests/test_json tests/test_hostlist tests/test_repeat
-tests_test_boxes_SOURCES = tests/test_boxes.c tests/check.h
-tests_test_boxes_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+check_PROGRAMS += tests/test_aggregate_boxes tests/test_params tests/test_pattern tests/test_stats tests/test_json tests/test_hostlist tests/test_repeat
+tests_test_aggregate_boxes_SOURCES = tests/test_aggregate_boxes.c tests/check.h
+tests_test_aggregate_boxes_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_test_params_SOURCES = tests/test_params.c tests/check.h
 tests_test_params_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 # the pattern fill benchmark (doc/internals.md): built by `make`
@@ -27,10 +27,10 @@ tests_test_repeat_SOURCES = tests/test_repeat.c tests/check.h
 tests_test_repeat_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 tests_test_json_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 
-TESTS += tests/test_boxes tests/test_params tests/test_pattern tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh \
+TESTS += tests/test_aggregate_boxes tests/test_engine_split.sh tests/test_params tests/test_pattern tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh \
 	tests/test_dryrun.sh tests/test_dryrun_classes.sh tests/test_bench_fill.sh tests/test_scale_memory.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh tests/test_large_sizes.sh \
 	tests/test_strict_inputs.sh tests/test_env_shared.sh
-EXTRA_DIST += tests/lib.sh tests/timed.sh tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_dryrun_classes.sh tests/test_bench_fill.sh tests/test_scale_memory.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh tests/test_large_sizes.sh \
+EXTRA_DIST += tests/lib.sh tests/timed.sh tests/test_engine_split.sh tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_dryrun_classes.sh tests/test_bench_fill.sh tests/test_scale_memory.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh tests/test_large_sizes.sh \
 	tests/test_strict_inputs.sh tests/test_env_shared.sh
 # issue 15's reliability classes: strict inputs, shared environment, claimed outputs
 TESTS += tests/test_outputs_claim.sh tests/test_verify_layout.sh
@@ -40,12 +40,16 @@ tests_alter_var_SOURCES = tests/alter_var.c
 tests_alter_var_CPPFLAGS = $(AM_CPPFLAGS) $(NETCDF_CFLAGS) $(HDF5_CFLAGS)
 tests_alter_var_LDADD = $(CLIMIO_IO_LIBADD)
 EXTRA_DIST += tests/test_outputs_claim.sh tests/test_verify_layout.sh
+# the layers of src/lib, kernels that include no other kernel, no circle between files
+TESTS += tests/test_layers.sh
+EXTRA_DIST += tests/test_layers.sh
 # doc/internals.md's add-a-driver recipe, built for real in a copy of the tree
 TESTS += tests/test_driver_template.sh
 EXTRA_DIST += tests/test_driver_template.sh
 # publishable results (issue 21): durable writes, run context, host ranges, repetitions
-TESTS += tests/test_hostlist tests/test_repeat tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh
-EXTRA_DIST += tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh
+TESTS += tests/test_hostlist tests/test_repeat tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh \
+  tests/test_what_ran.sh
+EXTRA_DIST += tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh tests/test_what_ran.sh
 
 
 # the fuzz targets, replayed over their corpus without libFuzzer
@@ -80,24 +84,20 @@ TESTS += tests/test_valgrind.sh
 EXTRA_DIST += tests/test_valgrind.sh tests/valgrind.supp
 EXTRA_DIST += scripts/fuzz
 
-# `make check-sanitizers` (Makefile.am) runs these in an ASan + UBSan build: the
-# unit tests, the parsers' fuzz corpora, the engine, every driver and its faults,
-# aggregation, reads, the planner at the largest sizes, and each kernel's runs and
-# bad inputs.  Left out, for time (CI runs both suites): the benchmark scripts'
-# tests and the Python sweep tests (they run the same kernels again), the
-# null-driver repeats of the MOM patterns and the GCRM iotypes over PnetCDF
-# (their paths run in test_mom_files and drivers/test_pnetcdf), and valgrind,
-# which cannot run sanitized programs.
-SANITIZER_TESTS = tests/test_boxes tests/test_params tests/test_pattern tests/test_stats.sh tests/test_json.sh \
-	tests/test_fuzz_corpus.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_aggregate.sh \
-	tests/test_read.sh tests/test_large_sizes.sh tests/test_hostlist tests/test_repeat tests/test_fsync.sh tests/test_repetitions.sh \
-	tests/drivers/test_pnetcdf.sh tests/drivers/test_netcdf.sh tests/drivers/test_hdf5.sh tests/drivers/test_mpiio.sh \
-	tests/drivers/test_cross.sh tests/drivers/test_errors.sh tests/drivers/test_split.sh \
-	tests/gcrm/test_gcrm_grid tests/gcrm/test_gcrm_inputs tests/gcrm/test_gcrm_null.sh tests/gcrm/test_gcrm_errors.sh \
-	tests/gcrm/test_gcrm_original.sh \
-	tests/mom/test_mom_domain tests/mom/test_mom_files.sh tests/mom/test_mom_combine_errors.sh \
-	tests/pfio/test_pfio_unit tests/pfio/test_pfio_servers.sh tests/pfio/test_pfio_errors.sh tests/pfio/test_pfio_overlap.sh \
-	tests/decomp/test_dmap_formats.sh tests/decomp/test_decomp_io.sh
+# `make check-sanitizers` (Makefile.am) runs, in an ASan + UBSan build, the tests
+# marked "# sanitizers: yes" (a script) or "/* sanitizers: yes */" (a C test) near
+# their top, as tests/sanitizer-tests.sh finds them: the unit tests, the parsers'
+# fuzz corpora, the engine, every driver and its faults, aggregation, reads, the
+# planner at the largest sizes, and each kernel's runs and bad inputs.  Left
+# unmarked, for time (CI runs both suites): the benchmark scripts' tests and the
+# Python sweep tests (they run the same kernels again), the null-driver repeats of
+# the MOM patterns and the GCRM iotypes over PnetCDF (their paths run in
+# test_mom_files and drivers/test_pnetcdf), and valgrind, which cannot run
+# sanitized programs.  tests/test_sanitizer_markers.sh checks the markers.
+SANITIZER_TESTS =
+EXTRA_DIST += tests/sanitizer-tests.sh
+TESTS += tests/test_sanitizer_markers.sh
+EXTRA_DIST += tests/test_sanitizer_markers.sh
 
 # the project stands alone: no path outside the tree, the reference data inside it
 # every kernel x driver x format: output bytes against tests/golden/outputs.sha256
@@ -110,3 +110,8 @@ EXTRA_DIST += tests/test_standalone.sh
 # every kernel x driver x format: files netCDF4-python and xarray open
 TESTS += tests/test_clients.sh
 EXTRA_DIST += tests/test_clients.sh tests/clients_open.py
+# the common settings' resolution (src/lib/app/settings.c)
+check_PROGRAMS += tests/test_settings
+tests_test_settings_SOURCES = tests/test_settings.c tests/check.h
+tests_test_settings_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+TESTS += tests/test_settings

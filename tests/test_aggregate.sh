@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # PIO-style aggregation (io_tasks, box and subset rearrangers, Alltoallw and
 # point-to-point exchange): the same bytes and checksums as without aggregation,
 # only the I/O tasks write, files identical to unaggregated ones with every real

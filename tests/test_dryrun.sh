@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # --dry-run (a plain process, no MPI launch) predicts exactly what a real run
 # measures: per-rank bytes, requests and buffer peaks (min/mean/max and their
 # ranks), total requests and total data bytes, at several process counts.

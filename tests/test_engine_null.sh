@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # The engine end to end with the null driver at 1, 2, 3 and 4 ranks, in every mode:
 # exact byte counts, request counts and checksums that do not depend on the
 # process count, and the same JSON figures a user would read.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # Replay every input the fuzzers kept (tests/fuzz/corpus) through the parsers:
 # no crash, every rejection names the file.  scripts/fuzz grows the corpus.
 . "$top_srcdir/tests/lib.sh"

@@ -1,5 +1,6 @@
 /* Host names as compressed ranges: grouping by prefix and digit count, ranges,
  * duplicates, plain names and truncation. */
+/* sanitizers: yes */
 #include "config.h"
 #include "check.h"
 #include "base/hostlist.h"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # The JSON writer's output parses with a real JSON parser and holds the values written.
 . "$top_srcdir/tests/lib.sh"
 out=$TESTTMP/test_json.json

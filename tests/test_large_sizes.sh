@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # 64-bit sizes: dry runs of the largest shipped inputs (GCRM level 11, MOM 0.1
 # degrees) give exactly the byte counts computed by hand from the grids, far
 # beyond 2^32 and 2^31 (per file and per rank).

@@ -1,5 +1,6 @@
 /* Unit tests of the parameter parser: good files, every kind of bad line, command
  * line overrides, and the original GCRM-IO zgrd.in grammar. */
+/* sanitizers: yes */
 #include "config.h"
 #include "check.h"
 #include "base/params.h"

@@ -1,9 +1,10 @@
 /* The data pattern: exact, finite values in every type, neighbours distinct, no
  * byte position skewed (the bytes at each position of the elements, as shuffling
- * gathers them, near 8 bits of entropy: tests/data/test_compress.sh measures what
+ * gathers them, near 8 bits of entropy: tests/drivers/test_compress.sh measures what
  * deflate makes of real files); the
  * vectorised fill equals the element-by-element definition; the checksum of an
  * array does not depend on how its elements are split into blocks. */
+/* sanitizers: yes */
 #include "config.h"
 #include "check.h"
 #include "data/pattern.h"

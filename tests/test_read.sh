@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # --read: everything written is read back as a benchmark through every driver and
 # iotype, with the same or a shifted decomposition; the bytes read equal the
 # bytes written, every value is checked against the pattern, and the read-back

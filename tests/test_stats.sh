@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # Cross-rank reductions at 1..4 ranks.
 . "$top_srcdir/tests/lib.sh"
 for np in 1 2 3 4; do

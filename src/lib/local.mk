@@ -10,6 +10,10 @@ src_lib_libcio_base_a_SOURCES = \
 	src/lib/base/env.h \
 	src/lib/base/hints.c \
 	src/lib/base/hints.h \
+	src/lib/base/hint_status.c \
+	src/lib/base/hint_status.h \
+	src/lib/base/host_info.c \
+	src/lib/base/host_info.h \
 	src/lib/base/hostlist.c \
 	src/lib/base/hostlist.h \
 	src/lib/base/json.c \
@@ -44,6 +48,7 @@ src_lib_libcio_drivers_a_SOURCES = \
 	src/lib/drivers/compress.c \
 	src/lib/drivers/compress.h \
 	src/lib/drivers/driver.h \
+	src/lib/drivers/driver_common.c \
 	src/lib/drivers/drivers.c \
 	src/lib/drivers/hdf5_end.c \
 	src/lib/drivers/hdf5_end.h \
@@ -57,7 +62,7 @@ src_lib_libcio_drivers_a_SOURCES = \
 	src/lib/drivers/storage.h \
 	src/lib/drivers/storage_h5.c
 if HAVE_PNETCDF
-src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_pnetcdf.c
+src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_pnetcdf.c src/lib/drivers/pnetcdf_end.c src/lib/drivers/pnetcdf_end.h
 endif
 if HAVE_NETCDF
 src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_netcdf.c
@@ -67,7 +72,7 @@ src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_hdf5.c
 endif
 # adios2: only with ./configure --with-adios2=DIR (scripts/build-adios2)
 if HAVE_ADIOS2
-src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_adios2.c src/lib/drivers/io_adios2.h
+src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_adios2.c src/lib/drivers/bp_layout.c src/lib/drivers/bp_layout.h
 endif
 
 # engine: plans executed through a driver (files, writes, splitting, aggregation,
@@ -75,6 +80,8 @@ endif
 src_lib_libcio_engine_a_SOURCES = \
 	src/lib/engine/aggregate.c \
 	src/lib/engine/aggregate.h \
+	src/lib/engine/piobox.c \
+	src/lib/engine/piobox.h \
 	src/lib/engine/engine.c \
 	src/lib/engine/engine.h \
 	src/lib/engine/engine_agg.c \
@@ -85,6 +92,7 @@ src_lib_libcio_engine_a_SOURCES = \
 	src/lib/engine/engine_readback.c \
 	src/lib/engine/engine_shared.c \
 	src/lib/engine/engine_split.c \
+	src/lib/engine/engine_sync_end.c \
 	src/lib/engine/engine_write.c
 
 # app: the kernel descriptor, the common settings, reports, JSON, dry runs,
@@ -93,16 +101,21 @@ src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/app.c \
 	src/lib/app/app.h \
 	src/lib/app/app_engine.c \
+	src/lib/app/settings.c \
+	src/lib/app/settings.h \
 	src/lib/app/app_finish.c \
 	src/lib/app/app_json.c \
 	src/lib/app/app_params.c \
 	src/lib/app/app_repeat.c \
 	src/lib/app/app_report.c \
+	src/lib/app/app_what_ran.c \
 	src/lib/app/buildinfo.h \
 	src/lib/app/context.c \
 	src/lib/app/context.h \
 	src/lib/app/dryrun.c \
 	src/lib/app/inapplicable.c \
+	src/lib/app/ior_equivalent.c \
+	src/lib/app/ior_equivalent.h \
 	src/lib/app/kernel.c \
 	src/lib/app/kernel.h \
 	src/lib/app/outputs.c \

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # The decomposition-map readers and writers on the formats' worked examples: every
 # reader at 1-4 ranks (the block rule spreads the 4 recorded tasks), the writers
 # byte for byte, and bad files rejected with the file, line and what is wrong.

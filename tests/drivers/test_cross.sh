@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # The same plan through every driver gives the same values, checked with the
 # libraries' own tools: ncmpidiff (PnetCDF's CDF-5 file against netCDF's),
 # ncdump (classic against netCDF-4 files), h5dump (netCDF-4 against plain

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # Errors, with every driver built: a missing output directory, an unwritable one
 # (a path under a regular file; a read-only tmpfs where mounting is allowed), a
 # full file system (a 1 MiB tmpfs), a file deleted between the write and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # The hdf5 driver: both blocking modes at 1, 2 and 4 ranks with --verify; the
 # same h5dump values from every run; the layout (record variables extendible
 # and chunked one record deep, fixed ones contiguous, text attributes as

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # The mpiio driver (raw MPI-IO, the baseline): all four modes at 1, 2 and 4
 # ranks with --verify; the files byte-identical across modes and process
 # counts; the header and the data section sized exactly (CDF-5 layout: 4-byte

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # The netcdf driver: nc4, nc4c and (through netCDF's PnetCDF dispatch) cdf1,
 # cdf2, cdf5, in both blocking modes at 1 and 2 ranks and a subset at 4 ranks
 # (nc4 both modes, nc4c blocking_independent, cdf2 blocking_collective), each

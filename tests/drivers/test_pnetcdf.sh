@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # The pnetcdf driver: every format x mode at 1 and 2 ranks, a subset at 4 ranks
 # (cdf5 in all four modes, cdf1 blocking_collective, cdf2
 # nonblocking_independent), each with --verify.  Every file passes ncvalidator,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # Bad runs stop every rank with a non-zero status and one clear message: an
 # unusable process count (with the usable ones), a level too small or too
 # large, bad zgrd/desc/fcfg lines (file:line), missing referenced files, a bad

@@ -4,6 +4,7 @@
  * edge by 2 with the same position from each, areas summing to the sphere.  The
  * icosahedron's vertex table against its definition, and --data model's cell
  * centres (gcrm_datageom) against the cell geometry's. */
+/* sanitizers: yes */
 #include "config.h"
 #include "../check.h"
 #include "gcrm_datageom.h"

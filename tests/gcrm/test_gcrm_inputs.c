@@ -2,6 +2,7 @@
  * own files describe (when the reference copy is at hand), every fcfg parses,
  * the derived dimensions are GCRM-IO's, and malformed lines fail with
  * "file:line: expected ..., found ...". */
+/* sanitizers: yes */
 #include "config.h"
 #include "../check.h"
 #include "gcrm_fcfg.h"

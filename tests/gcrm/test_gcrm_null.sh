@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # gcrm_io end to end on the null driver (no storage): at 1, 2 and 4 ranks and in
 # the four iotypes the same bytes (GCRM-IO's bytes_API_write), the same data
 # checksums, the same files and records; GCRM-IO's report and call grouping

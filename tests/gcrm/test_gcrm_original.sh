@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # GCRM-IO's own input files run unchanged (their output path, /scratch2/..., is
 # replaced through GCRM_OUTPUT_PATH as GCRM-IO allows; the level is lowered to 3
 # with --level_max): the files, records and bytes are GCRM-IO's.

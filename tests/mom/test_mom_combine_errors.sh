@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # mom_combine refuses inconsistent sets with a clear message, a non-zero exit
 # and no output: a missing member (found before the others are opened), a
 # member with a different record count, members of different sets, a file that

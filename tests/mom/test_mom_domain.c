@@ -1,5 +1,6 @@
 /* mom_io's FMS-style decomposition: extents, automatic layouts, io domains and
  * their roots, and the errors for layouts that cannot work. */
+/* sanitizers: yes */
 #include "config.h"
 #include "../check.h"
 #include "mom_config.h"

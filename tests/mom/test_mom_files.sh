@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # Real files: for several layouts at 1-4 ranks, the serial, parallel, combined
 # iodomain and combined perpe files hold the same data (ncmpidiff, and the
 # combined file's checksums equal the global ones); the serial file is the same

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # Configurations PFIO refuses, refused the same way: a clear message and a
 # non-zero exit from every rank, never a hang (expect_fail has a time limit).
 . "$top_srcdir/tests/lib.sh"

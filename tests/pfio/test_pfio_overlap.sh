@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # With more computation per step than output, the model waits for a multigroup
 # server far less than for the simple server (synchronous by design), for the
 # same output.  The machine is shared and noisy: the ratio asserted is generous

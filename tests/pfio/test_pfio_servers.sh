@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # Every server type writes the same data: the simple server on the model ranks
 # (2 and 3 ranks), the single server on its own ranks (RMA windows; a vector of
 # two, given as a list on the command line, which moves blocks in messages; and

@@ -3,6 +3,7 @@
  * refusals, the demo's decomposition, the client-to-server block mapping, the
  * command-line lists, the wire format, block placement, and the profiler's
  * report, which must reproduce the wiki's lines exactly. */
+/* sanitizers: yes */
 #include "config.h"
 #include "pfio.h"
 #include "pfio_serve.h"

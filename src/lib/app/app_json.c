@@ -1,11 +1,13 @@
 /* The JSON document of a run (--json FILE). */
 #include "config.h"
 #include "app/app.h"
+#include "base/hint_status.h"
 #include "drivers/compress.h"
 #include "base/util.h"
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -106,6 +108,24 @@ static void json_statistics(cio_json *j)
     cio_json_obj_end(j);
 }
 
+/* A parameter's value in "config", typed as its spec says. */
+static void json_stored_value(cio_json *j, const cio_params *p, const cio_param_spec *s, const char *v)
+{
+    if (!v) cio_json_null(j, "value");
+    else if (s->type == CIO_P_INT || s->type == CIO_P_SIZE) cio_json_int(j, "value", cio_param_int(p, s->key));
+    else if (s->type == CIO_P_DOUBLE) cio_json_num(j, "value", cio_param_double(p, s->key));
+    else if (s->type == CIO_P_BOOL) cio_json_bool(j, "value", cio_param_bool(p, s->key));
+    else cio_json_str(j, "value", v);
+}
+
+/* A value the settings resolved (cio_settings_shown: plain numbers and true/false). */
+static void json_resolved_value(cio_json *j, cio_ptype t, const char *v)
+{
+    if (t == CIO_P_INT || t == CIO_P_SIZE) cio_json_int(j, "value", strtoll(v, NULL, 10));
+    else if (t == CIO_P_BOOL) cio_json_bool(j, "value", strcmp(v, "true") == 0);
+    else cio_json_str(j, "value", v);
+}
+
 static void json_hints(cio_json *j, const char *key, const cio_hints *h, int with_origin)
 {
     cio_json_obj(j, key);
@@ -149,6 +169,7 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     cio_json_str(&j, "parameter_file", a->param_file);
     cio_json_str(&j, "headline", a->headline);
     cio_context_json(&j, &a->context);
+    cio_host_info_json(&j, &a->host);
 
     cio_json_obj(&j, "libraries");
     char mpiv[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -163,15 +184,21 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     cio_json_obj(&j, "io");
     cio_json_str(&j, "driver", a->ecfg.drv ? a->ecfg.drv->name : NULL);
     cio_json_str(&j, "iotype", cio_mode_name(a->mode_asked));
-    cio_json_str(&j, "iotype_origin", cio_param_origin(a->params, "iotype"));
+    cio_json_str(&j, "iotype_origin", a->set.iotype_origin ? a->set.iotype_origin : cio_param_origin(a->params, "iotype"));
+    cio_json_str(&j, "timing_window", a->stats.clock_stops_for_data ? "io" : "end_to_end_with_data");
     cio_json_str(&j, "iotype_effective", cio_mode_name(a->ecfg.opts.mode));
     if (a->mode_note[0]) cio_json_str(&j, "iotype_note", a->mode_note);
+    if (cio_app_iotype_cause(a)) cio_json_str(&j, "iotype_cause", cio_app_iotype_cause(a));
+    else cio_json_null(&j, "iotype_cause");
+    if (cio_app_call_pattern(a)) cio_json_str(&j, "call_pattern", cio_app_call_pattern(a));
+    else cio_json_null(&j, "call_pattern");
     cio_json_str(&j, "format", cio_format_name(a->ecfg.opts.format));
     cio_json_int(&j, "max_request_bytes", a->ecfg.max_request);
     cio_json_obj(&j, "aggregation");
     cio_json_int(&j, "io_tasks", a->ecfg.agg.io_tasks);
     if (a->ecfg.agg.io_tasks > 0) {
-        cio_json_str(&j, "rearranger", a->ecfg.agg.rearranger == CIO_REARR_BOX ? "box" : "subset");
+        cio_json_str(&j, "rearranger", cio_rearranger_name(a->ecfg.agg.rearranger));
+        if (a->ecfg.agg.rearranger == CIO_REARR_PIOBOX) cio_json_int(&j, "pio_blocksize", a->ecfg.agg.blocksize);
         cio_json_int(&j, "io_stride", a->ecfg.agg.io_stride);
         cio_json_int(&j, "io_base", a->ecfg.agg.io_base);
         cio_json_str(&j, "exchange", a->ecfg.agg.max_pend_req > 0 ? "point-to-point" : "alltoallw");
@@ -183,7 +210,8 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     if (a->ecfg.drv && a->ecfg.drv->describe) a->ecfg.drv->describe(note, sizeof note);
     cio_json_str(&j, "driver_report", note);
     cio_json_bool(&j, "verify_only", a->ecfg.verify_only);
-    cio_json_bool(&j, "fsync", a->ecfg.fsync);
+    cio_json_bool(&j, "fsync", a->ecfg.fsync != CIO_FSYNC_NONE);
+    cio_json_str(&j, "fsync_mode", cio_app_fsync_name(a->ecfg.fsync));
     cio_json_bool(&j, "durable", a->durable);
     cio_json_obj_end(&j);
 
@@ -192,13 +220,15 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
         const cio_param_spec *s = cio_params_spec_at(a->params, i);
         if (s->type == CIO_P_ALIAS) continue;   /* its value is under the key it names */
         cio_json_obj(&j, s->key);
-        const char *v = cio_params_value_at(a->params, i);
-        if (!v) cio_json_null(&j, "value");
-        else if ((s->type == CIO_P_INT || s->type == CIO_P_SIZE) && v) cio_json_int(&j, "value", cio_param_int(a->params, s->key));
-        else if (s->type == CIO_P_DOUBLE) cio_json_num(&j, "value", cio_param_double(a->params, s->key));
-        else if (s->type == CIO_P_BOOL) cio_json_bool(&j, "value", cio_param_bool(a->params, s->key));
-        else cio_json_str(&j, "value", v);
-        cio_json_str(&j, "origin", cio_params_origin_at(a->params, i));
+        char resolved[4096];
+        const char *origin = NULL;
+        if (cio_settings_shown(&a->set, s->key, resolved, sizeof resolved, &origin)) {
+            json_resolved_value(&j, s->type, resolved);   /* the run's value, not the store's */
+            cio_json_str(&j, "origin", origin);
+        } else {
+            json_stored_value(&j, a->params, s, cio_params_value_at(a->params, i));
+            cio_json_str(&j, "origin", cio_params_origin_at(a->params, i));
+        }
         if (s->flags & CIO_PF_IGNORED) cio_json_bool(&j, "ignored", 1);
         const char *why = cio_app_unused_note(a, s->key);
         if (why) {
@@ -213,10 +243,12 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     if (a->engine) {
         json_hints(&j, "requested", cio_engine_requested_hints(a->engine), 1);
         json_hints(&j, "applied", cio_engine_applied_hints(a->engine), 0);
+        cio_hint_status_json(&j, cio_engine_requested_hints(a->engine), cio_engine_applied_hints(a->engine),
+                             a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->name : NULL);
     }
     cio_json_obj_end(&j);
 
-    cio_rep_json(&j, a->reps, a->nreps, &a->rep_summary);
+    cio_rep_json(&j, a->reps, a->nreps, &a->rep_summary, a->warm_reps, a->nwarm);
     json_statistics(&j);
     json_summary(&j, "write", &a->summary);
     if (a->did_readback) json_summary(&j, "readback", &a->rsummary);

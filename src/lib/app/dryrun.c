@@ -12,6 +12,7 @@
 #include "app/app.h"
 #include "base/util.h"
 #include "engine/aggregate.h"
+#include "app/ior_equivalent.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -278,6 +279,9 @@ int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, const cio_ran
     fprintf(out, "\nplanned %d ranks in %.2f s using %.2f MiB", nprocs, elapsed, hw / MiB);
     if (nplanned < nprocs) fprintf(out, " (%d planned, every other rank like one of them)\n", nplanned);
     else fprintf(out, " (each rank planned)\n");
+    cio_ior_plan ior = {a->ecfg.drv->name, nprocs, files.n, bytes.sum / nprocs, hist, CIO_HIST_BINS,
+                        cio_mode_collective(a->ecfg.opts.mode), a->ecfg.fsync == CIO_FSYNC_END};
+    cio_ior_equivalent(out, &ior);
 
     const char *jpath = cio_param_str(a->params, "json");
     int rc = 0;

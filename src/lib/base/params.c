@@ -245,111 +245,126 @@ static int unknown_key(cio_params *p, const char *key, const char *where, cio_er
 
 static int is_key_char(int c) { return isalnum(c) || c == '_' || c == '-' || c == '.'; }
 
+/* The line at *cur into line (the '\r' of a CRLF dropped); *cur moves to the next. */
+static int take_line(const char **cur, char *line, const char *where, cio_err *e)
+{
+    const char *eol = strchr(*cur, '\n');
+    size_t n = eol ? (size_t)(eol - *cur) : strlen(*cur);
+    const char *next = eol ? eol + 1 : *cur + n;
+    if (n >= MAX_LINE)
+        return cio_seterr(e, "%s: line is %zu characters long; expected a 'key value' line under %d characters",
+                          where, n, MAX_LINE);
+    memcpy(line, *cur, n);
+    line[n] = '\0';
+    *cur = next;
+    if (n && line[n - 1] == '\r') line[--n] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if (c < 32 && c != '\t')
+            return cio_seterr(e, "%s: control character 0x%02x: binary data, expected a 'key value' line", where, c);
+    }
+    return 0;
+}
+
+/* A 'key value' line into key (normalised) and value (MAX_LINE bytes; *quoted:
+ * it was quoted, so it may be empty): 0, 1 for a blank or comment line, -1 bad. */
+static int split_line(char *line, const char *where, char *key, size_t keylen, char *value, int *quoted, cio_err *e)
+{
+    char *s = line;
+    while (isspace((unsigned char)*s)) s++;
+    if (!*s || *s == '!' || *s == '#') return 1;
+    char *k = s;
+    while (*s && is_key_char((unsigned char)*s)) s++;
+    if (s == k || (*s && !isspace((unsigned char)*s) && *s != '=')) {
+        char shown[40];
+        size_t sl = strlen(k) < sizeof shown - 1 ? strlen(k) : sizeof shown - 1;
+        memcpy(shown, k, sl);
+        shown[sl] = '\0';
+        return cio_seterr(e, "%s: expected a key name (letters, digits, '_'), found '%s'", where, shown);
+    }
+    if ((size_t)(s - k) >= keylen) return cio_seterr(e, "%s: key name too long", where);
+    memcpy(key, k, (size_t)(s - k));
+    key[s - k] = '\0';
+    norm_key(key);
+    while (isspace((unsigned char)*s)) s++;
+    if (*s == '=') {
+        s++;
+        while (isspace((unsigned char)*s)) s++;
+    }
+    *quoted = *s == '"' || *s == '\'';
+    if (*quoted) {
+        char q = *s++;
+        char *end = strchr(s, q);
+        if (!end) return cio_seterr(e, "%s: value of %s has no closing %c quote", where, key, q);
+        memcpy(value, s, (size_t)(end - s));
+        value[end - s] = '\0';
+        s = end + 1;
+    } else {
+        char *v = s;
+        while (*s && !isspace((unsigned char)*s) && *s != '!' && *s != '#') s++;
+        memcpy(value, v, (size_t)(s - v));
+        value[s - v] = '\0';
+        if (strchr(value, '"') || strchr(value, '\''))
+            return cio_seterr(e, "%s: value of %s has a quote that is not closed: %s", where, key, value);
+    }
+    while (isspace((unsigned char)*s)) s++;
+    if (*s && *s != '!' && *s != '#')
+        return cio_seterr(e, "%s: unexpected '%s' after the value of %s; quote values that contain blanks", where, s,
+                          key);
+    return 0;
+}
+
+/* A key the file already set: 1 to skip this line (the same value, or the first
+ * value wins), -1 for a different value, 0 when not set by the file before. */
+static int duplicate_key(const entry *en, const char *key, const char *value, const char *where, cio_err *e)
+{
+    if (!en->isset || en->line <= 0) return 0;
+    int same = en->value && strcmp(en->value, value) == 0;
+    if (!same && (en->spec->type == CIO_P_CHOICE || en->spec->type == CIO_P_BOOL))
+        same = cio_strcaseeq(en->value, value);
+    if (same) {
+        cio_warn0("%s: duplicate key '%s' (first at line %d) with the same value", where, key, en->line);
+        return 1;
+    }
+    if (en->spec->flags & CIO_PF_FIRST_WINS) {
+        cio_warn0("%s: duplicate key '%s' ignored: the first value (line %d) is kept", where, key, en->line);
+        return 1;
+    }
+    return cio_seterr(e, "%s: duplicate key '%s' with a different value ('%s' at line %d, now '%s')", where, key,
+                      en->value, en->line, value);
+}
+
 int cio_params_parse_text(cio_params *p, const char *text, size_t len, const char *fname, cio_err *e)
 {
     if (strlen(text) != len)
         return cio_seterr(e, "%s: contains NUL bytes: binary data, not a parameter file", fname);
-    int lineno = 0, nkeys = 0;
+    int lineno = 0;
     const char *cur = text;
     while (*cur) {
         lineno++;
-        const char *eol = strchr(cur, '\n');
-        size_t n = eol ? (size_t)(eol - cur) : strlen(cur);
-        const char *next = eol ? eol + 1 : cur + n;
-        char where[600];
+        char where[600], line[MAX_LINE], key[128], value[MAX_LINE];
+        int quoted = 0;
         snprintf(where, sizeof where, "%s:%d", fname, lineno);
-        if (n >= MAX_LINE)
-            return cio_seterr(e, "%s: line is %zu characters long; expected a 'key value' line under %d characters",
-                              where, n, MAX_LINE);
-        char line[MAX_LINE];
-        memcpy(line, cur, n);
-        line[n] = '\0';
-        cur = next;
-        if (n && line[n - 1] == '\r') line[--n] = '\0';
-        for (size_t i = 0; i < n; i++) {
-            unsigned char c = (unsigned char)line[i];
-            if (c < 32 && c != '\t')
-                return cio_seterr(e, "%s: control character 0x%02x: binary data, expected a 'key value' line", where, c);
-        }
-        char *s = line;
-        while (isspace((unsigned char)*s)) s++;
-        if (!*s || *s == '!' || *s == '#') continue;
-        /* key */
-        char *k = s;
-        while (*s && is_key_char((unsigned char)*s)) s++;
-        if (s == k || (*s && !isspace((unsigned char)*s) && *s != '=')) {
-            char shown[40];
-            size_t sl = strlen(k) < sizeof shown - 1 ? strlen(k) : sizeof shown - 1;
-            memcpy(shown, k, sl);
-            shown[sl] = '\0';
-            return cio_seterr(e, "%s: expected a key name (letters, digits, '_'), found '%s'", where, shown);
-        }
-        char key[128];
-        if ((size_t)(s - k) >= sizeof key) return cio_seterr(e, "%s: key name too long", where);
-        memcpy(key, k, (size_t)(s - k));
-        key[s - k] = '\0';
-        norm_key(key);
-        while (isspace((unsigned char)*s)) s++;
-        if (*s == '=') {
-            s++;
-            while (isspace((unsigned char)*s)) s++;
-        }
-        /* value */
-        char value[MAX_LINE];
-        if (*s == '"' || *s == '\'') {
-            char q = *s++;
-            char *end = strchr(s, q);
-            if (!end) return cio_seterr(e, "%s: value of %s has no closing %c quote", where, key, q);
-            memcpy(value, s, (size_t)(end - s));
-            value[end - s] = '\0';
-            s = end + 1;
-        } else {
-            char *v = s;
-            while (*s && !isspace((unsigned char)*s) && *s != '!' && *s != '#') s++;
-            memcpy(value, v, (size_t)(s - v));
-            value[s - v] = '\0';
-            if (strchr(value, '"') || strchr(value, '\''))
-                return cio_seterr(e, "%s: value of %s has a quote that is not closed: %s", where, key, value);
-        }
+        if (take_line(&cur, line, where, e) != 0) return -1;
+        int rc = split_line(line, where, key, sizeof key, value, &quoted, e);
+        if (rc < 0) return -1;
+        if (rc > 0) continue;
         entry *en = find(p, key);
-        if (!value[0] && !(s > k && (s[-1] == '"' || s[-1] == '\''))) {
-            if (!en) {
-                if (unknown_key(p, key, where, e)) return -1;
-                continue;
-            }
-            return cio_seterr(e, "%s: key '%s' has no value; expected %s", where, key, ptype_name(en->spec));
-        }
-        while (isspace((unsigned char)*s)) s++;
-        if (*s && *s != '!' && *s != '#')
-            return cio_seterr(e, "%s: unexpected '%s' after the value of %s; quote values that contain blanks",
-                              where, s, key);
         if (!en) {
             if (unknown_key(p, key, where, e)) return -1;
             continue;
         }
+        if (!value[0] && !quoted)
+            return cio_seterr(e, "%s: key '%s' has no value; expected %s", where, key, ptype_name(en->spec));
         if (en->spec->flags & CIO_PF_CMDLINE)
             return cio_seterr(e, "%s: %s is a command-line option, not a parameter-file key", where, key);
-        nkeys++;
-        if (en->isset && en->line > 0) {
-            int same = en->value && strcmp(en->value, value) == 0;
-            if (!same && (en->spec->type == CIO_P_CHOICE || en->spec->type == CIO_P_BOOL))
-                same = cio_strcaseeq(en->value, value);
-            if (same) {
-                cio_warn0("%s: duplicate key '%s' (first at line %d) with the same value", where, key, en->line);
-                continue;
-            }
-            if (en->spec->flags & CIO_PF_FIRST_WINS) {
-                cio_warn0("%s: duplicate key '%s' ignored: the first value (line %d) is kept", where, key, en->line);
-                continue;
-            }
-            return cio_seterr(e, "%s: duplicate key '%s' with a different value ('%s' at line %d, now '%s')",
-                              where, key, en->value, en->line, value);
-        }
+        rc = duplicate_key(en, key, value, where, e);
+        if (rc < 0) return -1;
+        if (rc > 0) continue;
         if (store(en, value, where, lineno, where, e) != 0) return -1;
         en->isset = 1;
     }
-    if (nkeys == 0 && lineno == 0)
-        return cio_seterr(e, "%s: file is empty; expected 'key value' lines", fname);
+    if (lineno == 0) return cio_seterr(e, "%s: file is empty; expected 'key value' lines", fname);
     return 0;
 }
 

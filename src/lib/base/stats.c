@@ -30,6 +30,8 @@ const cio_stat_desc cio_stat_table[] = {
     STAT2_("rss_peak", RANKS, mem_rss_peak, mem_rss, "memory", "rss_peak_bytes", "bytes", "memory RSS peak"),
     STAT_("buffer_peak", RANKS, buffer_peak, "memory", "buffer_peak_bytes", "bytes", "write buffer peak"),
     STAT_("collective_calls", RANKS, collective_calls, "mpi", "collective_calls", "calls", NULL),
+    STAT_("generation_inside_io", SUM, generation_inside_io, "timing", "generation_inside_io_calls", "calls",
+          "data made inside I/O calls"),
 };
 const int cio_nstats = (int)(sizeof cio_stat_table / sizeof *cio_stat_table);
 
@@ -58,6 +60,7 @@ void cio_stats_reset(cio_stats *s)
         fresh.t[i].started = s->t[i].started;
     }
     fresh.ntimers = s->ntimers;
+    fresh.clock_stops_for_data = s->clock_stops_for_data;
     *s = fresh;
 }
 
@@ -78,9 +81,20 @@ int cio_stats_timer(cio_stats *s, const char *name)
 }
 
 /* Nested begin/end of the same timer count once, from the outermost begin. */
+/* The driver calls a timed window may hold; data generation must not run inside one. */
+static int in_io_call(const cio_stats *s)
+{
+    static const int io[] = {CIO_T_CREATE, CIO_T_OPEN, CIO_T_DEF_DIM, CIO_T_DEF_VAR, CIO_T_PUT_ATT, CIO_T_ENDDEF,
+                             CIO_T_PUT, CIO_T_IPUT, CIO_T_WAIT, CIO_T_SYNC, CIO_T_CLOSE};
+    for (size_t i = 0; i < sizeof io / sizeof *io; i++)
+        if (s->t[io[i]].depth > 0) return 1;
+    return 0;
+}
+
 void cio_timer_begin(cio_stats *s, int id)
 {
     cio_timer *t = &s->t[id];
+    if (id == CIO_T_PACK && t->depth == 0 && in_io_call(s)) s->generation_inside_io++;
     if (t->depth++ == 0) t->started = MPI_Wtime();
 }
 
@@ -89,6 +103,7 @@ void cio_timer_end(cio_stats *s, int id)
     cio_timer *t = &s->t[id];
     if (t->depth <= 0) cio_die("internal: timer %s ended without a begin", t->name);
     if (--t->depth == 0) {
+        if (id == CIO_T_PACK && s->clock_stops_for_data) s->data_paused += MPI_Wtime() - t->started;
         t->seconds += MPI_Wtime() - t->started;
         t->calls++;
         t->started = 0;
@@ -110,12 +125,18 @@ void cio_stats_count_requests(cio_stats *s, int64_t bytes, int64_t n)
     s->requests += n;
 }
 
-double cio_stats_now(const cio_stats *s) { return MPI_Wtime() - s->t0; }
+double cio_stats_now(const cio_stats *s)
+{
+    double now = MPI_Wtime(), paused = s->data_paused;
+    if (s->clock_stops_for_data && s->t[CIO_T_PACK].depth > 0) paused += now - s->t[CIO_T_PACK].started;
+    return now - s->t0 - paused;
+}
 
 void cio_stats_mark_start(cio_stats *s, MPI_Comm comm)
 {
     MPI_Barrier(comm);
     s->t0 = MPI_Wtime();
+    s->data_paused = 0;
     s->collectives_at_start = cio_mpi_collective_calls();
     cio_mpi_collective_by_call(s->collectives_by_call_at_start);
 }
@@ -140,6 +161,97 @@ cio_red cio_reduce(double v, MPI_Comm comm)
 
 static int stat_width(const cio_stat_desc *d) { return d->red == CIO_RED_HIST ? CIO_HIST_BINS : 1; }
 
+/* The reduction buffers: doubles (timer seconds, then the CIO_RED_RANKS
+ * statistics) and int64 (timer calls and bytes, then the summed statistics). */
+enum { MAXD = CIO_MAX_TIMERS + 16, MAXC = 2 * CIO_MAX_TIMERS + 64 + CIO_HIST_BINS };
+
+/* This rank's figures into the buffers: *nd doubles, *nc counters. */
+static void pack(const cio_stats *s, double *sec, int64_t *c, int *nd, int *nc)
+{
+    int nt = s->ntimers;
+    *nd = nt;
+    *nc = 2 * nt;
+    for (int i = 0; i < nt; i++) {
+        sec[i] = s->t[i].seconds;
+        c[2 * i] = s->t[i].calls;
+        c[2 * i + 1] = s->t[i].bytes;
+    }
+    for (int k = 0; k < cio_nstats; k++) {
+        const cio_stat_desc *d = &cio_stat_table[k];
+        const int64_t *v = (const int64_t *)((const char *)s + d->in_stats);
+        if (d->red == CIO_RED_RANKS) {
+            sec[(*nd)++] = (double)*v;
+            continue;
+        }
+        for (int i = 0; i < stat_width(d); i++) c[(*nc)++] = d->red == CIO_RED_SUM_KNOWN && v[i] < 0 ? 0 : v[i];
+        if (d->red == CIO_RED_SUM_KNOWN) c[(*nc)++] = v[0] >= 0;   /* how many ranks know it */
+    }
+    if (*nd > MAXD || *nc > MAXC) cio_die("internal: cio_stat_table outgrew the reduction buffers");
+}
+
+/* Sum, min and max with their ranks of nd doubles over comm (n ranks). */
+static void reduce_doubles(const double *sec, int nd, int rank, int n, MPI_Comm comm, cio_red *red)
+{
+    double sum[MAXD];
+    struct { double v; int r; } in[MAXD], lo[MAXD], hi[MAXD];
+    for (int i = 0; i < nd; i++) {
+        in[i].v = sec[i];
+        in[i].r = rank;
+    }
+    MPI_Allreduce(sec, sum, nd, MPI_DOUBLE, MPI_SUM, comm);
+    MPI_Allreduce(in, lo, nd, MPI_DOUBLE_INT, MPI_MINLOC, comm);
+    MPI_Allreduce(in, hi, nd, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+    for (int i = 0; i < nd; i++) {
+        red[i].sum = sum[i];
+        red[i].mean = sum[i] / n;
+        red[i].min = lo[i].v;
+        red[i].min_rank = lo[i].r;
+        red[i].max = hi[i].v;
+        red[i].max_rank = hi[i].r;
+    }
+}
+
+/* The reduced buffers into the summary, in pack's order. */
+static void unpack(const cio_stats *s, const cio_red *red, const int64_t *csum, cio_summary *out)
+{
+    int nt = s->ntimers, nd = nt, nc = 2 * nt;
+    for (int i = 0; i < nt; i++) {
+        snprintf(out->t[i].name, sizeof out->t[i].name, "%s", s->t[i].name);
+        out->t[i].sec = red[i];
+        out->t[i].calls = csum[2 * i];
+        out->t[i].bytes = csum[2 * i + 1];
+    }
+    for (int k = 0; k < cio_nstats; k++) {
+        const cio_stat_desc *d = &cio_stat_table[k];
+        char *to = (char *)out + d->in_summary;
+        if (d->red == CIO_RED_RANKS) {
+            *(cio_red *)to = red[nd++];
+            continue;
+        }
+        int64_t *v = (int64_t *)to;
+        for (int i = 0; i < stat_width(d); i++) v[i] = csum[nc++];
+        if (d->red == CIO_RED_SUM_KNOWN && csum[nc++] == 0) v[0] = -1;
+    }
+}
+
+/* The window from the earliest create or open to the latest close, and the
+ * bandwidths over it. */
+static void reduce_window(const cio_stats *s, MPI_Comm comm, cio_summary *out)
+{
+    double fc = s->first_open < 0 ? 1e300 : s->first_open, lc = s->last_close;
+    MPI_Allreduce(&fc, &out->first_open, 1, MPI_DOUBLE, MPI_MIN, comm);
+    MPI_Allreduce(&lc, &out->last_close, 1, MPI_DOUBLE, MPI_MAX, comm);
+    if (out->first_open > 1e299 || out->last_close < 0) {
+        out->first_open = out->last_close = out->window = 0;
+    } else {
+        out->window = out->last_close - out->first_open;
+        if (out->window > 0) {
+            out->bw_write = (double)out->bytes_written / out->window;
+            out->bw_read = (double)out->bytes_read / out->window;
+        }
+    }
+}
+
 /* All timers and every statistic are reduced in a few calls (sum, minloc,
  * maxloc of the doubles; sum of the counters) rather than one per figure, so the
  * reduction cost does not grow with the number of timers. */
@@ -163,82 +275,18 @@ void cio_stats_reduce(const cio_stats *st, MPI_Comm comm, cio_summary *out)
     if (nmax != nt) cio_die("internal: ranks registered different numbers of timers (%d here, %d max)", nt, nmax);
     out->ntimers = nt;
 
-    /* doubles: timer seconds, then the CIO_RED_RANKS statistics; int64: timer
-     * calls and bytes, then the summed statistics */
-    enum { MAXD = CIO_MAX_TIMERS + 16, MAXC = 2 * CIO_MAX_TIMERS + 64 + CIO_HIST_BINS };
-    double sec[MAXD], sum[MAXD];
+    double sec[MAXD];
     int64_t c[MAXC], csum[MAXC];
-    int nd = nt, nc = 2 * nt;
-    for (int i = 0; i < nt; i++) {
-        sec[i] = s->t[i].seconds;
-        c[2 * i] = s->t[i].calls;
-        c[2 * i + 1] = s->t[i].bytes;
-    }
-    for (int k = 0; k < cio_nstats; k++) {
-        const cio_stat_desc *d = &cio_stat_table[k];
-        const int64_t *v = (const int64_t *)((const char *)s + d->in_stats);
-        if (d->red == CIO_RED_RANKS) {
-            sec[nd++] = (double)*v;
-            continue;
-        }
-        for (int i = 0; i < stat_width(d); i++) c[nc++] = d->red == CIO_RED_SUM_KNOWN && v[i] < 0 ? 0 : v[i];
-        if (d->red == CIO_RED_SUM_KNOWN) c[nc++] = v[0] >= 0;   /* how many ranks know it */
-    }
-    if (nd > MAXD || nc > MAXC) cio_die("internal: cio_stat_table outgrew the reduction buffers");
-    struct { double v; int r; } in[MAXD], lo[MAXD], hi[MAXD];
-    for (int i = 0; i < nd; i++) {
-        in[i].v = sec[i];
-        in[i].r = rank;
-    }
-    MPI_Allreduce(sec, sum, nd, MPI_DOUBLE, MPI_SUM, comm);
-    MPI_Allreduce(in, lo, nd, MPI_DOUBLE_INT, MPI_MINLOC, comm);
-    MPI_Allreduce(in, hi, nd, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
-    MPI_Allreduce(c, csum, nc, MPI_INT64_T, MPI_SUM, comm);
+    int nd, nc;
+    pack(s, sec, c, &nd, &nc);
     cio_red red[MAXD];
-    for (int i = 0; i < nd; i++) {
-        red[i].sum = sum[i];
-        red[i].mean = sum[i] / n;
-        red[i].min = lo[i].v;
-        red[i].min_rank = lo[i].r;
-        red[i].max = hi[i].v;
-        red[i].max_rank = hi[i].r;
-    }
-    for (int i = 0; i < nt; i++) {
-        snprintf(out->t[i].name, sizeof out->t[i].name, "%s", s->t[i].name);
-        out->t[i].sec = red[i];
-        out->t[i].calls = csum[2 * i];
-        out->t[i].bytes = csum[2 * i + 1];
-    }
-    nd = nt;
-    nc = 2 * nt;
-    for (int k = 0; k < cio_nstats; k++) {
-        const cio_stat_desc *d = &cio_stat_table[k];
-        char *to = (char *)out + d->in_summary;
-        if (d->red == CIO_RED_RANKS) {
-            *(cio_red *)to = red[nd++];
-            continue;
-        }
-        int64_t *v = (int64_t *)to;
-        for (int i = 0; i < stat_width(d); i++) v[i] = csum[nc++];
-        if (d->red == CIO_RED_SUM_KNOWN && csum[nc++] == 0) v[0] = -1;
-    }
+    reduce_doubles(sec, nd, rank, n, comm, red);
+    MPI_Allreduce(c, csum, nc, MPI_INT64_T, MPI_SUM, comm);
+    unpack(s, red, csum, out);
 
     /* which calls the busiest rank made: its counts, zeros from the others */
     for (int i = 0; i < CIO_MPICOUNT_NCALLS; i++)
         by_call[i] = rank == out->collective_calls.max_rank ? by_call[i] - st->collectives_by_call_at_start[i] : 0;
     MPI_Allreduce(by_call, out->collectives_busiest, CIO_MPICOUNT_NCALLS, MPI_INT64_T, MPI_SUM, comm);
-
-    /* the window from the earliest create or open to the latest close */
-    double fc = s->first_open < 0 ? 1e300 : s->first_open, lc = s->last_close;
-    MPI_Allreduce(&fc, &out->first_open, 1, MPI_DOUBLE, MPI_MIN, comm);
-    MPI_Allreduce(&lc, &out->last_close, 1, MPI_DOUBLE, MPI_MAX, comm);
-    if (out->first_open > 1e299 || out->last_close < 0) {
-        out->first_open = out->last_close = out->window = 0;
-    } else {
-        out->window = out->last_close - out->first_open;
-        if (out->window > 0) {
-            out->bw_write = (double)out->bytes_written / out->window;
-            out->bw_read = (double)out->bytes_read / out->window;
-        }
-    }
+    reduce_window(s, comm, out);
 }

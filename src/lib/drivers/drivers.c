@@ -51,6 +51,27 @@ const cio_driver *cio_driver_find(const char *name)
     return NULL;
 }
 
+const cio_driver *cio_driver_for_format(cio_format f)
+{
+    for (int i = 0; cio_drivers[i]; i++)
+        if (cio_drivers[i]->formats & CIO_FMT_BIT(f)) return cio_drivers[i];
+    return NULL;
+}
+
+const cio_driver *cio_driver_with_serial_api(void)
+{
+    for (int i = 0; cio_drivers[i]; i++)
+        if (cio_drivers[i]->serial_api) return cio_drivers[i];
+    return NULL;
+}
+
+int cio_driver_writes_netcdf(const cio_driver *d)
+{
+    static const unsigned netcdf = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5) |
+                                   CIO_FMT_BIT(CIO_FMT_NC4) | CIO_FMT_BIT(CIO_FMT_NC4C);
+    return (d->formats & netcdf) != 0;
+}
+
 const char *cio_driver_names(void)
 {
     static char buf[256];
@@ -60,59 +81,4 @@ const char *cio_driver_names(void)
         strcat(buf, cio_drivers[i]->name);
     }
     return buf;
-}
-
-int cio_driver_err(cio_dfile *f, const char *call, const char *fmt, ...)
-{
-    char msg[CIO_ERRMSG_LEN - 64];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(f->err, sizeof f->err, "%s: %s", call, msg);
-    return -1;
-}
-
-static const char *mode_names[CIO_NMODES] = {
-#define MODE_NAME_(id, value, name) [CIO_MODE_##id] = name,
-    CIO_MODE_LIST(MODE_NAME_)
-};
-
-const char *cio_mode_name(cio_mode m) { return (unsigned)m < CIO_NMODES ? mode_names[m] : "?"; }
-
-int cio_mode_from_name(const char *s, cio_mode *m)
-{
-    for (int i = 0; i < CIO_NMODES; i++)
-        if (strcmp(s, mode_names[i]) == 0) {
-            *m = (cio_mode)i;
-            return 0;
-        }
-    return -1;
-}
-
-static const char *format_names[CIO_NFORMATS] = {
-#define FORMAT_NAME_(id, name) [CIO_FMT_##id] = name,
-    CIO_FORMAT_LIST(FORMAT_NAME_)
-};
-
-const char *cio_format_name(cio_format f) { return (unsigned)f < CIO_NFORMATS ? format_names[f] : "?"; }
-const char *cio_format_suffix(cio_format f) { return f == CIO_FMT_RAW ? ".raw" : ".nc"; }
-
-int cio_format_from_name(const char *s, cio_format *f)
-{
-    static const struct { const char *alias; cio_format f; } aliases[] = {
-        {"classic", CIO_FMT_CDF1}, {"64bit_offset", CIO_FMT_CDF2}, {"64bit_data", CIO_FMT_CDF5},
-        {"netcdf4", CIO_FMT_NC4}, {"netcdf4_classic", CIO_FMT_NC4C},
-    };
-    for (int i = 0; i < CIO_NFORMATS; i++)
-        if (strcmp(s, format_names[i]) == 0) {
-            *f = (cio_format)i;
-            return 0;
-        }
-    for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
-        if (strcmp(s, aliases[i].alias) == 0) {
-            *f = aliases[i].f;
-            return 0;
-        }
-    return -1;
 }

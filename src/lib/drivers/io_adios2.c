@@ -7,7 +7,7 @@
  * climio_bp2nc).  Fixed variables go into the step open when they are written
  * (the first one, for kernels that write them at creation); attributes are
  * ADIOS2 attributes; the names, order and types netCDF needs are kept as the
- * attributes io_adios2.h lists.
+ * attributes bp_layout.h lists.
  *
  *   blocking_collective      adios2_put in sync mode: ADIOS2 copies each block
  *                            into its buffer at once
@@ -43,7 +43,7 @@
  * writer), adios2_params (any other engine parameters, "Key=Value,Key=Value"). */
 #include "config.h"
 #include "drivers/driver.h"
-#include "drivers/io_adios2.h"
+#include "drivers/bp_layout.h"
 #include "drivers/io_util.h"
 #include "base/params.h"
 #include "data/schema.h"
@@ -103,262 +103,6 @@ static struct {
     int nonblocking;
     int64_t steps, files;
 } bp_info;
-
-/* ---------------------------------------------------------------- shared helpers */
-void cio_bp_path(const char *path, char *out, size_t len)
-{
-    size_t n = strlen(path);
-    if (n >= 3 && strcmp(path + n - 3, ".bp") == 0) snprintf(out, len, "%s", path);
-    else snprintf(out, len, "%s.bp", path);
-}
-
-adios2_type cio_bp_type(cio_type t)
-{
-    switch (t) {
-    case CIO_CHAR: return adios2_type_string;
-    case CIO_BYTE: return adios2_type_int8_t;
-    case CIO_SHORT: return adios2_type_int16_t;
-    case CIO_INT: return adios2_type_int32_t;
-    case CIO_FLOAT: return adios2_type_float;
-    case CIO_DOUBLE: return adios2_type_double;
-    case CIO_INT64: return adios2_type_int64_t;
-    default: return adios2_type_unknown;
-    }
-}
-
-static int from_bp_type(adios2_type t, cio_type *out)
-{
-    switch (t) {
-    case adios2_type_string: *out = CIO_CHAR; return 0;
-    case adios2_type_int8_t: *out = CIO_BYTE; return 0;
-    case adios2_type_int16_t: *out = CIO_SHORT; return 0;
-    case adios2_type_int32_t: *out = CIO_INT; return 0;
-    case adios2_type_float: *out = CIO_FLOAT; return 0;
-    case adios2_type_double: *out = CIO_DOUBLE; return 0;
-    case adios2_type_int64_t: *out = CIO_INT64; return 0;
-    default: return -1;
-    }
-}
-
-const char *cio_bp_strerror(adios2_error rc)
-{
-    static char buf[96];
-    static const char *what[] = {"none", "invalid argument", "system error", "runtime error", "exception"};
-    snprintf(buf, sizeof buf, "ADIOS2 error %d (%s; ADIOS2 printed its message on stderr)", (int)rc,
-             rc >= 0 && rc <= 4 ? what[rc] : "unknown");
-    return buf;
-}
-
-/* Append `name` to a '/'-separated list. */
-static void list_add(char **list, const char *name)
-{
-    size_t have = *list ? strlen(*list) : 0, add = strlen(name);
-    *list = cio_realloc(*list, have + add + 2);
-    if (have) (*list)[have++] = '/';
-    memcpy(*list + have, name, add + 1);
-}
-
-/* The next name of a '/'-separated list into buf; returns the rest, NULL at the end. */
-static const char *list_next(const char *p, char *buf, size_t len)
-{
-    if (!p || !*p) return NULL;
-    const char *e = strchr(p, '/');
-    size_t n = e ? (size_t)(e - p) : strlen(p);
-    if (n >= len) n = len - 1;
-    memcpy(buf, p, n);
-    buf[n] = '\0';
-    return e ? e + 1 : p + strlen(p);
-}
-
-/* A single-value string attribute: 0 found (*out allocated), 1 absent, -1 not a string. */
-static int string_att(adios2_attribute *a, char **out)
-{
-    if (!a) return 1;
-    adios2_type t;
-    adios2_bool single = adios2_false;
-    size_t len = 0;
-    if (adios2_attribute_type(&t, a) != adios2_error_none || t != adios2_type_string) return -1;
-    if (adios2_attribute_is_value(&single, a) != adios2_error_none || !single) return -1;
-    if (adios2_attribute_string_data(a, NULL, &len) != adios2_error_none) return -1;
-    *out = cio_malloc(len + 1);
-    if (adios2_attribute_string_data(a, *out, &len) != adios2_error_none) {
-        cio_free(*out);
-        return -1;
-    }
-    (*out)[len] = '\0';
-    return 0;
-}
-
-static int meta_string(adios2_io *io, const char *name, char **out)
-{
-    return string_att(adios2_inquire_attribute(io, name), out);
-}
-
-/* One attribute of the output into the schema (varid -1: global). */
-static int read_att(cio_schema *s, int varid, const char *name, adios2_attribute *a, const char *path, char *err,
-                    size_t errlen)
-{
-    adios2_type at;
-    cio_type t;
-    size_t n = 0;
-    if (!a || adios2_attribute_type(&at, a) != adios2_error_none || from_bp_type(at, &t) != 0 ||
-        adios2_attribute_size(&n, a) != adios2_error_none) {
-        snprintf(err, errlen, "%s: attribute %s%s%s is missing or of a type netCDF has no equivalent for", path,
-                 varid >= 0 ? s->vars[varid].name : "", varid >= 0 ? "/" : "", name);
-        return -1;
-    }
-    if (t == CIO_CHAR) {
-        char *text = NULL;
-        if (string_att(a, &text) != 0) {
-            snprintf(err, errlen, "%s: text attribute %s is an array of strings (climio writes one string)", path,
-                     name);
-            return -1;
-        }
-        cio_schema_att(s, varid, name, CIO_CHAR, (int64_t)strlen(text), text);
-        cio_free(text);
-        return 0;
-    }
-    void *vals = cio_malloc((n ? n : 1) * cio_type_size(t));
-    size_t got = n;
-    if (adios2_attribute_data(vals, &got, a) != adios2_error_none) {
-        cio_free(vals);
-        snprintf(err, errlen, "%s: attribute %s: adios2_attribute_data: %s", path, name,
-                 cio_bp_strerror(adios2_error_runtime_error));
-        return -1;
-    }
-    cio_schema_att(s, varid, name, t, (int64_t)n, vals);
-    cio_free(vals);
-    return 0;
-}
-
-cio_schema *cio_bp_read_schema(adios2_io *io, const char *path, char *err, size_t errlen)
-{
-    char *dims = NULL, *vars = NULL, *types = NULL, *gatts = NULL, *list = NULL, key[600], name[300], tname[64];
-    int64_t *lens = NULL;
-    cio_schema *s = NULL;
-    int bad = 0;
-    adios2_attribute *ver = adios2_inquire_attribute(io, CIO_BP_META "/version");
-    if (!ver) {
-        snprintf(err, errlen, "%s: not written by climio's adios2 driver (no attribute " CIO_BP_META "/version)", path);
-        return NULL;
-    }
-    if (meta_string(io, CIO_BP_META "/dims", &dims) < 0 || meta_string(io, CIO_BP_META "/vars", &vars) < 0 ||
-        meta_string(io, CIO_BP_META "/types", &types) < 0 || meta_string(io, CIO_BP_META "/atts", &gatts) < 0) {
-        snprintf(err, errlen, "%s: a " CIO_BP_META " attribute is not a single string", path);
-        goto out;
-    }
-    s = cio_schema_new("bp");
-    /* dimensions */
-    if (dims) {
-        int nd = 0;
-        for (const char *p = dims; (p = list_next(p, name, sizeof name));) nd++;
-        adios2_attribute *la = adios2_inquire_attribute(io, CIO_BP_META "/dimlens");
-        size_t n = 0;
-        adios2_type lt;
-        if (!la || adios2_attribute_type(&lt, la) != adios2_error_none || lt != adios2_type_int64_t ||
-            adios2_attribute_size(&n, la) != adios2_error_none || n != (size_t)nd) {
-            snprintf(err, errlen, "%s: " CIO_BP_META "/dimlens is missing or does not give %d lengths", path, nd);
-            bad = 1;
-            goto out;
-        }
-        lens = cio_malloc(n * sizeof *lens);
-        adios2_attribute_data(lens, &n, la);
-        int i = 0;
-        for (const char *p = dims; (p = list_next(p, name, sizeof name)); i++)
-            cio_schema_dim(s, name, lens[i] < 0 ? CIO_UNLIMITED : lens[i]);
-    }
-    /* variables, with their attributes */
-    const char *tp = types;
-    for (const char *p = vars; (p = list_next(p, name, sizeof name));) {
-        cio_type t;
-        tp = list_next(tp, tname, sizeof tname);
-        if (!tp || cio_type_from_name(tname, &t) != 0) {
-            snprintf(err, errlen, "%s: " CIO_BP_META "/types gives no type for variable %s", path, name);
-            bad = 1;
-            goto out;
-        }
-        const char *dn[CIO_MAX_DIMS];
-        char dbuf[CIO_MAX_DIMS][300];
-        int nd = 0;
-        snprintf(key, sizeof key, CIO_BP_META "/dims/%s", name);
-        if (meta_string(io, key, &list) < 0) {
-            snprintf(err, errlen, "%s: %s is not a string", path, key);
-            bad = 1;
-            goto out;
-        }
-        for (const char *q = list; (q = list_next(q, dbuf[nd < CIO_MAX_DIMS ? nd : 0], 300));) {
-            if (nd == CIO_MAX_DIMS || cio_schema_find_dim(s, dbuf[nd]) < 0) {
-                snprintf(err, errlen, "%s: variable %s: %s", path, name,
-                         nd == CIO_MAX_DIMS ? "too many dimensions" : "a dimension not in " CIO_BP_META "/dims");
-                bad = 1;
-                goto out;
-            }
-            dn[nd] = dbuf[nd];
-            nd++;
-        }
-        cio_free(list);
-        list = NULL;
-        int v = cio_schema_var(s, name, t, nd, dn);
-        snprintf(key, sizeof key, CIO_BP_META "/atts/%s", name);
-        if (meta_string(io, key, &list) < 0) {
-            snprintf(err, errlen, "%s: %s is not a string", path, key);
-            bad = 1;
-            goto out;
-        }
-        char aname[300];
-        for (const char *q = list; (q = list_next(q, aname, sizeof aname));)
-            if (read_att(s, v, aname, adios2_inquire_variable_attribute(io, aname, name, "/"), path, err, errlen)) {
-                bad = 1;
-                goto out;
-            }
-        cio_free(list);
-        list = NULL;
-    }
-    for (const char *p = gatts; (p = list_next(p, name, sizeof name));)
-        if (read_att(s, -1, name, adios2_inquire_attribute(io, name), path, err, errlen)) {
-            bad = 1;
-            goto out;
-        }
-out:
-    if (bad && s) {
-        cio_schema_free(s);
-        s = NULL;
-    }
-    cio_free(list);
-    cio_free(lens);
-    cio_free(dims);
-    cio_free(vars);
-    cio_free(types);
-    cio_free(gatts);
-    return s;
-}
-
-char *cio_bp_read_hints(adios2_io *io)
-{
-    char *text = NULL;
-    return meta_string(io, CIO_BP_META "/hints", &text) == 0 ? text : NULL;
-}
-
-char *cio_bp_read_header_pad(adios2_io *io)
-{
-    char *text = NULL;
-    return meta_string(io, CIO_BP_META "/header_pad", &text) == 0 ? text : NULL;
-}
-
-int cio_bp_read_format(adios2_io *io, cio_format *fmt)
-{
-    char *name = NULL;
-    int rc = -1;
-    if (meta_string(io, CIO_BP_META "/format", &name) != 0) return -1;
-    if (strcmp(name, "default") == 0) {
-        *fmt = CIO_FMT_NONE;
-        rc = 0;
-    } else if (cio_format_from_name(name, fmt) == 0) {
-        rc = 0;
-    }
-    cio_free(name);
-    return rc;
-}
 
 /* ---------------------------------------------------------------- the driver */
 static const char *bp_version(void)
@@ -570,7 +314,7 @@ static void load_layout(bp_file *p, const cio_schema *s)
         v->is_record = sv->is_record;
         v->adims = sv->ndims - sv->is_record;
         for (int k = 0; k < v->adims; k++) v->shape[k] = (size_t)s->dims[sv->dimids[k + sv->is_record]].len;
-        for (int k = 0; k < sv->ndims; k++) list_add(&v->dimlist, s->dims[sv->dimids[k]].name);
+        for (int k = 0; k < sv->ndims; k++) cio_bp_list_add(&v->dimlist, s->dims[sv->dimids[k]].name);
         v->last_rec = -1;
     }
 }
@@ -646,7 +390,7 @@ static int bp_def_var(cio_dfile *f, const char *name, cio_type t, int ndims, con
     v->adims = ndims - v->is_record;
     v->last_rec = -1;
     for (int k = 0; k < ndims; k++) {
-        list_add(&v->dimlist, p->dimname[dimids[k]]);
+        cio_bp_list_add(&v->dimlist, p->dimname[dimids[k]]);
         if (k >= v->is_record) v->shape[k - v->is_record] = (size_t)p->dimlen[dimids[k]];
     }
     *varid = p->nvars++;
@@ -676,7 +420,7 @@ static int bp_put_att(cio_dfile *f, int varid, const char *name, cio_type t, int
     if (!a)
         return cio_driver_err(f, "adios2_define_attribute", "%s%s%s: %s", vname ? vname : "", vname ? "/" : "", name,
                               cio_bp_strerror(adios2_error_invalid_argument));
-    list_add(vname ? &p->vars[varid].attlist : &p->gattlist, name);
+    cio_bp_list_add(vname ? &p->vars[varid].attlist : &p->gattlist, name);
     return 0;
 }
 
@@ -689,7 +433,7 @@ static int meta_att(cio_dfile *f, bp_file *p, const char *name, const char *text
     return 0;
 }
 
-/* The layout attributes (io_adios2.h), then the first step. */
+/* The layout attributes (bp_layout.h), then the first step. */
 static int bp_enddef(cio_dfile *f)
 {
     bp_file *p = f->priv;
@@ -706,10 +450,10 @@ static int bp_enddef(cio_dfile *f)
     if (meta_att(f, p, CIO_BP_META "/format", fmt) || meta_att(f, p, CIO_BP_META "/hints", p->hints) ||
         meta_att(f, p, CIO_BP_META "/header_pad", pad))
         return -1;
-    for (int i = 0; i < p->ndims; i++) list_add(&dims, p->dimname[i]);
+    for (int i = 0; i < p->ndims; i++) cio_bp_list_add(&dims, p->dimname[i]);
     for (int i = 0; i < p->nvars; i++) {
-        list_add(&vars, p->vars[i].name);
-        list_add(&types, cio_type_name(p->vars[i].type));
+        cio_bp_list_add(&vars, p->vars[i].name);
+        cio_bp_list_add(&types, cio_type_name(p->vars[i].type));
     }
     rc = meta_att(f, p, CIO_BP_META "/dims", dims) || meta_att(f, p, CIO_BP_META "/vars", vars) ||
          meta_att(f, p, CIO_BP_META "/types", types) || meta_att(f, p, CIO_BP_META "/atts", p->gattlist);
@@ -761,7 +505,7 @@ static int bp_inq_var(cio_dfile *f, int varid, cio_var_layout *out)
     if (v->v) {
         adios2_type at;
         BP(f, "adios2_variable_type", adios2_variable_type(&at, v->v));
-        if (from_bp_type(at, &t) != 0) {
+        if (cio_bp_from_type(at, &t) != 0) {
             t = CIO_NTYPES;
             snprintf(out->type, sizeof out->type, "ADIOS2 type %d", (int)at);
         }
@@ -778,7 +522,7 @@ static int bp_inq_var(cio_dfile *f, int varid, cio_var_layout *out)
     out->ndims = (int)adims + v->is_record;
     const char *q = v->dimlist;
     for (int k = 0; k < out->ndims && k < CIO_MAX_DIMS; k++) {
-        if (q) q = list_next(q, out->dim[k], sizeof out->dim[k]);
+        if (q) q = cio_bp_list_next(q, out->dim[k], sizeof out->dim[k]);
         int a = k - v->is_record;
         out->len[k] = a < 0 ? v->nsteps : shape ? (int64_t)shape[a] : (int64_t)v->shape[a];
     }
@@ -989,7 +733,7 @@ static int bp_get_att(cio_dfile *f, int varid, const char *name, cio_type t, int
     if (!a) return 1;
     cio_schema *s = cio_schema_new("att");
     char err[512];
-    int rc = read_att(s, -1, name, a, p->path, err, sizeof err);
+    int rc = cio_bp_read_att(s, -1, name, a, p->path, err, sizeof err);
     if (rc) {
         cio_schema_free(s);
         return cio_driver_err(f, "adios2_attribute_data", "%s", err);
@@ -1043,6 +787,7 @@ const cio_driver cio_driver_adios2 = {
     .formats = CIO_FMT_BIT(CIO_FMT_BP),
     .default_format = CIO_FMT_BP,
     .stores_data = 1,
+    .no_char = 1,               /* BP has numeric arrays only */
     .params = bp_params,
     .configure = bp_configure,
     .refusal = bp_refusal,

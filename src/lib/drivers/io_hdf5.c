@@ -477,6 +477,54 @@ static void count_mode(cio_dfile *f, hid_t dxpl)
     }
 }
 
+/* The union of nblocks (nd > 0) blocks selected in fspace, and the memory space
+ * of their packed buffer; rs gets the buffer's runs in file order when there are
+ * several blocks.  A negative id when HDF5 refuses the selection. */
+static hid_t select_blocks(cio_dfile *f, const h5var *v, hid_t fspace, int nblocks, const int64_t *start,
+                           const int64_t *count, int64_t nelems, size_t ts, cio_runs *rs)
+{
+    int nd = v->ndims;
+    int64_t shape[CIO_MAX_DIMS];
+    for (int i = 0; i < nd; i++) shape[i] = (int64_t)v->dims[i];
+    int64_t src = 0;
+    hsize_t st[CIO_MAX_DIMS], ct[CIO_MAX_DIMS];
+    for (int b = 0; b < nblocks; b++) {
+        const int64_t *s = start + (size_t)b * (size_t)nd, *c = count + (size_t)b * (size_t)nd;
+        for (int i = 0; i < nd; i++) {
+            st[i] = (hsize_t)s[i];
+            ct[i] = (hsize_t)c[i];
+        }
+        if (H5Sselect_hyperslab(fspace, b == 0 ? H5S_SELECT_SET : H5S_SELECT_OR, st, NULL, ct, NULL) < 0) {
+            h5_err(f, "H5Sselect_hyperslab");
+            return -1;
+        }
+        if (nblocks > 1) src += cio_runs_add_block(rs, nd, shape, s, c, (int64_t)ts, 0, src);
+    }
+    /* one block: its own shape, so HDF5 maps memory to chunks by whole
+     * hyperslabs ("shape same") instead of element by element */
+    if (nblocks == 1) return H5Screate_simple(nd, ct, NULL);
+    hsize_t n = (hsize_t)nelems;
+    cio_runs_sort_merge(rs, INT64_MAX);
+    return H5Screate_simple(1, &n, NULL);
+}
+
+/* HDF5 walks a union of blocks in file order: a buffer in that order (a write's
+ * data copied in) when buf's runs are not, else NULL. */
+static void *file_order_buffer(const cio_runs *rs, const void *buf, int64_t nelems, size_t ts, int is_read)
+{
+    if (cio_runs_buffer_in_order(rs)) return NULL;
+    void *tmp = cio_malloc((size_t)nelems * ts);
+    if (!is_read) {
+        int64_t pos = 0;
+        for (int64_t i = 0; i < rs->n; i++) {
+            memcpy((char *)tmp + pos, (const char *)buf + rs->r[i].src, (size_t)rs->r[i].len);
+            pos += rs->r[i].len;
+        }
+        report.reordered += pos;
+    }
+    return tmp;
+}
+
 /* One H5Dwrite (or H5Dread) of `nblocks` blocks packed in buf; none selects
  * nothing (a collective call on a rank without data). */
 static int one_xfer(cio_dfile *f, h5var *v, int is_read, cio_type type, int nblocks, const int64_t *start,
@@ -490,55 +538,22 @@ static int one_xfer(cio_dfile *f, h5var *v, int is_read, cio_type type, int nblo
     void *tmp = NULL;
     cio_runs rs = {0};
     static char dummy[16];
-    int nd = v->ndims;
     if (nblocks == 0) {
         H5Sselect_none(fspace);
         hsize_t one = 1;
         mspace = H5Screate_simple(1, &one, NULL);
         H5Sselect_none(mspace);
         buf = dummy;
-    } else if (nd == 0) {
+    } else if (v->ndims == 0) {
         mspace = H5Screate(H5S_SCALAR);
     } else {
-        int64_t shape[CIO_MAX_DIMS];
-        for (int i = 0; i < nd; i++) shape[i] = (int64_t)v->dims[i];
-        int64_t src = 0;
-        hsize_t st[CIO_MAX_DIMS], ct[CIO_MAX_DIMS];
-        for (int b = 0; b < nblocks; b++) {
-            const int64_t *s = start + (size_t)b * (size_t)nd, *c = count + (size_t)b * (size_t)nd;
-            for (int i = 0; i < nd; i++) {
-                st[i] = (hsize_t)s[i];
-                ct[i] = (hsize_t)c[i];
-            }
-            if (H5Sselect_hyperslab(fspace, b == 0 ? H5S_SELECT_SET : H5S_SELECT_OR, st, NULL, ct, NULL) < 0) {
-                h5_err(f, "H5Sselect_hyperslab");
-                H5Sclose(fspace);
-                cio_runs_free(&rs);
-                return -1;
-            }
-            if (nblocks > 1) src += cio_runs_add_block(&rs, nd, shape, s, c, (int64_t)ts, 0, src);
+        mspace = select_blocks(f, v, fspace, nblocks, start, count, nelems, ts, &rs);
+        if (mspace < 0) {
+            H5Sclose(fspace);
+            cio_runs_free(&rs);
+            return -1;
         }
-        if (nblocks == 1) {
-            /* the block's own shape: HDF5 then maps memory to chunks by whole
-             * hyperslabs ("shape same") instead of element by element */
-            mspace = H5Screate_simple(nd, ct, NULL);
-        } else {
-            hsize_t n = (hsize_t)nelems;
-            mspace = H5Screate_simple(1, &n, NULL);
-            cio_runs_sort_merge(&rs, INT64_MAX);
-            if (!cio_runs_buffer_in_order(&rs)) {
-                /* HDF5 walks the union in file order: give it the buffer in that order */
-                tmp = cio_malloc((size_t)nelems * ts);
-                if (!is_read) {
-                    int64_t pos = 0;
-                    for (int64_t i = 0; i < rs.n; i++) {
-                        memcpy((char *)tmp + pos, (char *)buf + rs.r[i].src, (size_t)rs.r[i].len);
-                        pos += rs.r[i].len;
-                    }
-                    report.reordered += pos;
-                }
-            }
-        }
+        if (nblocks > 1) tmp = file_order_buffer(&rs, buf, nelems, ts, is_read);
     }
     void *io = tmp ? tmp : buf;
     herr_t rc = is_read ? H5Dread(v->dset, h5type(type), mspace, fspace, h->dxpl, io)
@@ -764,6 +779,9 @@ const cio_driver cio_driver_hdf5 = {
     .formats = CIO_FMT_BIT(CIO_FMT_HDF5),
     .default_format = CIO_FMT_HDF5,
     .stores_data = 1,
+    .filter_formats = CIO_FMT_BIT(CIO_FMT_HDF5),
+    .filters_collective = 1,
+    .open_diagnosis = cio_nc_open_diagnosis,
     .refusal = h5_refusal,
     .version = h5_version,
     .create = h5_create,

@@ -61,6 +61,84 @@ void eng_user_checksum(cio_file *f, int varid, const void *buf)
 }
 
 /* ---------------------------------------------------------------- checksums */
+/* Rank 0's variable names on every rank: *n0 of them, pointing into *text. */
+static char **bcast_names(cio_engine *e, char **text, int *n0)
+{
+    size_t len = 0;
+    *text = NULL;
+    if (e->rank == 0) {
+        for (int i = 0; i < e->ncs; i++) len += strlen(e->cs_name[i]) + 1;
+        *text = cio_malloc(len + 1);
+        char *p = *text;
+        for (int i = 0; i < e->ncs; i++) p += sprintf(p, "%s", e->cs_name[i]) + 1;
+    }
+    long long l = (long long)len;
+    *n0 = e->ncs;
+    MPI_Bcast(&l, 1, MPI_LONG_LONG, 0, e->world);
+    MPI_Bcast(n0, 1, MPI_INT, 0, e->world);
+    if (e->rank != 0) *text = cio_malloc((size_t)l + 1);
+    MPI_Bcast(*text, (int)l, MPI_CHAR, 0, e->world);
+    char **nm = cio_calloc((size_t)(*n0 ? *n0 : 1), sizeof *nm);
+    char *p = *text;
+    for (int i = 0; i < *n0; i++) {
+        nm[i] = p;
+        p += strlen(p) + 1;
+    }
+    return nm;
+}
+
+/* Rank 0: add v to the output sum of `name`, a new entry if it has none. */
+static void out_sum_add(cio_engine *e, const char *name, uint64_t v)
+{
+    int k;
+    for (k = 0; k < e->ncs_out; k++)
+        if (strcmp(e->cs_out_name[k], name) == 0) break;
+    if (k == e->ncs_out) {
+        e->cs_out_name = cio_realloc(e->cs_out_name, (size_t)(k + 1) * sizeof *e->cs_out_name);
+        e->cs_out_sum = cio_realloc(e->cs_out_sum, (size_t)(k + 1) * sizeof *e->cs_out_sum);
+        e->cs_out_name[k] = cio_strdup(name);
+        e->cs_out_sum[k] = 0;
+        e->ncs_out++;
+    }
+    e->cs_out_sum[k] += v;
+}
+
+/* The sums of names rank 0 does not have ("name sum\n" lines, extra_len bytes on
+ * this rank), gathered to rank 0 and added to its output.  Collective. */
+static void gather_extra(cio_engine *e, char *extra, size_t extra_len)
+{
+    int mylen = (int)extra_len, *lens = NULL, *displs = NULL, total = 0;
+    char *gathered = NULL;
+    if (e->rank == 0) {
+        lens = cio_calloc((size_t)e->nprocs, sizeof *lens);
+        displs = cio_calloc((size_t)e->nprocs, sizeof *displs);
+    }
+    MPI_Gather(&mylen, 1, MPI_INT, lens, 1, MPI_INT, 0, e->world);
+    if (e->rank == 0) {
+        for (int i = 0; i < e->nprocs; i++) {
+            displs[i] = total;
+            total += lens[i];
+        }
+        gathered = cio_malloc((size_t)total + 1);
+    }
+    MPI_Gatherv(extra, mylen, MPI_CHAR, gathered, lens, displs, MPI_CHAR, 0, e->world);
+    if (e->rank != 0) return;
+    gathered[total] = '\0';
+    char *save = NULL;
+    for (char *ln = strtok_r(gathered, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
+        /* the sum follows the last space; the name is everything before it */
+        char *sp = strrchr(ln, ' '), *end = NULL;
+        if (!sp) continue;
+        unsigned long long v = strtoull(sp + 1, &end, 16);
+        if (end == sp + 1) continue;
+        *sp = '\0';
+        out_sum_add(e, ln, v);
+    }
+    cio_free(gathered);
+    cio_free(lens);
+    cio_free(displs);
+}
+
 /* Rank 0's variable list is broadcast and every rank sums into that order, so the
  * common case costs one broadcast and one reduction; names only other ranks have
  * are gathered to rank 0 separately. */
@@ -77,27 +155,9 @@ int cio_engine_checksums(cio_engine *e, const char ***names, const uint64_t **su
         *sums = NULL;
         return 0;
     }
-    /* rank 0's names as one text block */
-    size_t len = 0;
-    char *text = NULL;
-    if (e->rank == 0) {
-        for (int i = 0; i < e->ncs; i++) len += strlen(e->cs_name[i]) + 1;
-        text = cio_malloc(len + 1);
-        char *p = text;
-        for (int i = 0; i < e->ncs; i++) p += sprintf(p, "%s", e->cs_name[i]) + 1;
-    }
-    long long l = (long long)len;
-    int n0 = e->ncs;
-    MPI_Bcast(&l, 1, MPI_LONG_LONG, 0, e->world);
-    MPI_Bcast(&n0, 1, MPI_INT, 0, e->world);
-    if (e->rank != 0) text = cio_malloc((size_t)l + 1);
-    MPI_Bcast(text, (int)l, MPI_CHAR, 0, e->world);
-    char **nm = cio_calloc((size_t)(n0 ? n0 : 1), sizeof *nm);
-    char *p = text;
-    for (int i = 0; i < n0; i++) {
-        nm[i] = p;
-        p += strlen(p) + 1;
-    }
+    char *text;
+    int n0;
+    char **nm = bcast_names(e, &text, &n0);
     uint64_t *mine = cio_calloc((size_t)(n0 ? n0 : 1), sizeof *mine);
     uint64_t *all = cio_calloc((size_t)(n0 ? n0 : 1), sizeof *all);
     size_t extra_len = 0;
@@ -128,50 +188,7 @@ int cio_engine_checksums(cio_engine *e, const char ***names, const uint64_t **su
         }
         e->ncs_out = n0;
     }
-    if (any_extra) {
-        int mylen = (int)extra_len, *lens = NULL, *displs = NULL, total = 0;
-        char *gathered = NULL;
-        if (e->rank == 0) {
-            lens = cio_calloc((size_t)e->nprocs, sizeof *lens);
-            displs = cio_calloc((size_t)e->nprocs, sizeof *displs);
-        }
-        MPI_Gather(&mylen, 1, MPI_INT, lens, 1, MPI_INT, 0, e->world);
-        if (e->rank == 0) {
-            for (int i = 0; i < e->nprocs; i++) {
-                displs[i] = total;
-                total += lens[i];
-            }
-            gathered = cio_malloc((size_t)total + 1);
-        }
-        MPI_Gatherv(extra, mylen, MPI_CHAR, gathered, lens, displs, MPI_CHAR, 0, e->world);
-        if (e->rank == 0) {
-            gathered[total] = '\0';
-            char *save = NULL;
-            for (char *ln = strtok_r(gathered, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save)) {
-                /* the sum follows the last space; the name is everything before it */
-                char *sp = strrchr(ln, ' '), *end = NULL;
-                if (!sp) continue;
-                unsigned long long v = strtoull(sp + 1, &end, 16);
-                if (end == sp + 1) continue;
-                *sp = '\0';
-                const char *name = ln;
-                int k;
-                for (k = 0; k < e->ncs_out; k++)
-                    if (strcmp(e->cs_out_name[k], name) == 0) break;
-                if (k == e->ncs_out) {
-                    e->cs_out_name = cio_realloc(e->cs_out_name, (size_t)(k + 1) * sizeof *e->cs_out_name);
-                    e->cs_out_sum = cio_realloc(e->cs_out_sum, (size_t)(k + 1) * sizeof *e->cs_out_sum);
-                    e->cs_out_name[k] = cio_strdup(name);
-                    e->cs_out_sum[k] = 0;
-                    e->ncs_out++;
-                }
-                e->cs_out_sum[k] += v;
-            }
-            cio_free(gathered);
-            cio_free(lens);
-            cio_free(displs);
-        }
-    }
+    if (any_extra) gather_extra(e, extra, extra_len);
     cio_free(extra);
     cio_free(mine);
     cio_free(all);

@@ -22,8 +22,8 @@
  * by name, a variable's as "VAR/NAME"), so bpls shows them.  Each variable is a
  * global array whose shape is its dimensions without the record dimension;
  * record r of a variable is the r-th step that holds the variable. */
-#ifndef CLIMIO_IO_ADIOS2_H
-#define CLIMIO_IO_ADIOS2_H
+#ifndef CLIMIO_BP_LAYOUT_H
+#define CLIMIO_BP_LAYOUT_H
 
 #include <adios2_c.h>
 #include <stddef.h>
@@ -37,6 +37,18 @@ void cio_bp_path(const char *path, char *out, size_t len);
 
 /* ADIOS2's element type for a climio type (CIO_CHAR: string). */
 adios2_type cio_bp_type(cio_type t);
+/* The climio type of an ADIOS2 element type: 0, or -1 for one netCDF has no equivalent for. */
+int cio_bp_from_type(adios2_type t, cio_type *out);
+
+/* Append name to a '/'-separated list (allocated; cio_free). */
+void cio_bp_list_add(char **list, const char *name);
+/* The next name of a '/'-separated list into buf; returns the rest, NULL at the end. */
+const char *cio_bp_list_next(const char *p, char *buf, size_t len);
+
+/* One attribute of the output into the schema (varid -1: global): 0, or -1 with
+ * a message naming path in err. */
+int cio_bp_read_att(cio_schema *s, int varid, const char *name, adios2_attribute *a, const char *path, char *err,
+                    size_t errlen);
 
 /* The file's layout (dimensions, variables with their types and attributes, global
  * attributes, all in the writer's order) from an io whose engine is open for

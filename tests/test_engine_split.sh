@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # A request above max_request_size is split into several driver calls (blocking
 # modes) or wait rounds (nonblocking modes), never dropped: with a 200-byte limit
 # every driver and mode writes many more, smaller requests, and the files hold

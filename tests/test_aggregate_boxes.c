@@ -1,5 +1,6 @@
 /* cio_range_to_boxes: for every linear range of small arrays, the boxes lie inside
  * the array, are few, and packed one after another enumerate exactly the range. */
+/* sanitizers: yes */
 #include "config.h"
 #include "check.h"
 #include "engine/aggregate.h"

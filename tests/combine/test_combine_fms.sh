@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # mom_combine as FRE-NCtools' mppnccombine on FMS file sets of many models, made
 # by tests/combine/fms_sets.py with ncgen: MOM5 ocean, MOM6 (h and symmetric q
 # points), an FV3 tile (grid_xt/grid_yt, uneven), a static land set decomposed

@@ -66,6 +66,8 @@ run 2 "$mom" "$tiny" --pattern iodomain --layout 2,1 --io_layout 2,1 --out "$TES
   || fail "mom_io could not write the set to combine"
 [ -f "$TESTTMP/set/ocean.nc.0001" ] || fail "mom_io wrote no two-member set"
 vg mom-combine "$comb" "$tiny" --out "$TESTTMP/set" --output "$TESTTMP/combined.nc" --verify true --quiet true
+# its default form (FRE-NCtools' mppnccombine) on the same set, -m
+have_driver netcdf && vg mom-combine-fre "$comb" -m "$TESTTMP/fre.nc" "$TESTTMP/set/ocean.nc.0000" "$TESTTMP/set/ocean.nc.0001"
 
 # pfio_io: the simple server on the one model rank, a small grid
 vg pfio-single "$pfio" "$top_srcdir/inputs/pfio.in" --npes_model 1 --oserver_type single \

@@ -4,6 +4,7 @@
 #include "fms_combine.h"
 #include "app/outputs.h"
 #include "base/inputs.h"
+#include "base/json.h"
 
 #include <errno.h>
 #include <math.h>
@@ -243,27 +244,50 @@ static void free_set(fms_set *s)
     free(s->vars);
 }
 
-static void bench_report(const fms_set *s, const fms_opts *o, const fms_times *t, int nprocs)
+static void write_json(const fms_set *s, const fms_opts *o, const fms_times *t, int nprocs)
 {
-    double mib = (double)t->bytes / 1048576.0;
-    printf("mom_combine: %d members of %s (%lld records, %.2f MiB) into %s on %d rank%s in %.4f s: %.2f MiB/s "
-           "(open %.4f, read %.4f, transfer %.4f, write %.4f, close %.4f; slowest rank each)\n",
-           s->nmem, s->output, (long long)s->nrec, mib, s->output, nprocs, nprocs == 1 ? "" : "s", t->total,
-           t->total > 0 ? mib / t->total : 0, t->open, t->read, t->transfer, t->write, t->close);
-    if (!o->json) return;
     FILE *f = fopen(o->json, "w");
     if (!f) {
         fprintf(stderr, "Warning: cannot write %s\n", o->json);
         return;
     }
-    fprintf(f, "{\n  \"kernel\": \"mom_combine\",\n  \"nprocs\": %d,\n  \"kernel_report\": {\n    \"input\": \"%s\",\n"
-               "    \"output\": \"%s\",\n    \"members\": %d,\n    \"records\": %lld,\n    \"ranks\": %d,\n"
-               "    \"combine\": {\"seconds\": %.6f, \"open_seconds\": %.6f, \"read_seconds\": %.6f, "
-               "\"transfer_seconds\": %.6f, \"write_seconds\": %.6f, \"close_seconds\": %.6f, \"data_bytes\": %lld, "
-               "\"bandwidth_MiBps\": %.4f}\n  }\n}\n",
-            nprocs, s->output, s->output, s->nmem, (long long)s->nrec, nprocs, t->total, t->open, t->read,
-            t->transfer, t->write, t->close, (long long)t->bytes, t->total > 0 ? mib / t->total : 0);
-    fclose(f);
+    cio_json j;
+    cio_json_begin(&j, f, 1);
+    cio_json_obj(&j, NULL);
+    cio_json_str(&j, "kernel", "mom_combine");
+    cio_json_int(&j, "nprocs", nprocs);
+    cio_json_obj(&j, "kernel_report");
+    cio_json_str(&j, "input", s->output);
+    cio_json_str(&j, "output", s->output);
+    cio_json_int(&j, "members", s->nmem);
+    cio_json_int(&j, "records", s->nrec);
+    cio_json_int(&j, "ranks", nprocs);
+    cio_json_obj(&j, "combine");
+    cio_json_num(&j, "seconds", t->total);
+    cio_json_num(&j, "open_seconds", t->open);
+    cio_json_num(&j, "read_seconds", t->read);
+    cio_json_num(&j, "transfer_seconds", t->transfer);
+    cio_json_num(&j, "write_seconds", t->write);
+    cio_json_num(&j, "close_seconds", t->close);
+    cio_json_int(&j, "data_bytes", t->bytes);
+    cio_json_num(&j, "bandwidth_MiBps", t->total > 0 ? (double)t->bytes / 1048576.0 / t->total : 0);
+    cio_json_obj_end(&j);
+    cio_json_obj_end(&j);
+    cio_json_obj_end(&j);
+    cio_json_end(&j);
+    if (fclose(f) != 0) fprintf(stderr, "Warning: cannot write %s\n", o->json);
+}
+
+/* --bench: one line of figures; --json FILE: the same as JSON. */
+static void bench_report(const fms_set *s, const fms_opts *o, const fms_times *t, int nprocs)
+{
+    double mib = (double)t->bytes / 1048576.0;
+    if (o->bench)
+        printf("mom_combine: %d members of %s (%lld records, %.2f MiB) into %s on %d rank%s in %.4f s: %.2f MiB/s "
+               "(open %.4f, read %.4f, transfer %.4f, write %.4f, close %.4f; slowest rank each)\n",
+               s->nmem, s->output, (long long)s->nrec, mib, s->output, nprocs, nprocs == 1 ? "" : "s", t->total,
+               t->total > 0 ? mib / t->total : 0, t->open, t->read, t->transfer, t->write, t->close);
+    if (o->json) write_json(s, o, t, nprocs);
 }
 
 /* The slowest rank's time of each phase; the bytes rank 0 wrote. */
@@ -348,7 +372,7 @@ int fms_combine_main(fms_opts *o, MPI_Comm comm)
     t.total = fms_now() - t0;
     reduce_times(&t, comm);
     if (rank == 0 && o->mem_stats) fms_mem_report();
-    if (rank == 0 && o->bench) bench_report(&s, o, &t, nprocs);
+    if (rank == 0 && (o->bench || o->json)) bench_report(&s, o, &t, nprocs);
     if (rank == 0) {
         if (errors) fprintf(stderr, "Warning: output file may be incomplete!\n");
         else if (o->remove_inputs) remove_inputs(&s, o);

@@ -131,6 +131,47 @@ static int truncated(cio_err *e, const char *path, int64_t size, int64_t end, co
 
 /* Open a member with a schema of the right variables but unknown extents, read
  * its attributes, then give the schema its real extents and whole-file blocks. */
+/* The member's dimensions must be what its attributes and the parameters say. */
+static int check_member_dims(combine *k, member *m, cio_err *e)
+{
+    const mom_config *c = &k->cfg;
+    const char *dn[6] = {"xt_ocean", "xu_ocean", "yt_ocean", "yu_ocean", "st_ocean", "nv"};
+    int64_t want_len[6] = {m->box.nx, m->box.nx, m->box.ny, m->box.ny, c->nk, 2};
+    const char *why[6] = {"its xt_ocean:domain_decomposition", "its xu_ocean:domain_decomposition",
+                          "its yt_ocean:domain_decomposition", "its yu_ocean:domain_decomposition",
+                          "the parameters' nk", "the time bounds"};
+    for (int i = 0; i < 6; i++) {
+        int64_t dl = -1;
+        if (cio_file_dimlen(m->f, dn[i], &dl) != 0) {
+            if (dl < 0 && !k->app->ecfg.drv->inq_dimlen) return 0;     /* the driver cannot say */
+            return cio_seterr(e, "%s has no dimension %s: not a member written by mom_io; nothing was combined",
+                              m->path, dn[i]);
+        }
+        if (dl != want_len[i])
+            return cio_seterr(e, "%s: dimension %s has length %lld, %s says %lld; nothing was combined", m->path,
+                              dn[i], (long long)dl, why[i], (long long)want_len[i]);
+    }
+    return 0;
+}
+
+/* The member's schema gets its real extents and one whole-file block a variable. */
+static void whole_member_blocks(member *m)
+{
+    cio_schema *s = m->s;
+    s->dims[cio_schema_find_dim(s, "xt_ocean")].len = m->box.nx;
+    s->dims[cio_schema_find_dim(s, "xu_ocean")].len = m->box.nx;
+    s->dims[cio_schema_find_dim(s, "yt_ocean")].len = m->box.ny;
+    s->dims[cio_schema_find_dim(s, "yu_ocean")].len = m->box.ny;
+    for (int v = 0; v < s->nvars; v++) {       /* a member is read whole */
+        int64_t shape[CIO_MAX_DIMS], zero[CIO_MAX_DIMS] = {0};
+        int nd = cio_var_shape(s, &s->vars[v], shape);
+        cio_decomp *d = cio_decomp_new(nd, shape);
+        cio_decomp_add(d, zero, shape);
+        cio_schema_set_decomp(s, v, d);
+        cio_decomp_release(d);
+    }
+}
+
 static int open_member(combine *k, member *m, cio_err *e)
 {
     const mom_config *c = &k->cfg;
@@ -185,40 +226,12 @@ static int open_member(combine *k, member *m, cio_err *e)
     m->gx = dd[0][1];
     m->gy = dd[1][1];
     m->nrec = cio_file_nrecs(m->f);
-    /* the header's dimensions must be what the attributes and parameters say */
-    const char *dn[6] = {"xt_ocean", "xu_ocean", "yt_ocean", "yu_ocean", "st_ocean", "nv"};
-    int64_t want_len[6] = {m->box.nx, m->box.nx, m->box.ny, m->box.ny, c->nk, 2};
-    const char *why[6] = {"its xt_ocean:domain_decomposition", "its xu_ocean:domain_decomposition",
-                          "its yt_ocean:domain_decomposition", "its yu_ocean:domain_decomposition",
-                          "the parameters' nk", "the time bounds"};
-    for (int i = 0; i < 6; i++) {
-        int64_t dl = -1;
-        if (cio_file_dimlen(m->f, dn[i], &dl) != 0) {
-            if (dl < 0 && !k->app->ecfg.drv->inq_dimlen) break;     /* the driver cannot say */
-            return cio_seterr(e, "%s has no dimension %s: not a member written by mom_io; nothing was combined",
-                              m->path, dn[i]);
-        }
-        if (dl != want_len[i])
-            return cio_seterr(e, "%s: dimension %s has length %lld, %s says %lld; nothing was combined", m->path,
-                              dn[i], (long long)dl, why[i], (long long)want_len[i]);
-    }
+    if (check_member_dims(k, m, e) != 0) return -1;
     /* a truncated file reads as zeros or garbage: its size must cover what its header declares */
     int64_t end = cio_file_data_end(m->f);
     if (end > 0 && (int64_t)sb.st_size < end)
         return truncated(e, m->path, (int64_t)sb.st_size, end, "its header says its data ends");
-    cio_schema *s = m->s;
-    s->dims[cio_schema_find_dim(s, "xt_ocean")].len = m->box.nx;
-    s->dims[cio_schema_find_dim(s, "xu_ocean")].len = m->box.nx;
-    s->dims[cio_schema_find_dim(s, "yt_ocean")].len = m->box.ny;
-    s->dims[cio_schema_find_dim(s, "yu_ocean")].len = m->box.ny;
-    for (int v = 0; v < s->nvars; v++) {       /* a member is read whole */
-        int64_t shape[CIO_MAX_DIMS], zero[CIO_MAX_DIMS] = {0};
-        int nd = cio_var_shape(s, &s->vars[v], shape);
-        cio_decomp *d = cio_decomp_new(nd, shape);
-        cio_decomp_add(d, zero, shape);
-        cio_schema_set_decomp(s, v, d);
-        cio_decomp_release(d);
-    }
+    whole_member_blocks(m);
     return 0;
 }
 
@@ -644,21 +657,14 @@ static void check_append_target(combine *k, cio_file *out, cio_err *e)
     }
 }
 
-static void combine_run(combine *k)
+/* This rank's blocks of every variable of the output (its members' and, on
+ * rank 0, the points no member covers); returns the largest, in elements. */
+static int64_t plan_output(combine *k, cio_schema *s, const mom_vars *ids)
 {
-    cio_app *a = k->app;
-    const mom_config *c = &k->cfg;
-    int append = k->cli && k->cli->append;
-    mom_fileview view = {{0, 0, c->ni, c->nj}, 0, 0};
-    mom_share none = {0};
-    mom_vars ids;
-    cio_schema *s = mom_schema_build(c, &view, &none, &k->out_fill, &ids);
-    /* mppnccombine: the output's filename attribute is its name as given */
-    set_global_text(s, "filename", k->output);
     int64_t maxbuf = 1;
     for (int v = 0; v < s->nvars; v++) {
         int64_t shape[CIO_MAX_DIMS];
-        int nd = cio_var_shape(s, &s->vars[v], shape), cls = var_class(k, &ids, v);
+        int nd = cio_var_shape(s, &s->vars[v], shape), cls = var_class(k, ids, v);
         cio_decomp *d = cio_decomp_new(nd, shape);
         int64_t n = 0;
         for (int i = 0; i < k->count; i++)
@@ -675,6 +681,68 @@ static void combine_run(combine *k)
         cio_schema_set_decomp(s, v, d);
         cio_decomp_release(d);
     }
+    return maxbuf;
+}
+
+/* One variable's block of records from r0: read from this rank's members (and
+ * the gaps filled), written to the output. */
+static void copy_block(combine *k, cio_file *out, cio_schema *s, const mom_vars *ids, int v, int64_t r0, int64_t bf,
+                       char *buf)
+{
+    cio_app *a = k->app;
+    int append = k->cli && k->cli->append;
+    const cio_var *var = &s->vars[v];
+    if (!var->is_record && r0 > 0) return;
+    int64_t r1 = var->is_record ? (r0 + bf < k->nrec ? r0 + bf : k->nrec) : 1;
+    if (var->is_record && r0 >= k->nrec) return;
+    int cls = var_class(k, ids, v);
+    /* -a (mppnccombine): the variables no axis decomposes are written from the
+     * second record on; the first record's and the fixed ones stay as they are */
+    int decomposed = cls == V_FIELD3 || cls == V_FIELD2 || cls == V_X || cls == V_Y;
+    if (append && !decomposed && !var->is_record) return;
+    size_t vts = cio_type_size(var->type);
+    int64_t per = 0;
+    for (int i = 0; i < k->count; i++)
+        if (contributes(&k->mem[i], cls)) per += piece_elems(k, &k->mem[i], cls);
+    for (int g = 0; g < ngap_pieces(k, cls); g++) {
+        mom_box b = gap_piece(k, cls, g);
+        per += box_elems(k, &b, cls);
+    }
+    cio_timer_begin(&a->stats, k->t_read);
+    int64_t rbase = var->is_record ? r0 : 0, off = 0;
+    for (int i = 0; i < k->count; i++) {     /* member by member, its records of the block */
+        member *m = &k->mem[i];
+        if (!contributes(m, cls)) continue;
+        for (int64_t rec = rbase; rec < r1; rec++)
+            cio_read_buf(m->f, v, rec, buf + (size_t)((rec - rbase) * per + off) * vts);
+        off += piece_elems(k, m, cls);
+    }
+    if (off < per)          /* rank 0: the points no member covers */
+        for (int64_t rec = rbase; rec < r1; rec++)
+            fill_value(buf + (size_t)((rec - rbase) * per + off) * vts, var->type, per - off,
+                       gap_value(k, ids, v));
+    cio_timer_end(&a->stats, k->t_read);
+    cio_timer_begin(&a->stats, k->t_write);
+    for (int64_t rec = var->is_record ? r0 : 0; rec < r1; rec++) {
+        if (append && !decomposed && rec == 0) continue;
+        cio_write_buf(out, v, rec, buf + (size_t)((rec - (var->is_record ? r0 : 0)) * per) * vts);
+        cio_flush(out);
+    }
+    cio_timer_end(&a->stats, k->t_write);
+}
+
+static void combine_run(combine *k)
+{
+    cio_app *a = k->app;
+    const mom_config *c = &k->cfg;
+    int append = k->cli && k->cli->append;
+    mom_fileview view = {{0, 0, c->ni, c->nj}, 0, 0};
+    mom_share none = {0};
+    mom_vars ids;
+    cio_schema *s = mom_schema_build(c, &view, &none, &k->out_fill, &ids);
+    /* mppnccombine: the output's filename attribute is its name as given */
+    set_global_text(s, "filename", k->output);
+    int64_t maxbuf = plan_output(k, s, &ids);
     size_t ts = 8;     /* the largest element: the double axes */
     int64_t bf = k->block > 0 ? k->block : 1;       /* records read from each member at a time (-k) */
     char *buf = cio_malloc((size_t)(maxbuf * bf) * ts);
@@ -689,46 +757,8 @@ static void combine_run(combine *k)
     }
     int64_t nloop = k->nrec > 0 ? k->nrec : 1;
     for (int64_t r0 = 0; r0 < nloop; r0 += bf)
-        for (int v = 0; v < s->nvars; v++) {
-            const cio_var *var = &s->vars[v];
-            if (!var->is_record && r0 > 0) continue;
-            int64_t r1 = var->is_record ? (r0 + bf < k->nrec ? r0 + bf : k->nrec) : 1;
-            if (var->is_record && r0 >= k->nrec) continue;
-            int cls = var_class(k, &ids, v);
-            /* -a (mppnccombine): the variables no axis decomposes are written from the
-             * second record on; the first record's and the fixed ones stay as they are */
-            int decomposed = cls == V_FIELD3 || cls == V_FIELD2 || cls == V_X || cls == V_Y;
-            if (append && !decomposed && !var->is_record) continue;
-            size_t vts = cio_type_size(var->type);
-            int64_t per = 0;
-            for (int i = 0; i < k->count; i++)
-                if (contributes(&k->mem[i], cls)) per += piece_elems(k, &k->mem[i], cls);
-            for (int g = 0; g < ngap_pieces(k, cls); g++) {
-                mom_box b = gap_piece(k, cls, g);
-                per += box_elems(k, &b, cls);
-            }
-            cio_timer_begin(&a->stats, k->t_read);
-            int64_t rbase = var->is_record ? r0 : 0, off = 0;
-            for (int i = 0; i < k->count; i++) {     /* member by member, its records of the block */
-                member *m = &k->mem[i];
-                if (!contributes(m, cls)) continue;
-                for (int64_t rec = rbase; rec < r1; rec++)
-                    cio_read_buf(m->f, v, rec, buf + (size_t)((rec - rbase) * per + off) * vts);
-                off += piece_elems(k, m, cls);
-            }
-            if (off < per)          /* rank 0: the points no member covers */
-                for (int64_t rec = rbase; rec < r1; rec++)
-                    fill_value(buf + (size_t)((rec - rbase) * per + off) * vts, var->type, per - off,
-                               gap_value(k, &ids, v));
-            cio_timer_end(&a->stats, k->t_read);
-            cio_timer_begin(&a->stats, k->t_write);
-            for (int64_t rec = var->is_record ? r0 : 0; rec < r1; rec++) {
-                if (append && !decomposed && rec == 0) continue;
-                cio_write_buf(out, v, rec, buf + (size_t)((rec - (var->is_record ? r0 : 0)) * per) * vts);
-                cio_flush(out);
-            }
-            cio_timer_end(&a->stats, k->t_write);
-        }
+        for (int v = 0; v < s->nvars; v++)
+            copy_block(k, out, s, &ids, v, r0, bf, buf);
     cio_timer_begin(&a->stats, k->t_close);
     for (int i = 0; i < k->count; i++)
         if (!k->mem[i].missing) cio_close(k->mem[i].f);
@@ -855,14 +885,11 @@ static cio_engine *input_engine(cio_app *a, const char *first)
 /* The set describes itself: member 0's climio_mom_fields (levels, packing, field
  * lists), its axes' domain_decomposition (the grid) and first time (the output
  * interval) become the parameters, origin the member. */
-static void describe_set(combine *k, const mpp_cli *cli, cio_err *e)
+/* Every rank: the first member listed that exists (mppnccombine: the width of
+ * the numbers, .%04d or .%06d, from the first found), or the first listed. */
+static void first_listed(combine *k, const mpp_cli *cli, char *first, size_t len)
 {
     cio_app *a = k->app;
-    char first[4096] = "", sig[4096] = "";
-    long long nums[3] = {0, 0, 0};
-    double t0 = 0;
-    /* the first member listed that exists (mppnccombine: the width of the numbers,
-     * .%04d or .%06d, from the first found) */
     k->width = 4;
     if (a->rank == 0) {
         int nlist = cli->ninputs ? cli->ninputs : cli->end >= cli->start ? cli->end - cli->start + 1 : 1;
@@ -870,20 +897,27 @@ static void describe_set(combine *k, const mpp_cli *cli, cio_err *e)
             char alt[4096];
             if (cli->ninputs) snprintf(alt, sizeof alt, "%s", cli->inputs[i]);
             else snprintf(alt, sizeof alt, "%s.%04d", k->prefix, cli->start + i);
-            if (member_path_exists(alt)) snprintf(first, sizeof first, "%s", alt);
+            if (member_path_exists(alt)) snprintf(first, len, "%s", alt);
             else if (!cli->ninputs) {
                 snprintf(alt, sizeof alt, "%s.%06d", k->prefix, cli->start + i);
-                if (member_path_exists(alt)) snprintf(first, sizeof first, "%s", alt), k->width = 6;
+                if (member_path_exists(alt)) snprintf(first, len, "%s", alt), k->width = 6;
             }
         }
         if (!first[0]) {
-            if (cli->ninputs) snprintf(first, sizeof first, "%s", cli->inputs[0]);
-            else snprintf(first, sizeof first, "%s.%04d", k->prefix, cli->start);
+            if (cli->ninputs) snprintf(first, len, "%s", cli->inputs[0]);
+            else snprintf(first, len, "%s.%04d", k->prefix, cli->start);
         }
     }
-    MPI_Bcast(first, sizeof first, MPI_CHAR, 0, a->comm);
+    MPI_Bcast(first, (int)len, MPI_CHAR, 0, a->comm);
     MPI_Bcast(&k->width, 1, MPI_INT, 0, a->comm);
-    k->in_eng = input_engine(a, first);
+}
+
+/* Rank 0: the first member's climio_mom_fields, grid (nums[0..1]), records
+ * (nums[2]) and first time, or why it cannot describe the set. */
+static void probe_first(combine *k, const char *first, char *sig, size_t siglen, long long *nums, double *t0,
+                        cio_err *e)
+{
+    cio_app *a = k->app;
     if (a->rank == 0) {
         struct stat sb;
         if (stat(first, &sb) != 0)
@@ -912,7 +946,7 @@ static void describe_set(combine *k, const mpp_cli *cli, cio_err *e)
             cio_file *f = cio_open(k->in_eng, first, s, MPI_COMM_SELF);
             int64_t len = 0;
             int dd[2][4];
-            if (cio_file_get_att(f, -1, "climio_mom_fields", CIO_CHAR, (int64_t)sizeof sig - 1, sig, &len) != 0)
+            if (cio_file_get_att(f, -1, "climio_mom_fields", CIO_CHAR, (int64_t)siglen - 1, sig, &len) != 0)
                 cio_seterr(e, "%s has no climio_mom_fields attribute: mom_combine takes the field list from it, and "
                               "only files mom_io wrote have it",
                            first);
@@ -925,12 +959,23 @@ static void describe_set(combine *k, const mpp_cli *cli, cio_err *e)
                 nums[0] = dd[0][1];
                 nums[1] = dd[1][1];
                 nums[2] = cio_file_nrecs(f);
-                if (nums[2] > 0) cio_read_buf(f, vt, 0, &t0);
+                if (nums[2] > 0) cio_read_buf(f, vt, 0, t0);
             }
             cio_close(f);
             cio_schema_free(s);
         }
     }
+}
+
+static void describe_set(combine *k, const mpp_cli *cli, cio_err *e)
+{
+    cio_app *a = k->app;
+    char first[4096] = "", sig[4096] = "";
+    long long nums[3] = {0, 0, 0};
+    double t0 = 0;
+    first_listed(k, cli, first, sizeof first);
+    k->in_eng = input_engine(a, first);
+    probe_first(k, first, sig, sizeof sig, nums, &t0, e);
     if (cio_agree(a->comm, e)) return;
     MPI_Bcast(sig, sizeof sig, MPI_CHAR, 0, a->comm);
     MPI_Bcast(nums, 3, MPI_LONG_LONG, 0, a->comm);
@@ -1008,7 +1053,7 @@ static void setup(combine *k, cio_app *a, mpp_cli *cli, int dropin, const cio_pa
     if (!dropin) {
         const char *in = cio_param_str(a->params, "input"), *outp = cio_param_str(a->params, "output");
         if (in) snprintf(k->prefix, sizeof k->prefix, "%s", in);
-        else snprintf(k->prefix, sizeof k->prefix, "%s/%s%s", k->cfg.outdir, k->cfg.base, k->cfg.suffix);
+        else mom_file_prefix(&k->cfg, k->prefix, sizeof k->prefix);
         snprintf(k->output, sizeof k->output, "%s", outp ? outp : k->prefix);
     }
     k->t_open = cio_stats_timer(&a->stats, "combine_open");

@@ -1,13 +1,15 @@
-/* mom_combine's mppnccombine command line (MOM5 src/postprocessing/mppnccombine/
- * mppnccombine.c, version 2.2.5 with MOM5's -z/-d/-s compression options):
+/* mom_combine's mppnccombine command line, as FRE-NCtools' mppnccombine (2.2.8)
+ * and MOM5's (2.2.5, with its -z/-d/-s compression options) read it:
  *
- *   mom_combine [-v] [-V] [-M] [-a] [-r] [-n N] [-k N] [-e N] [-h N] [-64] [-n4]
- *               [-m] [-x] [-z] [-d N] [-s] [-f] [--key value ...] output.nc [input ...]
+ *   mom_combine [-v] [-vv] [-V] [-M] [-a] [-r] [-n N] [-k N] [-e N] [-h N] [-64] [-n4]
+ *               [-m] [-x] [-z] [-d N] [-s] [-f] [--mom5] [--bench] [--key value ...]
+ *               output.nc [input ...]
  *
  * Options come before the output file, as mppnccombine reads them; climio's own
  * `--key value` options (driver, json, quiet, verify, ...) may stand among them.
  * Which `--key` takes the next word as its value comes from the parameter tables
- * (a boolean takes it only when it is a boolean word). */
+ * (a boolean takes it only when it is a boolean word).  What the options mean
+ * (FRE-NCtools' by default, MOM5's with --mom5) is the callers' business. */
 #include "config.h"
 #include "mom_combine_cli.h"
 
@@ -97,6 +99,55 @@ int mpp_cli_is_dropin(int argc, char **argv)
     return 1;
 }
 
+/* One of mppnccombine's options at argv[*a] (its value, if any, taken):
+ * 0, or -1 with the reason in err. */
+static int parse_option(int argc, char **argv, int *a, mpp_cli *o, char *err, size_t n)
+{
+    const char *s = argv[*a];
+    long v;
+    if (!strcmp(s, "-v")) o->verbose = 1;
+    else if (!strcmp(s, "-vv")) o->verbose = 2;
+    else if (!strcmp(s, "-V")) o->version = 1;
+    else if (!strcmp(s, "-M")) o->mem_stats = 1;
+    else if (!strcmp(s, "-x")) o->estimate = 1;
+    else if (!strcmp(s, "-a")) o->append = 1;
+    else if (!strcmp(s, "-r")) o->remove_inputs = 1;
+    else if (!strcmp(s, "-f")) o->force = 1;
+    else if (!strcmp(s, "-m")) o->missing = 1;
+    else if (!strcmp(s, "-s")) o->shuffle = 0, o->s_given = 1;    /* MOM5: "Toggle OFF shuffle ..." */
+    else if (!strcmp(s, "-64")) o->format = "cdf2";
+    else if (!strcmp(s, "-n4")) o->format = "nc4c";
+    else if (!strcmp(s, "-z")) o->compress = 1;          /* "Enable netCDF4 compression" */
+    else if (!strcmp(s, "-n")) {
+        if (int_arg(argc, argv, a, s, 0, 999999, &v, err, n)) return -1;
+        o->start = (int)v;
+    } else if (!strcmp(s, "-e")) {
+        if (int_arg(argc, argv, a, s, 0, 999999, &v, err, n)) return -1;
+        o->end = (int)v;
+    } else if (!strcmp(s, "-k")) {
+        if (int_arg(argc, argv, a, s, 0, 1000000000, &v, err, n)) return -1;
+        o->block = (int)v;
+    } else if (!strcmp(s, "-h")) {
+        if (int_arg(argc, argv, a, s, 0, 1073741824, &v, err, n)) return -1;
+        o->headerpad = v;
+    } else if (!strcmp(s, "-d")) {     /* a level implies -z */
+        if (int_arg(argc, argv, a, s, -999999999L, 999999999L, &v, err, n)) return -1;
+        if (v < 0 || v > 9) {       /* mppnccombine: "Illegal deflate level %d" */
+            snprintf(err, n, "Illegal deflate level %ld (option -d: 0 to 9, mppnccombine's MIN_DEFLATE_LEVEL to "
+                             "MAX_DEFLATE_LEVEL)", v);
+            return -1;
+        }
+        o->deflate = (int)v;
+        o->compress = 1;
+        o->d_given = 1;
+    } else {
+        snprintf(err, n, "Illegal option %s (mppnccombine's options: -v -vv -V -M -a -r -n # -k # -e # -h # -64 -n4 "
+                         "-m -x -z -d # -s -f)", s);
+        return -1;
+    }
+    return 0;
+}
+
 int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp_cli *o, char *err, size_t n)
 {
     memset(o, 0, sizeof *o);
@@ -115,7 +166,6 @@ int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp
     }
     o->cargv[o->cargc++] = argv[0];
     int a = 1;
-    long v;
     for (; a < argc; a++) {
         const char *s = argv[a];
         if (!strcmp(s, "--mom5")) {
@@ -137,46 +187,7 @@ int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp
             continue;
         }
         if (s[0] != '-' || !s[1]) break;            /* the output file */
-        if (!strcmp(s, "-v")) o->verbose = 1;
-        else if (!strcmp(s, "-vv")) o->verbose = 2;
-        else if (!strcmp(s, "-V")) o->version = 1;
-        else if (!strcmp(s, "-M")) o->mem_stats = 1;
-        else if (!strcmp(s, "-x")) o->estimate = 1;
-        else if (!strcmp(s, "-a")) o->append = 1;
-        else if (!strcmp(s, "-r")) o->remove_inputs = 1;
-        else if (!strcmp(s, "-f")) o->force = 1;
-        else if (!strcmp(s, "-m")) o->missing = 1;
-        else if (!strcmp(s, "-s")) o->shuffle = 0, o->s_given = 1;    /* MOM5: "Toggle OFF shuffle ..." */
-        else if (!strcmp(s, "-64")) o->format = "cdf2";
-        else if (!strcmp(s, "-n4")) o->format = "nc4c";
-        else if (!strcmp(s, "-z")) o->compress = 1;          /* "Enable netCDF4 compression" */
-        else if (!strcmp(s, "-n")) {
-            if (int_arg(argc, argv, &a, s, 0, 999999, &v, err, n)) return -1;
-            o->start = (int)v;
-        } else if (!strcmp(s, "-e")) {
-            if (int_arg(argc, argv, &a, s, 0, 999999, &v, err, n)) return -1;
-            o->end = (int)v;
-        } else if (!strcmp(s, "-k")) {
-            if (int_arg(argc, argv, &a, s, 0, 1000000000, &v, err, n)) return -1;
-            o->block = (int)v;
-        } else if (!strcmp(s, "-h")) {
-            if (int_arg(argc, argv, &a, s, 0, 1073741824, &v, err, n)) return -1;
-            o->headerpad = v;
-        } else if (!strcmp(s, "-d")) {     /* a level implies -z */
-            if (int_arg(argc, argv, &a, s, -999999999L, 999999999L, &v, err, n)) return -1;
-            if (v < 0 || v > 9) {       /* mppnccombine: "Illegal deflate level %d" */
-                snprintf(err, n, "Illegal deflate level %ld (option -d: 0 to 9, mppnccombine's MIN_DEFLATE_LEVEL to "
-                                 "MAX_DEFLATE_LEVEL)", v);
-                return -1;
-            }
-            o->deflate = (int)v;
-            o->compress = 1;
-            o->d_given = 1;
-        } else {
-            snprintf(err, n, "Illegal option %s (mppnccombine's options: -v -vv -V -M -a -r -n # -k # -e # -h # -64 -n4 "
-                             "-m -x -z -d # -s -f)", s);
-            return -1;
-        }
+        if (parse_option(argc, argv, &a, o, err, n) != 0) return -1;
     }
     if (a >= argc) {
         if (o->version || o->help) return 0;

@@ -22,6 +22,7 @@ src_lib_libcio_base_a_SOURCES = \
 	src/lib/base/json.h \
 	src/lib/base/mpicount.c \
 	src/lib/base/mpicount.h \
+	src/lib/base/mpiwait.h \
 	src/lib/base/names.c \
 	src/lib/base/names.h \
 	src/lib/base/params.c \

@@ -8,4 +8,3 @@ EXTRA_DIST += tests/combine/test_combine_fms.sh tests/combine/test_combine_optio
 	tests/combine/expected/mom5.cdl tests/combine/expected/mom6.cdl tests/combine/expected/fv3.cdl \
 	tests/combine/expected/fv3-e2.cdl tests/combine/expected/land.cdl tests/combine/expected/edited.cdl \
 	tests/combine/expected/nc4.cdl tests/combine/expected/ice-f.cdl tests/combine/expected/ice-fm.cdl
-SANITIZER_TESTS += tests/combine/test_combine_fms.sh tests/combine/test_combine_options.sh tests/combine/test_bench_combine.sh

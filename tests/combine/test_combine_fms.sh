@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # mom_combine as FRE-NCtools' mppnccombine on FMS file sets of many models, made
 # by tests/combine/fms_sets.py with ncgen: MOM5 ocean, MOM6 (h and symmetric q
 # points), an FV3 tile (grid_xt/grid_yt, uneven), a static land set decomposed
@@ -94,4 +95,8 @@ grep -q '^mom_combine: 6 members of ocean_daily.nc (2 records, .* on 2 ranks in 
   || { cat "$d/out.txt"; fail "--bench: no timing line"; }
 [ "$(json_get "$d/r.json" 'd["kernel_report"]["members"]')" = 6 ] || fail "--json: members"
 [ "$(json_get "$d/r.json" 'd["kernel_report"]["combine"]["seconds"] > 0')" = True ] || fail "--json: seconds"
+rm "$d/ocean_daily.nc"
+(cd "$d" && run 1 "$comb" --json r1.json ocean_daily.nc >out.txt 2>err.txt) || { cat "$d/err.txt"; fail "--json"; }
+[ ! -s "$d/out.txt" ] || fail "--json without --bench printed on standard output"
+[ "$(json_get "$d/r1.json" 'd["kernel_report"]["records"]')" = 2 ] || fail "--json alone: records"
 pass

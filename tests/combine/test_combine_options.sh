@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # mom_combine's FRE-NCtools form: its refusals (first line and exit status as
 # FRE-NCtools' mppnccombine: 1 on an error, 9 for a missing member, nothing
 # written), and -r, -x, -v, -M, -V, -a, -k on a small MOM5-like set.

@@ -35,5 +35,7 @@ dist_bin_SCRIPTS += scripts/bench-aggregation
 dist_bin_SCRIPTS += scripts/plan-tables
 # bench-scale: each kernel at 16, 64, 256 oversubscribed ranks (doc/scaling.md)
 dist_bin_SCRIPTS += scripts/bench-scale
+# bench-decomp: decomp_io beside a user-built e3sm_io on the same map (doc/decomp.md)
+dist_bin_SCRIPTS += scripts/bench-decomp
 # bench-compress: filter x level x shuffle x quantization on model data (doc/compression.md)
 dist_bin_SCRIPTS += scripts/bench-compress

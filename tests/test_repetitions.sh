@@ -94,7 +94,7 @@ run 2 "$top_builddir/src/mom/mom_io" "$top_srcdir/inputs/mom.in.tiny" --driver n
 expect_fail 2 "command line: repetitions: pfio_io cannot repeat its output in one job" \
   "$top_builddir/src/pfio/pfio_io" --repetitions 2 --output_dir "$TESTTMP/p"
 expect_fail 1 "command line: repetitions: mom_combine cannot repeat its output in one job" \
-  "$top_builddir/src/combine/mom_combine" --repetitions 2 "$TESTTMP/combined.nc"
+  "$top_builddir/src/combine/mom_combine" --mom5 --repetitions 2 "$TESTTMP/combined.nc"
 # settings with no effect are said so: --keep_files alone, --repetitions on a dry run
 run 1 "$ex" --driver null --out "$out" --keep_files true >"$TESTTMP/log" 2>&1 || fail "keep_files alone"
 grep -qF "engine_exercise: note: keep_files (command line) has no effect without --repetitions above 1" "$TESTTMP/log" \

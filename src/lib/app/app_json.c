@@ -197,7 +197,8 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     cio_json_obj(&j, "aggregation");
     cio_json_int(&j, "io_tasks", a->ecfg.agg.io_tasks);
     if (a->ecfg.agg.io_tasks > 0) {
-        cio_json_str(&j, "rearranger", a->ecfg.agg.rearranger == CIO_REARR_BOX ? "box" : "subset");
+        cio_json_str(&j, "rearranger", cio_rearranger_name(a->ecfg.agg.rearranger));
+        if (a->ecfg.agg.rearranger == CIO_REARR_PIOBOX) cio_json_int(&j, "pio_blocksize", a->ecfg.agg.blocksize);
         cio_json_int(&j, "io_stride", a->ecfg.agg.io_stride);
         cio_json_int(&j, "io_base", a->ecfg.agg.io_base);
         cio_json_str(&j, "exchange", a->ecfg.agg.max_pend_req > 0 ? "point-to-point" : "alltoallw");

@@ -73,8 +73,12 @@ const cio_param_spec cio_common_params[] = {
     {"io_tasks", CIO_P_STRING, "all", "PIO-style aggregation: number of I/O tasks, or 'all' (every rank writes its own share)", 0, 0, 0, 0},
     {"io_stride", CIO_P_INT, "0", "ranks between I/O tasks (0: nprocs / io_tasks)", 0, 0, 1e9, 0},
     {"io_base", CIO_P_INT, "0", "rank of the first I/O task", 0, 0, 1e9, 0},
-    {"rearranger", CIO_P_CHOICE, "box", "aggregation: box (contiguous ranges) or subset (groups of ranks)", "box|subset", 0,
+    {"rearranger", CIO_P_CHOICE, "box",
+     "aggregation: box (contiguous ranges), subset (groups of ranks) or pio_box (PIO's box rearranger: active I/O tasks "
+     "and their boxes from PIO's blocksize rule, rearranging at every io_tasks including all)", "box|subset|pio_box", 0,
      0, 0},
+    {"pio_blocksize", CIO_P_INT, "1048576", "rearranger pio_box: PIO's target bytes per I/O task (its blocksize)", 0,
+     257, 1e15, 0},
     {"max_pend_req", CIO_P_INT, "0", "aggregation exchange: 0 = MPI_Alltoallw, N = point-to-point with N pending sends", 0,
      0, 1e9, 0},
     {"rearr_buffer_size", CIO_P_SIZE, "128m", "aggregation: an I/O task flushes when it holds more than this", 0, 1, 9.2e18,

@@ -74,7 +74,7 @@ void cio_report_summary(FILE *out, const cio_app *a, const cio_summary *s)
     if (a->ecfg.agg.io_tasks > 0)
         fprintf(out, "aggregation: %d I/O tasks (stride %d, base %d), %s rearranger, %s exchange\n",
                 a->ecfg.agg.io_tasks < a->nprocs ? a->ecfg.agg.io_tasks : a->nprocs, a->ecfg.agg.io_stride,
-                a->ecfg.agg.io_base, a->ecfg.agg.rearranger == CIO_REARR_BOX ? "box" : "subset",
+                a->ecfg.agg.io_base, cio_rearranger_name(a->ecfg.agg.rearranger),
                 a->ecfg.agg.max_pend_req > 0 ? "point-to-point" : "MPI_Alltoallw");
     cio_context_print(out, &a->context);
     if (a->engine)

@@ -309,14 +309,8 @@ static void *combo_cfg(cio_app *a, const combo *k, cio_engine_cfg *cfg)
     /* PIO writes netcdf and netcdf4c serially: the I/O tasks' data go to one task,
      * which writes through the serial netCDF API (the driver's nc_serial, for this file) */
     int serial = k->iotype == 2 || k->iotype == 3;
-    int was = serial && cio_param_bool(a->params, "nc_serial");
-    char origin[256];
-    snprintf(origin, sizeof origin, "%s", serial ? cio_param_origin(a->params, "nc_serial") : "");
-    if (serial && cio_params_set(a->params, "nc_serial", "true", "pioperf's serial iotype", &e) != 0)
-        cio_die_all(a->comm, "%s", e.msg);
+    cfg->opts.serial = serial;      /* read by a driver with a serial API (serial_api) */
     if (k->drv->configure && k->drv->configure(a->params, &cfg->opts, &conf, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
-    if (serial && cio_params_set(a->params, "nc_serial", was ? "true" : "false", origin, &e) != 0)
-        cio_die_all(a->comm, "%s", e.msg);
     cfg->opts.conf = conf;
     cfg->remember = 1;
     /* PIO's box rearranger rearranges at every I/O task count; SUBSET with every

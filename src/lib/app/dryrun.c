@@ -279,7 +279,7 @@ int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, const cio_ran
     fprintf(out, "\nplanned %d ranks in %.2f s using %.2f MiB", nprocs, elapsed, hw / MiB);
     if (nplanned < nprocs) fprintf(out, " (%d planned, every other rank like one of them)\n", nplanned);
     else fprintf(out, " (each rank planned)\n");
-    cio_ior_plan ior = {a->ecfg.drv->name, nprocs, files.n, bytes.sum / nprocs, hist, CIO_HIST_BINS,
+    cio_ior_plan ior = {a->ecfg.drv->ior_api, nprocs, files.n, bytes.sum / nprocs, hist, CIO_HIST_BINS,
                         cio_mode_collective(a->ecfg.opts.mode), a->ecfg.fsync == CIO_FSYNC_END};
     cio_ior_equivalent(out, &ior);
 

@@ -2,7 +2,10 @@
  * driver must do, plus one parameter of its own and a configure hook.  It stores
  * nothing; it counts the bytes it is given per file, reports them as the bytes
  * the "library" wrote (inq_put_size), and fails a put that would take a file
- * past its `template_limit` parameter, so a run shows the error path too.
+ * past its `template_limit` parameter, so a run shows the error path too.  It
+ * declares that it filters its format, so --deflate and --shuffle reach it (a
+ * driver that declares nothing gets them switched off, with a note): it applies
+ * them where a library would, at def_var, and its report line says so.
  *
  * To add a driver called NAME (doc/internals.md):
  *   1. copy this file to src/lib/drivers/io_NAME.c and replace "template" by NAME;
@@ -14,6 +17,7 @@
 #include "drivers/driver.h"
 #include "base/params.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- parameters */
@@ -43,6 +47,32 @@ static int template_configure(const cio_params *p, const cio_driver_opts *o, voi
         return cio_seterr(e, "%s: template_limit expects 0 or at least 8 bytes (one element of any type), found %lld",
                           cio_param_origin(p, "template_limit"), (long long)c->limit);
     return 0;
+}
+
+/* ---------------------------------------------------------------- filters */
+/* What the runs asked of def_var, for the report line (describe). */
+static struct {
+    int nvars, deflate, shuffle;
+} template_filtered;
+
+/* A library call such as nc_def_var_deflate would go here: f->opts holds the
+ * filters the run asked for, already off where .filter_formats says they cannot
+ * apply. */
+static void template_def_filters(cio_dfile *f)
+{
+    const cio_driver_opts *o = f->opts;
+    if (o->deflate <= 0 && !o->shuffle) return;
+    template_filtered.nvars++;
+    template_filtered.deflate = o->deflate;
+    template_filtered.shuffle = o->shuffle;
+}
+
+static void template_describe(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (template_filtered.nvars)
+        snprintf(buf, len, "filters on %d variables: deflate %d%s", template_filtered.nvars, template_filtered.deflate,
+                 template_filtered.shuffle ? ", shuffle" : "");
 }
 
 /* ---------------------------------------------------------------- files */
@@ -76,6 +106,7 @@ static int template_def_var(cio_dfile *f, const char *name, cio_type t, int ndim
     (void)t;
     (void)ndims;
     (void)dimids;
+    template_def_filters(f);
     *varid = ((template_file *)f->priv)->nvars++;
     return 0;
 }
@@ -167,6 +198,7 @@ const cio_driver cio_driver_template = {
     .formats = CIO_FMT_BIT(CIO_FMT_NONE),
     .default_format = CIO_FMT_NONE,
     .stores_data = 0,
+    .filter_formats = CIO_FMT_BIT(CIO_FMT_NONE),    /* --deflate, --shuffle, --szip reach def_var */
     .version = template_version,
     .params = template_params,
     .configure = template_configure,
@@ -184,4 +216,5 @@ const cio_driver cio_driver_template = {
     .inq_put_size = template_inq_put_size,
     .close = template_close,
     .sync = template_sync,
+    .describe = template_describe,
 };

@@ -109,3 +109,8 @@ EXTRA_DIST += tests/test_standalone.sh
 # every kernel x driver x format: files netCDF4-python and xarray open
 TESTS += tests/test_clients.sh
 EXTRA_DIST += tests/test_clients.sh tests/clients_open.py
+# the common settings' resolution (src/lib/app/settings.c)
+check_PROGRAMS += tests/test_settings
+tests_test_settings_SOURCES = tests/test_settings.c tests/check.h
+tests_test_settings_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
+TESTS += tests/test_settings

@@ -4,8 +4,9 @@
 # src/lib/drivers/io_template.c, one line in DRIVER_TABLE (src/lib/drivers/drivers.c) and one
 # build line (src/lib/local.mk), and nothing else.  It configures and builds, and
 # mom_io runs through the new driver: its name in --version, its parameter in
-# --help, the bytes it counted in the JSON, its parameter check and its error
-# path reaching every rank.
+# --help, the bytes it counted in the JSON, the filters it declares reaching it
+# (no other file names it), its parameter check and its error path reaching
+# every rank.
 . "$top_srcdir/tests/lib.sh"
 set -e
 tree="$TESTTMP/tree"
@@ -44,6 +45,22 @@ run 2 "$io" "$tiny" --driver template --out "$TESTTMP/out" --json "$j" --quiet >
 written=$(json_get "$j" 'd["write"]["bytes"]["written"]')
 counted=$(json_get "$j" 'd["write"]["bytes"]["library_written"]')
 [ "$written" -gt 0 ] && [ "$counted" = "$written" ] || fail "the driver counted $counted bytes, the engine wrote $written"
+
+# it declares filters for its format: --deflate and --shuffle reach its def_var (no
+# "has no effect" note), and an independent iotype stays independent (it does not
+# declare filters_collective, as parallel HDF5 does)
+j="$TESTTMP/filters.json"
+run 2 "$io" "$tiny" --driver template --deflate 2 --shuffle true --iotype blocking_independent \
+  --out "$TESTTMP/out" --json "$j" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "mom_io --driver template --deflate 2"; }
+grep -q "has no effect" "$TESTTMP/log" && fail "a filter noted as without effect: $(grep 'has no effect' "$TESTTMP/log")"
+[ "$(json_get "$j" 'd["data"]["compression"]["deflate"]')" = 2 ] || fail "deflate not applied in the JSON"
+[ "$(json_get "$j" 'd["data"]["compression"]["shuffle"]')" = True ] || fail "shuffle not applied in the JSON"
+report=$(json_get "$j" 'd["io"]["driver_report"]')
+case "$report" in "filters on "*" variables: deflate 2, shuffle") ;; *) fail "the driver's filter report: '$report'" ;; esac
+[ "$(json_get "$j" 'd["io"]["iotype_effective"]')" = blocking_independent ] || fail "iotype changed for a driver without filters_collective"
+# and a driver that declares none gets them switched off, with the note
+run 1 "$io" "$tiny" --driver mpiio --deflate 2 --out "$TESTTMP/out2" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "mpiio --deflate"; }
+grep -q "deflate 2 (command line) has no effect: the mpiio driver writes raw" "$TESTTMP/log" || fail "no note for mpiio's deflate"
 
 # its configure hook refuses a bad value, naming where it came from
 expect_fail 2 "command line: template_limit expects 0 or at least 8 bytes (one element of any type), found 4" \

@@ -17,6 +17,8 @@ bin="$top_builddir/src"
 SOURCE_DATE_EPOCH=1700000000
 export SOURCE_DATE_EPOCH
 cd "$TESTTMP"
+# the inputs by relative path: decomp_io records its map's path in the file
+cp "$top_srcdir/inputs/mom.in.tiny" "$top_srcdir/inputs/pfio.in" "$top_srcdir/inputs/decomp.holes.4p.dat" .
 
 # case NAME NP PROGRAM ARGS...: run in NAME/, outputs in NAME/out
 case_run() {
@@ -35,10 +37,10 @@ for c in $combos; do
   io="--driver $d --iotype blocking_collective"
   [ "$f" = raw ] || io="$io --format $f"
   case_run "gcrm-$d-$f" 2 "$bin/gcrm/gcrm_io" $io --restart_interval 0 --cdf_output_nsamples 1 --end_minutes 0
-  case_run "mom-$d-$f" 2 "$bin/mom/mom_io" "$top_srcdir/inputs/mom.in.tiny" $io --out out
-  case_run "pfio-$d-$f" 2 "$bin/pfio/pfio_io" "$top_srcdir/inputs/pfio.in" $io --output_dir out \
+  case_run "mom-$d-$f" 2 "$bin/mom/mom_io" ../mom.in.tiny $io --out out
+  case_run "pfio-$d-$f" 2 "$bin/pfio/pfio_io" ../pfio.in $io --output_dir out \
     --im_world 36 --jm_world 19 --km_world 4
-  case_run "decomp-$d-$f" 2 "$bin/decomp/decomp_io" --decomp "$top_srcdir/inputs/decomp.holes.4p.dat" \
+  case_run "decomp-$d-$f" 2 "$bin/decomp/decomp_io" --decomp ../decomp.holes.4p.dat \
     --nvars 2 --records 2 $io $([ $d = hdf5 ] && echo --nofill false) --out out
   case_run "exercise-$d-$f" 2 "$bin/exercise/engine_exercise" $io --out out
 done
@@ -46,8 +48,8 @@ done
 if have_driver adios2; then
   io="--driver adios2"
   case_run gcrm-adios2-bp 2 "$bin/gcrm/gcrm_io" $io --restart_interval 0 --cdf_output_nsamples 1 --end_minutes 0
-  case_run mom-adios2-bp 2 "$bin/mom/mom_io" "$top_srcdir/inputs/mom.in.tiny" $io --out out
-  case_run decomp-adios2-bp 2 "$bin/decomp/decomp_io" --decomp "$top_srcdir/inputs/decomp.holes.4p.dat" \
+  case_run mom-adios2-bp 2 "$bin/mom/mom_io" ../mom.in.tiny $io --out out
+  case_run decomp-adios2-bp 2 "$bin/decomp/decomp_io" --decomp ../decomp.holes.4p.dat \
     --nvars 2 --records 2 $io --out out
   case_run exercise-adios2-bp 2 "$bin/exercise/engine_exercise" $io --out out
   for bp in *-adios2-bp/out/*.bp; do
@@ -58,9 +60,9 @@ fi
 # the model-like data and the io-domain pattern, whose members mom_combine joins
 if have_driver netcdf; then
   for f in cdf2 nc4; do
-    case_run "model-mom-$f" 2 "$bin/mom/mom_io" "$top_srcdir/inputs/mom.in.tiny" --driver netcdf --format $f \
+    case_run "model-mom-$f" 2 "$bin/mom/mom_io" ../mom.in.tiny --driver netcdf --format $f \
       --data model --out out
-    case_run "iodomain-$f" 4 "$bin/mom/mom_io" "$top_srcdir/inputs/mom.in.tiny" --driver netcdf --format $f \
+    case_run "iodomain-$f" 4 "$bin/mom/mom_io" ../mom.in.tiny --driver netcdf --format $f \
       --layout 2,2 --io_layout 2,1 --pattern iodomain --out out
     for m in "iodomain-$f"/out/*.nc.0000; do
       (cd "iodomain-$f/out" && run 1 "$bin/combine/mom_combine" "$(basename "${m%.0000}")" >>../combine.txt 2>&1) ||

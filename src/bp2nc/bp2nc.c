@@ -387,22 +387,21 @@ static cio_format recorded_settings(cio_app *a, const char *bp)
     }
     MPI_Bcast(&fmt, 1, MPI_INT, 0, a->comm);
     MPI_Bcast(pad, (int)sizeof pad, MPI_CHAR, 0, a->comm);
-    if (pad[0] && !cio_param_isset(a->params, "header_pad")) {
-        cio_err e = {0};
-        if (cio_params_set(a->params, "header_pad", pad, "the header padding recorded in the BP output", &e))
-            cio_die_all(a->comm, "%s", e.msg);
+    int64_t padv = 0;
+    if (pad[0] && cio_parse_int(pad, &padv) == 0) {
+        a->asks.header_pad = padv;
+        a->asks.header_pad_origin = "the header padding recorded in the BP output";
     }
     MPI_Bcast(&hl, 1, MPI_LONG_LONG, 0, a->comm);
     if (hl > 0) {
         if (a->rank != 0) hints = cio_malloc((size_t)hl + 1);
         MPI_Bcast(hints, (int)hl + 1, MPI_CHAR, 0, a->comm);
-        const char *user = cio_param_str(a->params, "hints");
-        char *all = cio_malloc((size_t)hl + (user ? strlen(user) : 0) + 2);
-        sprintf(all, "%s%s%s", hints, user ? ";" : "", user ? user : "");
-        cio_err e = {0};
-        if (cio_params_set(a->params, "hints", all, "the hints recorded in the BP output, then --hints", &e))
-            cio_die_all(a->comm, "%s", e.msg);
-        cio_free(all);
+        static char *recorded;      /* the run's hints, before the user's */
+        cio_free(recorded);
+        recorded = hints;
+        hints = NULL;
+        a->asks.hints = recorded;
+        a->asks.hints_origin = a->asks.hints_user_origin = "the hints recorded in the BP output, then --hints";
     }
     cio_free(hints);
     return (cio_format)fmt;

@@ -842,7 +842,8 @@ static cio_engine *input_engine(cio_app *a, const char *first)
         }
     }
     MPI_Bcast(&classic, 1, MPI_INT, 0, a->comm);
-    const cio_driver *d = classic && cio_driver_find("pnetcdf") ? cio_driver_find("pnetcdf") : a->ecfg.drv;
+    const cio_driver *cdf = cio_driver_for_format(CIO_FMT_CDF1);
+    const cio_driver *d = classic && cdf && cdf->data_end ? cdf : a->ecfg.drv;
     if (d == a->ecfg.drv) return a->engine;
     cio_engine_cfg c = a->ecfg;
     c.drv = d;

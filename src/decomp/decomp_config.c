@@ -176,9 +176,10 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
                           c->e3sm_case ? "e3sm_case" : "layout blob");
     c->outdir = cio_param_str(p, "output_dir");
     c->file = cio_param_str(p, "file");
-    /* the adios2 driver writes numeric arrays only: its files have no rundate */
+    /* a driver without a text type (no_char) writes no rundate */
     const char *drv = cio_param_str(p, "driver");
-    c->rundate = !cio_strcaseeq(drv ? drv : cio_drivers[0]->name, "adios2");
+    const cio_driver *d = drv ? cio_driver_find(drv) : cio_drivers[0];
+    c->rundate = !(d && d->no_char);
     return 0;
 }
 

@@ -8,7 +8,7 @@ const dmap_nclib *dmap_nclib_pnetcdf(void) { return NULL; }
 #else
 #include <pnetcdf.h>
 
-#include "drivers/io_util.h"
+#include "drivers/pnetcdf_end.h"
 
 static int pnc_open(const char *path, int *ncid)
 {

@@ -183,7 +183,7 @@ int main(int argc, char **argv)
         .comm = app.comm, .extras = cio_param_bool(p, "extras"), .app = &app,
     };
     cio_app_setup_engine(&app, CIO_FMT_CDF5);
-    x.is_null = strcmp(app.ecfg.drv->name, "null") == 0;
+    x.is_null = !app.ecfg.drv->stores_data;
     cio_format fmt = app.ecfg.opts.format;
     x.has_int64 = fmt != CIO_FMT_CDF1 && fmt != CIO_FMT_CDF2 && fmt != CIO_FMT_NC4C;
     const char *outdir = cio_param_str(p, "output_dir");

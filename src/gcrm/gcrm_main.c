@@ -21,23 +21,15 @@ static const char usage[] = "gcrm_io [PARAMETER_FILE] [--key value ...]   (defau
  * alignments, as in GCRM-IO); the user's hints come after and win. */
 static void set_gio_hints(cio_app *a, const gcrm_settings *s)
 {
-    cio_params *p = a->params;
-    if (!cio_param_bool(p, "gio_hints")) return;
+    static char buf[4096];
+    if (!cio_param_bool(a->params, "gio_hints")) return;
     const char *hal = cio_getenv("nc_header_align_size"), *val = cio_getenv("nc_var_align_size");
-    char buf[4096];
-    int n = snprintf(buf, sizeof buf,
-                     "nc_header_align_size=%s;nc_var_align_size=%s;romio_no_indep_rw=true;romio_ds_write=disable;"
-                     "romio_cb_write=enable",
-                     hal && *hal ? hal : s->level < 8 ? "2048" : "1048576", val && *val ? val : "1");
-    const char *user = cio_param_str(p, "hints"), *origin = "gcrm_io default (the hints GIO sets)";
-    if (user && *user) {
-        snprintf(buf + n, sizeof buf - (size_t)n, ";%s", user);
-        origin = cio_param_origin(p, "hints");
-    }
-    char org[600];
-    snprintf(org, sizeof org, "%s", origin);
-    cio_err e = {0};
-    if (cio_params_set(p, "hints", buf, org, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+    snprintf(buf, sizeof buf,
+             "nc_header_align_size=%s;nc_var_align_size=%s;romio_no_indep_rw=true;romio_ds_write=disable;"
+             "romio_cb_write=enable",
+             hal && *hal ? hal : s->level < 8 ? "2048" : "1048576", val && *val ? val : "1");
+    a->asks.hints = buf;
+    a->asks.hints_origin = "gcrm_io default (the hints GIO sets)";
 }
 
 /* The kernel's state across the descriptor's steps.  The run comes first: the
@@ -58,7 +50,7 @@ static void map_call_pattern(cio_app *a, void *ctx)
 {
     gcrm_run *run = &((gcrm_kernel *)ctx)->run;
     /* the iotype adjusted for a driver without the default mode (the note said so) */
-    if (a->mode_adjusted) cio_mode_from_name(cio_param_str(a->params, "iotype"), &run->set.gio_mode);
+    run->set.gio_mode = a->set.iotype;
     if (run->set.gio_mode != CIO_MODE_BLOCKING_COLLECTIVE || run->set.textbook) return;
     if (!(a->ecfg.drv->modes & CIO_MODE_BIT(CIO_MODE_NONBLOCKING_COLLECTIVE))) {
         if (a->rank == 0 && !a->mode_adjusted)

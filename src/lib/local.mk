@@ -58,7 +58,7 @@ src_lib_libcio_drivers_a_SOURCES = \
 	src/lib/drivers/storage.h \
 	src/lib/drivers/storage_h5.c
 if HAVE_PNETCDF
-src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_pnetcdf.c
+src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_pnetcdf.c src/lib/drivers/pnetcdf_end.c src/lib/drivers/pnetcdf_end.h
 endif
 if HAVE_NETCDF
 src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_netcdf.c
@@ -94,6 +94,8 @@ src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/app.c \
 	src/lib/app/app.h \
 	src/lib/app/app_engine.c \
+	src/lib/app/settings.c \
+	src/lib/app/settings.h \
 	src/lib/app/app_finish.c \
 	src/lib/app/app_json.c \
 	src/lib/app/app_params.c \

@@ -71,42 +71,46 @@ static const char *read_path(mom_ctx *m, char *buf, size_t len, cio_err *e)
 static void fms_file_tuning(cio_app *a, const mom_config *c)
 {
     cio_params *p = a->params;
-    cio_err e = {0};
-    const char *origin = "FMS default (mom_io)";
-    if (!cio_param_isset(p, "header_pad")) cio_params_set(p, "header_pad", "16384", origin, &e);
+    cio_kernel_asks *k = &a->asks;
+    k->header_pad = 16384;
+    k->header_pad_origin = "FMS default (mom_io)";
     /* FMS never sets chunks (parallel_chunk is off by default): netCDF-C's own */
-    if (!cio_param_isset(p, "chunking")) cio_params_set(p, "chunking", "default", origin, &e);
+    k->chunking = "default";
+    k->chunking_origin = "FMS default (mom_io)";
     int single = c->pattern == MOM_PAT_SERIAL || c->pattern == MOM_PAT_IODOMAIN || c->pattern == MOM_PAT_PERPE;
     const char *drv = cio_param_str(p, "driver");
+    const cio_driver *d = drv ? cio_driver_find(drv) : cio_drivers[0];
     /* only netCDF files have FMS's serial path; other libraries keep their own */
-    int netcdf_files = !drv || strcmp(drv, "netcdf") == 0 || strcmp(drv, "pnetcdf") == 0;
-    if (!single || strcmp(cio_param_str(p, "single_writer"), "serial") != 0 || !netcdf_files) return;
+    if (!single || strcmp(cio_param_str(p, "single_writer"), "serial") != 0 || !d || !cio_driver_writes_netcdf(d))
+        return;
     cio_mode mode;
     if (cio_mode_from_name(cio_param_str(p, "iotype"), &mode) == 0 && cio_mode_nonblocking(mode)) {
         /* netCDF-C's serial API has no nonblocking calls: the asked mode keeps the MPI-IO path */
         if (a->rank == 0 && !cio_param_bool(p, "quiet"))
             printf("mom_io: iotype %s (%s) has no serial netCDF-C form: pattern %s writes through the %s driver on "
                    "MPI_COMM_SELF, as --single_writer mpiio\n",
-                   cio_param_str(p, "iotype"), cio_param_origin(p, "iotype"), mom_pattern_name(c->pattern),
-                   drv ? drv : cio_drivers[0]->name);
+                   cio_param_str(p, "iotype"), cio_param_origin(p, "iotype"), mom_pattern_name(c->pattern), d->name);
         return;
     }
-    if (!cio_driver_find("netcdf"))
-        cio_die_all(a->comm, "%s: single_writer serial writes one-writer files with the serial netCDF-C API, and the "
-                             "netcdf driver is not built (drivers built: %s); use --single_writer mpiio",
+    const cio_driver *serial = cio_driver_with_serial_api();
+    if (!serial)
+        cio_die_all(a->comm, "%s: single_writer serial writes one-writer files with the serial netCDF-C API, and no "
+                             "driver with a serial API (netcdf) is built (drivers built: %s); use --single_writer mpiio",
                     cio_param_origin(p, "single_writer"), cio_driver_names());
-    if (drv && strcmp(drv, "netcdf") != 0 && a->rank == 0 && !cio_param_bool(p, "quiet"))
+    if (drv && d != serial && a->rank == 0 && !cio_param_bool(p, "quiet"))
         printf("mom_io: pattern %s writes its files with the serial netCDF-C API (single_writer serial, as FMS); "
                "driver %s (%s) applies to the parallel pattern and to --single_writer mpiio\n",
                mom_pattern_name(c->pattern), drv, cio_param_origin(p, "driver"));
-    origin = "single_writer serial (mom_io)";
-    cio_params_set(p, "driver", "netcdf", origin, &e);
-    cio_params_set(p, "nc_serial", "true", origin, &e);
+    const char *origin = "single_writer serial (mom_io)";
+    k->driver = serial;
+    k->driver_origin = origin;
+    k->driver_always = 1;
+    k->serial = 1;
+    k->serial_origin = origin;
     /* FMS mpp_open: the hint from NC_BLKSZ_<file name>, else NC_BLKSZ, else 64k */
-    if (!cio_param_isset(p, "size_hint") && !cio_param_isset(p, "size_hint_env"))
-        cio_params_set(p, "size_hint_env", "true", origin, &e);
-    if (strcmp(cio_param_str(p, "format"), "default") == 0) cio_params_set(p, "format", "cdf1", origin, &e);
-    if (e.msg[0]) cio_die_all(a->comm, "%s", e.msg);
+    k->size_hint_env = !cio_param_isset(p, "size_hint") && !cio_param_isset(p, "size_hint_env");
+    k->format = CIO_FMT_CDF1;
+    k->format_origin = origin;
 }
 
 /* ---------------------------------------------------------------- the descriptor's steps */

@@ -72,21 +72,22 @@ static cio_format pfio_setup(cio_app *a, void *ctx)
     c->wrank = a->rank;
     static const char *const sizes[] = {"im_world", "jm_world", "km_world", NULL};
     cio_params_alloc_hint(p, sizes);
-    if (!cio_param_isset(p, "driver")) {
-        /* MAPL writes netCDF-4 */
-        cio_err e = {0};
-        const char *d = cio_driver_find("netcdf") ? "netcdf" : cio_drivers[0]->name;
-        cio_params_set(p, "driver", d, "default (pfio_io: netCDF-4 when built)", &e);
-    }
-    if (strcmp(cio_param_str(p, "driver"), "netcdf") == 0 && !cio_param_isset(p, "nc_serial")) {
+    cio_kernel_asks *k = &a->asks;
+    /* MAPL writes netCDF-4 */
+    const cio_driver *nc4 = cio_driver_for_format(CIO_FMT_NC4);
+    k->driver = nc4 ? nc4 : cio_drivers[0];
+    k->driver_origin = "default (pfio_io: netCDF-4 when built)";
+    const char *name = cio_param_str(p, "driver");
+    const cio_driver *d = name ? cio_driver_find(name) : k->driver;
+    if (d && d->serial_api && !cio_param_isset(p, "nc_serial")) {
         /* MAPL's writers use the serial netCDF-4 API, one process a file
          * (NetCDF4_FileFormatter: nf90_create, not nf90_create_par) */
-        cio_err e = {0};
-        cio_params_set(p, "nc_serial", "true", "default (pfio_io: PFIO's writers use the serial netCDF API)", &e);
+        k->serial = 1;
+        k->serial_origin = "default (pfio_io: PFIO's writers use the serial netCDF API)";
         /* the demo (and HISTORY unless a collection asks) sets no chunk sizes:
          * netCDF-C's own default chunking */
-        if (!cio_param_isset(p, "chunking"))
-            cio_params_set(p, "chunking", "default", "default (pfio_io: netCDF-C's chunks, as MAPL's writers)", &e);
+        k->chunking = "default";
+        k->chunking_origin = "default (pfio_io: netCDF-C's chunks, as MAPL's writers)";
     }
     return CIO_FMT_NC4;
 }

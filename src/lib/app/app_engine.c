@@ -26,8 +26,8 @@ static void load_hints(cio_app *a, cio_hints *h)
         if (!text || cio_hints_parse_file_text(h, text, hf, &e) != 0) fail_all(a, &e);
         cio_free(text);
     }
-    const char *hs = cio_param_str(a->params, "hints");
-    if (hs && cio_hints_parse(h, hs, cio_param_origin(a->params, "hints"), &e) != 0) fail_all(a, &e);
+    const char *hs = a->set.hints;
+    if (hs && cio_hints_parse(h, hs, a->set.hints_origin, &e) != 0) fail_all(a, &e);
     /* PnetCDF itself gives PNETCDF_HINTS the last word; do the same for every driver */
     const char *env = cio_getenv("PNETCDF_HINTS");
     if (env && *env && cio_hints_parse(h, env, "environment PNETCDF_HINTS", &e) != 0) fail_all(a, &e);
@@ -43,21 +43,19 @@ static int iotype_chosen(const cio_app *a)
     return strcmp(cio_param_origin(p, "iotype"), "command line") == 0 || a->param_file_given;
 }
 
-/* `--driver X` with the kernel's default iotype, which X lacks: run X's blocking
- * mode of the same collectivity and say so.  A chosen iotype is left for the error. */
-static void adjust_mode_for_driver(cio_app *a, const cio_driver *d, cio_mode *mode)
+/* The common settings (settings.h), once; a refusal ends every rank. */
+static void resolve_settings(cio_app *a, cio_format kernel_default)
 {
-    if (iotype_chosen(a)) return;
-    cio_mode b = cio_mode_collective(*mode) ? CIO_MODE_BLOCKING_COLLECTIVE : CIO_MODE_BLOCKING_INDEPENDENT;
-    if (!(d->modes & CIO_MODE_BIT(b))) return;
-    if (a->rank == 0)
-        fprintf(stderr, "%s: note: the %s driver has no %s mode (the kernel's default iotype): running %s "
-                        "(--iotype chooses another)\n", a->kernel, d->name, cio_mode_name(*mode), cio_mode_name(b));
     cio_err e = {0};
-    if (cio_params_set(a->params, "iotype", cio_mode_name(b), "adjusted for driver", &e) != 0)
-        cio_die_all(a->comm, "%s", e.msg);
-    *mode = b;
-    a->mode_adjusted = 1;
+    char note[512];
+    a->asks.kernel = a->kernel;
+    a->asks.kernel_format = kernel_default;
+    if (cio_settings_resolve(a->params, &a->asks, iotype_chosen(a), &a->set, note, sizeof note, &e) != 0)
+        fail_all(a, &e);
+    if (a->rank == 0 && note[0]) fprintf(stderr, "%s: note: %s\n", a->kernel, note);
+    a->mode_asked = a->set.iotype;
+    a->mode_adjusted = a->set.iotype_adjusted;
+    a->mode_fallback = a->set.mode_fallback;
 }
 
 void cio_app_setup_engine(cio_app *a, cio_format kernel_default)
@@ -70,72 +68,25 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
 {
     cio_params *p = a->params;
     cio_err e = {0};
-    const char *dname = cio_param_str(p, "driver");
-    if (!dname) dname = cio_drivers[0]->name;
-    const cio_driver *d = cio_driver_find(dname);
-    if (!d) {
-        cio_seterr(&e, "%s: driver '%s' is not built into this %s; drivers built: %s", cio_param_origin(p, "driver"),
-                   dname, a->kernel, cio_driver_names());
-        fail_all(a, &e);
-    }
+    resolve_settings(a, kernel_default);
+    const cio_settings *set = &a->set;
+    const cio_driver *d = set->driver;
     cio_engine_cfg *c = &a->ecfg;
     memset(c, 0, sizeof *c);
     c->drv = d;
-    cio_mode mode;
-    cio_mode_from_name(cio_param_str(p, "iotype"), &mode);
-    if (!(d->modes & CIO_MODE_BIT(mode))) adjust_mode_for_driver(a, d, &mode);
-    a->mode_asked = mode;
-    if (!(d->modes & CIO_MODE_BIT(mode))) {
-        if (cio_mode_nonblocking(mode) && cio_param_bool(p, "nc4_nonblocking_fallback") &&
-            (d->modes & CIO_MODE_BIT(mode == CIO_MODE_NONBLOCKING_COLLECTIVE ? CIO_MODE_BLOCKING_COLLECTIVE
-                                                                              : CIO_MODE_BLOCKING_INDEPENDENT))) {
-            mode = mode == CIO_MODE_NONBLOCKING_COLLECTIVE ? CIO_MODE_BLOCKING_COLLECTIVE : CIO_MODE_BLOCKING_INDEPENDENT;
-            a->mode_fallback = 1;
-        } else {
-            const char *why = d->refusal ? d->refusal(mode) : NULL;   /* the driver says why */
-            cio_seterr(&e, "%s: the %s driver has no %s mode%s%s%s", cio_param_origin(p, "iotype"), d->name,
-                       cio_mode_name(mode), why ? " (" : "", why ? why : "", why ? ")" : "");
-            fail_all(a, &e);
-        }
-    }
-    c->opts.mode = mode;
-    const char *fs = cio_param_str(p, "format");
-    cio_format fmt;
-    if (strcmp(fs, "default") == 0) {
-        fmt = kernel_default;
-        if (fmt == CIO_FMT_NONE || !(d->formats & CIO_FMT_BIT(fmt))) fmt = d->default_format;
-    } else {
-        cio_format_from_name(fs, &fmt);
-        if (!(d->formats & CIO_FMT_BIT(fmt))) {
-            char list[128] = "";
-            for (int i = 0; i < CIO_NFORMATS; i++)
-                if (d->formats & CIO_FMT_BIT(i)) {
-                    strcat(list, *list ? ", " : "");
-                    strcat(list, cio_format_name((cio_format)i));
-                }
-            cio_seterr(&e, "%s: the %s driver cannot write format %s; it writes: %s", cio_param_origin(p, "format"),
-                       d->name, fs, list);
-            fail_all(a, &e);
-        }
-    }
-    c->opts.format = fmt;
+    cio_mode mode = set->mode;
+    c->opts.format = set->format;
     c->opts.kernel_format = kernel_default;
     c->opts.nofill = cio_param_bool(p, "nofill");
-    c->opts.chunking = cio_param_str(p, "chunking");
-    {   /* a bad chunk list is a command-line error, before any file (drivers that chunk parse it again) */
-        cio_chunking ck;
-        char msg[300];
-        if (cio_chunking_parse(c->opts.chunking, &ck, msg, sizeof msg) != 0) {
-            cio_seterr(&e, "%s: %s", cio_param_origin(p, "chunking"), msg);
-            fail_all(a, &e);
-        }
-    }
+    c->opts.chunking = set->chunking;
+    c->opts.serial = set->serial;
+    c->opts.size_hint_env = set->size_hint_env;
     c->opts.deflate = (int)cio_param_int(p, "deflate");
     if (cio_compress_setup(p, d, &c->opts, &mode, a->mode_note, sizeof a->mode_note, &e) != 0) fail_all(a, &e);
     c->opts.mode = mode;
     if (a->rank == 0 && a->mode_note[0] && !cio_param_bool(p, "quiet"))
         fprintf(stderr, "%s: note: %s\n", a->kernel, a->mode_note);
-    c->opts.header_pad = cio_param_int(p, "header_pad");
+    c->opts.header_pad = set->header_pad;
     c->opts.params = p;
     if (d->configure) {
         if (d->configure(p, &c->opts, &a->driver_conf, &e) != 0) fail_all(a, &e);
@@ -155,18 +106,12 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
     c->agg.rearranger = strcmp(cio_param_str(p, "rearranger"), "subset") == 0 ? CIO_REARR_SUBSET : CIO_REARR_BOX;
     c->agg.max_pend_req = (int)cio_param_int(p, "max_pend_req");
     c->agg.buffer_limit = cio_param_int(p, "rearr_buffer_size");
-    c->fsync = cio_param_bool(p, "fsync");
-    if (c->fsync && !d->sync) {
-        cio_seterr(&e, "%s: fsync: the %s driver has no call that makes its files durable", cio_param_origin(p, "fsync"),
-                   d->name);
-        fail_all(a, &e);
-    }
+    c->fsync = set->fsync;
     cio_data_from_name(cio_param_str(p, "data"), &c->data);
     if (c->opts.quantize) c->verify_tol = cio_data_digits_tolerance(c->opts.quantize_digits);
-    c->verify_only = cio_param_bool(p, "verify_only");
-    if (c->verify_only && !cio_param_isset(p, "verify")) cio_params_set(p, "verify", "true", "implied by --verify_only", &e);
+    c->verify_only = set->verify_only;
     a->storage_report = cio_param_bool(p, "storage_report") || cio_compress_any(&c->opts);
-    c->remember = cio_param_bool(p, "verify") || cio_param_bool(p, "read") || a->storage_report;
+    c->remember = set->verify || set->read || a->storage_report;
     cio_hints_init(&c->hints);
     load_hints(a, &c->hints);
     int planned = cio_param_bool(p, "dry_run") && cio_param_int(p, "nprocs") > 0 ? (int)cio_param_int(p, "nprocs")

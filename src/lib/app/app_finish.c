@@ -68,7 +68,7 @@ static void closing_lines(cio_app *a)
 int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx)
 {
     cio_params *p = a->params;
-    int verify = cio_param_bool(p, "verify"), readb = cio_param_bool(p, "read");
+    int verify = a->set.verify, readb = a->set.read;
     cio_stats_reduce(&a->stats, a->comm, &a->summary);
     if (a->nreps == 0) {    /* a kernel that writes once, outside cio_app_repeat */
         a->nreps = 1;

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -106,6 +107,24 @@ static void json_statistics(cio_json *j)
     cio_json_obj_end(j);
 }
 
+/* A parameter's value in "config", typed as its spec says. */
+static void json_stored_value(cio_json *j, const cio_params *p, const cio_param_spec *s, const char *v)
+{
+    if (!v) cio_json_null(j, "value");
+    else if (s->type == CIO_P_INT || s->type == CIO_P_SIZE) cio_json_int(j, "value", cio_param_int(p, s->key));
+    else if (s->type == CIO_P_DOUBLE) cio_json_num(j, "value", cio_param_double(p, s->key));
+    else if (s->type == CIO_P_BOOL) cio_json_bool(j, "value", cio_param_bool(p, s->key));
+    else cio_json_str(j, "value", v);
+}
+
+/* A value the settings resolved (cio_settings_shown: plain numbers and true/false). */
+static void json_resolved_value(cio_json *j, cio_ptype t, const char *v)
+{
+    if (t == CIO_P_INT || t == CIO_P_SIZE) cio_json_int(j, "value", strtoll(v, NULL, 10));
+    else if (t == CIO_P_BOOL) cio_json_bool(j, "value", strcmp(v, "true") == 0);
+    else cio_json_str(j, "value", v);
+}
+
 static void json_hints(cio_json *j, const char *key, const cio_hints *h, int with_origin)
 {
     cio_json_obj(j, key);
@@ -163,7 +182,7 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     cio_json_obj(&j, "io");
     cio_json_str(&j, "driver", a->ecfg.drv ? a->ecfg.drv->name : NULL);
     cio_json_str(&j, "iotype", cio_mode_name(a->mode_asked));
-    cio_json_str(&j, "iotype_origin", cio_param_origin(a->params, "iotype"));
+    cio_json_str(&j, "iotype_origin", a->set.iotype_origin ? a->set.iotype_origin : cio_param_origin(a->params, "iotype"));
     cio_json_str(&j, "iotype_effective", cio_mode_name(a->ecfg.opts.mode));
     if (a->mode_note[0]) cio_json_str(&j, "iotype_note", a->mode_note);
     cio_json_str(&j, "format", cio_format_name(a->ecfg.opts.format));
@@ -192,13 +211,15 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
         const cio_param_spec *s = cio_params_spec_at(a->params, i);
         if (s->type == CIO_P_ALIAS) continue;   /* its value is under the key it names */
         cio_json_obj(&j, s->key);
-        const char *v = cio_params_value_at(a->params, i);
-        if (!v) cio_json_null(&j, "value");
-        else if ((s->type == CIO_P_INT || s->type == CIO_P_SIZE) && v) cio_json_int(&j, "value", cio_param_int(a->params, s->key));
-        else if (s->type == CIO_P_DOUBLE) cio_json_num(&j, "value", cio_param_double(a->params, s->key));
-        else if (s->type == CIO_P_BOOL) cio_json_bool(&j, "value", cio_param_bool(a->params, s->key));
-        else cio_json_str(&j, "value", v);
-        cio_json_str(&j, "origin", cio_params_origin_at(a->params, i));
+        char resolved[4096];
+        const char *origin = NULL;
+        if (cio_settings_shown(&a->set, s->key, resolved, sizeof resolved, &origin)) {
+            json_resolved_value(&j, s->type, resolved);   /* the run's value, not the store's */
+            cio_json_str(&j, "origin", origin);
+        } else {
+            json_stored_value(&j, a->params, s, cio_params_value_at(a->params, i));
+            cio_json_str(&j, "origin", cio_params_origin_at(a->params, i));
+        }
         if (s->flags & CIO_PF_IGNORED) cio_json_bool(&j, "ignored", 1);
         const char *why = cio_app_unused_note(a, s->key);
         if (why) {

@@ -37,6 +37,23 @@ void cio_app_note_unused(cio_app *a, const char *key, const char *fmt, ...)
     va_end(ap);
 }
 
+/* "netcdf (nc4, nc4c)": the drivers built that quantize, and the formats they quantize. */
+static void quantizers(char *buf, size_t n)
+{
+    size_t l = 0;
+    buf[0] = '\0';
+    for (int i = 0; cio_drivers[i]; i++) {
+        const cio_driver *d = cio_drivers[i];
+        if (!d->quantize_formats) continue;
+        l += (size_t)snprintf(buf + l, l < n ? n - l : 0, "%s%s (", l ? ", " : "", d->name);
+        for (int f = 0, k = 0; f < CIO_NFORMATS; f++)
+            if (d->quantize_formats & CIO_FMT_BIT(f))
+                l += (size_t)snprintf(buf + l, l < n ? n - l : 0, "%s%s", k++ ? ", " : "", cio_format_name((cio_format)f));
+        l += (size_t)snprintf(buf + l, l < n ? n - l : 0, ")");
+    }
+    if (!l) snprintf(buf, n, "none built");
+}
+
 static int given(const cio_app *a, const char *key) { return cio_param_known(a->params, key) && cio_param_isset(a->params, key); }
 
 /* Set by the kernel itself as its own default (origin "default (pfio_io: ...)",
@@ -52,8 +69,7 @@ void cio_app_note_inapplicable(cio_app *a, int nprocs)
     const cio_params *p = a->params;
     const cio_driver *d = a->ecfg.drv;
     cio_format fmt = a->ecfg.opts.format;
-    int chunked = d && (strcmp(d->name, "hdf5") == 0 || (strcmp(d->name, "netcdf") == 0 &&
-                                                          (fmt == CIO_FMT_NC4 || fmt == CIO_FMT_NC4C)));
+    int chunked = d && (d->filter_formats & CIO_FMT_BIT(fmt));
     if (d && !chunked) {
         if (given(a, "deflate") && cio_param_int(p, "deflate") != 0)
             note(a, "deflate", "deflate %lld (%s) has no effect: the %s driver writes %s, which is not compressed",
@@ -72,12 +88,14 @@ void cio_app_note_inapplicable(cio_app *a, int nprocs)
             note(a, "chunking", "chunking %s (%s) has no effect: the %s driver writes %s, which is not chunked",
                  cio_param_str(p, "chunking"), cio_param_origin(p, "chunking"), d->name, cio_format_name(fmt));
     }
-    /* quantization is netCDF-C's (nc_def_var_quantize): netCDF-4 through the netcdf driver only */
     if (d && given(a, "quantize") && strcmp(cio_param_str(p, "quantize"), "none") != 0 &&
-        !(strcmp(d->name, "netcdf") == 0 && (fmt == CIO_FMT_NC4 || fmt == CIO_FMT_NC4C)))
-        note(a, "quantize", "quantize %s (%s) has no effect: quantization is netCDF-C's (nc_def_var_quantize), for "
-             "netCDF-4 through the netcdf driver; this run writes %s with the %s driver",
-             cio_param_str(p, "quantize"), cio_param_origin(p, "quantize"), cio_format_name(fmt), d->name);
+        !(d->quantize_formats & CIO_FMT_BIT(fmt))) {
+        char q[256];
+        quantizers(q, sizeof q);
+        note(a, "quantize", "quantize %s (%s) has no effect: the %s driver does not quantize %s (drivers that "
+             "quantize: %s)", cio_param_str(p, "quantize"), cio_param_origin(p, "quantize"), d->name,
+             cio_format_name(fmt), q);
+    }
     if (d && given(a, "compression_reference") && cio_param_bool(p, "compression_reference") &&
         !cio_compress_any(&a->ecfg.opts))
         note(a, "compression_reference", "compression_reference (%s) has no effect: no filter or quantization applies "
@@ -99,7 +117,7 @@ void cio_app_note_inapplicable(cio_app *a, int nprocs)
         if (ntasks <= 0 && given(a, agg_keys[i]))
             note(a, agg_keys[i], "%s (%s) has no effect without --io_tasks (every rank writes its own share)",
                  agg_keys[i], cio_param_origin(p, agg_keys[i]));
-    int verify = cio_param_bool(p, "verify"), readb = cio_param_bool(p, "read");
+    int verify = a->set.verify, readb = a->set.read;
     if (!verify && !readb && given(a, "verify_shift"))
         note(a, "verify_shift", "verify_shift (%s) has no effect without --verify or --read",
              cio_param_origin(p, "verify_shift"));

@@ -59,12 +59,10 @@ int cio_compress_setup(const cio_params *p, const cio_driver *d, cio_driver_opts
                              "(\"inflate() failed\"); use one or the other",
                           cio_param_origin(p, "szip"));
     /* what cannot apply is switched off here and named by cio_app_note_inapplicable */
-    int hdf5_file = o->format == CIO_FMT_NC4 || o->format == CIO_FMT_NC4C || o->format == CIO_FMT_HDF5;
-    int filters_ok = strcmp(d->name, "netcdf") == 0 || strcmp(d->name, "hdf5") == 0;
-    if (!filters_ok || !hdf5_file) o->deflate = o->shuffle = o->szip = 0;
-    if (strcmp(d->name, "netcdf") != 0 || !hdf5_file) o->quantize = o->quantize_digits = 0;
+    if (!(d->filter_formats & CIO_FMT_BIT(o->format))) o->deflate = o->shuffle = o->szip = 0;
+    if (!(d->quantize_formats & CIO_FMT_BIT(o->format))) o->quantize = o->quantize_digits = 0;
     if (!cio_compress_any(o)) return 0;
-    if (!cio_mode_collective(*mode)) {
+    if (d->filters_collective && !cio_mode_collective(*mode)) {
         cio_mode to = *mode == CIO_MODE_BLOCKING_INDEPENDENT ? CIO_MODE_BLOCKING_COLLECTIVE
                                                               : CIO_MODE_NONBLOCKING_COLLECTIVE;
         snprintf(note, notelen, "%s asked, run as %s: parallel HDF5 writes filtered (compressed) datasets "

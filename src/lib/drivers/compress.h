@@ -1,8 +1,8 @@
 /* Compression and quantization settings (--deflate, --shuffle, --szip, --quantize):
  * parsed and checked once for the run, before any file is opened.  They apply to
- * the netCDF-4 and HDF5 formats of the netcdf and hdf5 drivers (quantization is
- * netCDF-C's, so the netcdf driver only); elsewhere they have no effect, as the
- * run's notes say. */
+ * the formats a driver declares it filters (cio_driver.filter_formats) and
+ * quantizes (quantize_formats); elsewhere they have no effect, as the run's notes
+ * say. */
 #ifndef CLIMIO_COMPRESS_H
 #define CLIMIO_COMPRESS_H
 
@@ -23,9 +23,9 @@ int cio_compress_any(const cio_driver_opts *o);
 
 /* Fill o->shuffle, szip, quantize and quantize_digits from the parameters; what the
  * driver and format (o->format set) cannot apply is switched off (o->deflate too;
- * cio_app_note_inapplicable says so).  Parallel HDF5 writes
- * filtered datasets only collectively, so an independent *mode becomes its
- * collective counterpart, with a note saying so (note[0] == 0 when nothing was
+ * cio_app_note_inapplicable says so).  A driver that writes
+ * filtered variables only collectively (filters_collective: parallel HDF5) gets an
+ * independent *mode as its collective counterpart, with a note saying so (note[0] == 0 when nothing was
  * adjusted).  Returns 0, or -1 with e naming the parameter's origin. */
 int cio_compress_setup(const cio_params *p, const cio_driver *d, cio_driver_opts *o, cio_mode *mode, char *note,
                        size_t notelen, cio_err *e);

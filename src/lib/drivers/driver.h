@@ -88,6 +88,9 @@ typedef struct cio_driver_opts {
     int szip;                   /* netcdf/hdf5: szip, nearest-neighbour coding (compress.h) */
     int quantize;               /* netcdf: CIO_QUANTIZE_* of float and double data variables */
     int quantize_digits;        /* significant decimal digits quantization keeps */
+    int serial;                 /* a driver with serial_api: one-rank files through the library's serial
+                                 * API (as --nc_serial does) */
+    int size_hint_env;          /* with serial: each file's size hint from the environment, as FMS */
     int64_t header_pad;         /* netcdf/pnetcdf, classic formats: free bytes after the header
                                  * (nc__enddef / ncmpi__enddef h_minfree), 0 = library default */
     int64_t round_bytes;        /* set by the engine: the most bytes one rank posts in one wait round
@@ -149,6 +152,15 @@ typedef struct cio_driver {
     unsigned formats;           /* CIO_FMT_BIT set */
     cio_format default_format;
     int stores_data;            /* 0: nothing is stored (null), so nothing can be read back */
+    /* What else it can do: the suite asks these, never the driver's name. */
+    unsigned filter_formats;    /* CIO_FMT_BIT set: formats whose variables it chunks and filters
+                                 * (--chunking, --deflate, --shuffle, --szip); elsewhere they are off */
+    unsigned quantize_formats;  /* formats whose float data it quantizes (--quantize) */
+    int filters_collective;     /* filtered variables are written collectively only (parallel HDF5):
+                                 * an independent iotype runs as its collective counterpart */
+    int serial_api;             /* writes a one-rank file through the library's serial API when
+                                 * cio_driver_opts.serial asks (FMS's and MAPL's single writers) */
+    int no_char;                /* its library has no text type: CIO_CHAR variables are refused */
     const char *(*version)(void);   /* library version text */
 
     /* Optional: the driver's own parameters ("<driver>: ..." in their help),
@@ -191,6 +203,9 @@ typedef struct cio_driver {
     int (*sync)(cio_dfile *f);
     /* The hints the MPI-IO layer applied (caller frees with MPI_Info_free). */
     int (*file_info)(cio_dfile *f, MPI_Info *info);
+    /* Optional: why the file at path would not open, from its bytes, as " (the file
+     * is empty: 0 bytes)" ("" when it cannot tell), appended to the open error. */
+    void (*open_diagnosis)(const char *path, char *out, size_t n);
     /* Optional: size in bytes of the file's header/metadata (classic formats). */
     int (*header_size)(cio_dfile *f, int64_t *bytes);
     /* Optional: the most bytes the open file may hold, as its own header says (the
@@ -221,6 +236,12 @@ typedef struct cio_driver {
 /* The table: every driver built, NULL-terminated. */
 extern const cio_driver *const cio_drivers[];
 const cio_driver *cio_driver_find(const char *name);
+/* The first driver (in the table's order of preference) that writes format f, or NULL. */
+const cio_driver *cio_driver_for_format(cio_format f);
+/* The first driver with a serial API (serial_api), or NULL. */
+const cio_driver *cio_driver_with_serial_api(void);
+/* Whether d writes netCDF files (a classic or netCDF-4 format). */
+int cio_driver_writes_netcdf(const cio_driver *d);
 /* "null mpiio pnetcdf ..." */
 const char *cio_driver_names(void);
 

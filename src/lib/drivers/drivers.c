@@ -51,6 +51,27 @@ const cio_driver *cio_driver_find(const char *name)
     return NULL;
 }
 
+const cio_driver *cio_driver_for_format(cio_format f)
+{
+    for (int i = 0; cio_drivers[i]; i++)
+        if (cio_drivers[i]->formats & CIO_FMT_BIT(f)) return cio_drivers[i];
+    return NULL;
+}
+
+const cio_driver *cio_driver_with_serial_api(void)
+{
+    for (int i = 0; cio_drivers[i]; i++)
+        if (cio_drivers[i]->serial_api) return cio_drivers[i];
+    return NULL;
+}
+
+int cio_driver_writes_netcdf(const cio_driver *d)
+{
+    static const unsigned netcdf = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5) |
+                                   CIO_FMT_BIT(CIO_FMT_NC4) | CIO_FMT_BIT(CIO_FMT_NC4C);
+    return (d->formats & netcdf) != 0;
+}
+
 const char *cio_driver_names(void)
 {
     static char buf[256];

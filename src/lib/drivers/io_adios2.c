@@ -787,6 +787,7 @@ const cio_driver cio_driver_adios2 = {
     .formats = CIO_FMT_BIT(CIO_FMT_BP),
     .default_format = CIO_FMT_BP,
     .stores_data = 1,
+    .no_char = 1,               /* BP has numeric arrays only */
     .params = bp_params,
     .configure = bp_configure,
     .refusal = bp_refusal,

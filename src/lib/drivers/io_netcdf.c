@@ -128,14 +128,15 @@ typedef struct ncd_conf {
 
 static int ncd_configure(const cio_params *prm, const cio_driver_opts *o, void **conf, cio_err *e)
 {
-    (void)o;
-    (void)e;
     ncd_conf *c = cio_calloc(1, sizeof *c);
     if (prm) {
         c->serial = cio_param_bool(prm, "nc_serial");
         c->size_hint = cio_param_int(prm, "size_hint");
         c->size_hint_env = cio_param_bool(prm, "size_hint_env");
     }
+    /* what the kernel asked (FMS's and MAPL's single writers) */
+    c->serial |= o->serial;
+    c->size_hint_env |= o->size_hint_env;
     if (c->size_hint_env && cio_nc_blksz_check_env(e->msg, sizeof e->msg) != 0) {
         e->code = 1;
         cio_free(c);
@@ -637,6 +638,11 @@ const cio_driver cio_driver_netcdf = {
                CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
     .default_format = CIO_FMT_NC4,
     .stores_data = 1,
+    .filter_formats = CIO_FMT_BIT(CIO_FMT_NC4) | CIO_FMT_BIT(CIO_FMT_NC4C),
+    .quantize_formats = CIO_FMT_BIT(CIO_FMT_NC4) | CIO_FMT_BIT(CIO_FMT_NC4C),     /* nc_def_var_quantize */
+    .filters_collective = 1,
+    .serial_api = 1,
+    .open_diagnosis = cio_nc_open_diagnosis,
     .refusal = ncd_refusal,
     .params = ncd_params,
     .configure = ncd_configure,

@@ -89,12 +89,6 @@ int cio_check_file_size(struct cio_dfile *f, int64_t end, int64_t bytes);
  * libraries' own words for a cut or foreign file are misleading. */
 void cio_nc_open_diagnosis(const char *path, char *out, size_t n);
 
-/* PnetCDF builds: where the data of the open classic file ncid ends by its header
- * (the furthest variable's last byte: what ncvalidator calls the expected file
- * size); a file shorter than that is truncated, and reads past its end give
- * whatever the buffer held.  Returns PnetCDF's status, *call the call that failed. */
-int cio_pnetcdf_data_end(int ncid, int64_t *bytes, const char **call);
-
 /* szip's pixels per block for a variable of type t whose chunk's fastest dimension
  * (szip's scanline) has n elements: 32, 16 or 8, the largest that divides n (with
  * libaec, a scanline that is no multiple of the block, 40 with 32, gives chunks

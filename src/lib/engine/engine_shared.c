@@ -8,17 +8,11 @@
 #include <string.h>
 
 /* ---------------------------------------------------------------- errors */
-static void open_diagnosis(const char *drv, const char *path, char *out, size_t n)
-{
-    out[0] = '\0';
-    if (strcmp(drv, "pnetcdf") != 0 && strcmp(drv, "netcdf") != 0 && strcmp(drv, "hdf5") != 0) return;
-    cio_nc_open_diagnosis(path, out, n);
-}
-
 CIO_NORETURN void eng_fail(cio_file *f, const char *verb)
 {
     char why[256] = "";
-    if (strcmp(verb, "open") == 0) open_diagnosis(f->e->cfg.drv->name, f->path, why, sizeof why);
+    const cio_driver *d = f->e->cfg.drv;
+    if (strcmp(verb, "open") == 0 && d->open_diagnosis) d->open_diagnosis(f->path, why, sizeof why);
     cio_die("%s driver: %s failed on %s: %s%s%s", f->e->cfg.drv->name, verb, f->path,
             f->df.err[0] ? f->df.err : "(no message from the driver)", why,
             f->defined ? " -- the file is incomplete" : "");

@@ -1,0 +1,227 @@
+#include "config.h"
+#include "app/settings.h"
+#include "drivers/io_util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int cio_settings_driver(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e)
+{
+    const char *name = cio_param_str(p, "driver");
+    s->driver_origin = cio_param_origin(p, "driver");
+    if (k->driver && (!name || k->driver_always)) {
+        s->driver = k->driver;
+        s->driver_origin = k->driver_origin;
+        s->changed |= CIO_SET_DRIVER;
+        return 0;
+    }
+    s->driver = cio_driver_find(name ? name : cio_drivers[0]->name);
+    if (!s->driver)
+        return cio_seterr(e, "%s: driver '%s' is not built into this %s; drivers built: %s", s->driver_origin, name,
+                          k->kernel ? k->kernel : "program", cio_driver_names());
+    return 0;
+}
+
+static cio_mode blocking_of(cio_mode m)
+{
+    return cio_mode_collective(m) ? CIO_MODE_BLOCKING_COLLECTIVE : CIO_MODE_BLOCKING_INDEPENDENT;
+}
+
+int cio_settings_iotype(const cio_params *p, int chosen, cio_settings *s, char *note, size_t notelen, cio_err *e)
+{
+    const cio_driver *d = s->driver;
+    note[0] = '\0';
+    cio_mode_from_name(cio_param_str(p, "iotype"), &s->iotype);
+    s->iotype_origin = cio_param_origin(p, "iotype");
+    s->iotype_adjusted = s->mode_fallback = 0;
+    cio_mode b = blocking_of(s->iotype);
+    /* the kernel's default iotype, which the driver lacks: its blocking mode (a chosen one is refused) */
+    if (!(d->modes & CIO_MODE_BIT(s->iotype)) && !chosen && (d->modes & CIO_MODE_BIT(b))) {
+        snprintf(note, notelen, "the %s driver has no %s mode (the kernel's default iotype): running %s "
+                 "(--iotype chooses another)", d->name, cio_mode_name(s->iotype), cio_mode_name(b));
+        s->iotype = b;
+        s->iotype_origin = "adjusted for driver";
+        s->iotype_adjusted = 1;
+        s->changed |= CIO_SET_IOTYPE;
+    }
+    s->mode = s->iotype;
+    if (d->modes & CIO_MODE_BIT(s->mode)) return 0;
+    if (cio_mode_nonblocking(s->mode) && cio_param_bool(p, "nc4_nonblocking_fallback") && (d->modes & CIO_MODE_BIT(b))) {
+        s->mode = b;
+        s->mode_fallback = 1;
+        return 0;
+    }
+    const char *why = d->refusal ? d->refusal(s->mode) : NULL;   /* the driver says why */
+    return cio_seterr(e, "%s: the %s driver has no %s mode%s%s%s", s->iotype_origin, d->name, cio_mode_name(s->mode),
+                      why ? " (" : "", why ? why : "", why ? ")" : "");
+}
+
+int cio_settings_format(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e)
+{
+    const cio_driver *d = s->driver;
+    const char *fs = cio_param_str(p, "format");
+    s->format_origin = cio_param_origin(p, "format");
+    int deflt = strcmp(fs, "default") == 0;
+    if (deflt && !k->format_origin) {
+        s->format = k->kernel_format;
+        if (s->format == CIO_FMT_NONE || !(d->formats & CIO_FMT_BIT(s->format))) s->format = d->default_format;
+        return 0;
+    }
+    if (deflt) {
+        s->format = k->format;
+        s->format_origin = k->format_origin;
+        s->changed |= CIO_SET_FORMAT;
+        fs = cio_format_name(s->format);
+    } else {
+        cio_format_from_name(fs, &s->format);
+    }
+    if (d->formats & CIO_FMT_BIT(s->format)) return 0;
+    char list[128] = "";
+    for (int i = 0; i < CIO_NFORMATS; i++)
+        if (d->formats & CIO_FMT_BIT(i)) {
+            strcat(list, *list ? ", " : "");
+            strcat(list, cio_format_name((cio_format)i));
+        }
+    return cio_seterr(e, "%s: the %s driver cannot write format %s; it writes: %s", s->format_origin, d->name, fs,
+                      list);
+}
+
+int cio_settings_header_pad(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    s->header_pad = cio_param_int(p, "header_pad");
+    s->header_pad_origin = cio_param_origin(p, "header_pad");
+    if (cio_param_isset(p, "header_pad") || !k->header_pad_origin) return 0;
+    s->header_pad = k->header_pad;
+    s->header_pad_origin = k->header_pad_origin;
+    s->changed |= CIO_SET_HEADER_PAD;
+    return 0;
+}
+
+/* A bad chunk list is a command-line error, before any file (drivers that chunk parse it again). */
+int cio_settings_chunking(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e)
+{
+    s->chunking = cio_param_str(p, "chunking");
+    s->chunking_origin = cio_param_origin(p, "chunking");
+    if (!cio_param_isset(p, "chunking") && k->chunking) {
+        s->chunking = k->chunking;
+        s->chunking_origin = k->chunking_origin;
+        s->changed |= CIO_SET_CHUNKING;
+    }
+    cio_chunking ck;
+    char msg[300];
+    if (cio_chunking_parse(s->chunking, &ck, msg, sizeof msg) != 0)
+        return cio_seterr(e, "%s: %s", s->chunking_origin, msg);
+    return 0;
+}
+
+/* What the kernel asks of a driver with a serial API; other drivers keep their own path. */
+int cio_settings_serial(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e)
+{
+    (void)p;
+    (void)e;
+    s->serial = k->serial && s->driver->serial_api;
+    s->size_hint_env = s->serial && k->size_hint_env;
+    s->serial_origin = s->serial ? k->serial_origin : NULL;
+    if (s->serial) s->changed |= CIO_SET_SERIAL;
+    return 0;
+}
+
+/* The kernel's hints first, then the user's (which win where both set a key). */
+int cio_settings_hints(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    const char *user = cio_param_str(p, "hints");
+    cio_free(s->hints);
+    s->hints = NULL;
+    s->hints_origin = cio_param_origin(p, "hints");
+    if (!k->hints) {
+        if (user) s->hints = cio_strdup(user);
+        return 0;
+    }
+    int with_user = user && *user;
+    size_t n = strlen(k->hints) + (with_user ? strlen(user) + 1 : 0) + 1;
+    s->hints = cio_malloc(n);
+    snprintf(s->hints, n, "%s%s%s", k->hints, with_user ? ";" : "", with_user ? user : "");
+    s->hints_origin = !with_user ? k->hints_origin : k->hints_user_origin ? k->hints_user_origin : s->hints_origin;
+    s->changed |= CIO_SET_HINTS;
+    return 0;
+}
+
+int cio_settings_fsync(const cio_params *p, cio_settings *s, cio_err *e)
+{
+    s->fsync = cio_param_bool(p, "fsync");
+    if (s->fsync && !s->driver->sync)
+        return cio_seterr(e, "%s: fsync: the %s driver has no call that makes its files durable",
+                          cio_param_origin(p, "fsync"), s->driver->name);
+    return 0;
+}
+
+/* --verify_only checks the files, so it implies --verify unless that is given. */
+int cio_settings_verify(const cio_params *p, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    s->verify_only = cio_param_bool(p, "verify_only");
+    s->read = cio_param_bool(p, "read");
+    s->verify = cio_param_bool(p, "verify");
+    s->verify_origin = cio_param_origin(p, "verify");
+    if (s->verify_only && !cio_param_isset(p, "verify")) {
+        s->verify = 1;
+        s->verify_origin = "implied by --verify_only";
+        s->changed |= CIO_SET_VERIFY;
+    }
+    return 0;
+}
+
+int cio_settings_repetitions(const cio_params *p, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    s->repetitions = (int)cio_param_int(p, "repetitions");
+    return 0;
+}
+
+int cio_settings_resolve(const cio_params *p, const cio_kernel_asks *k, int iotype_chosen, cio_settings *s,
+                         char *note, size_t notelen, cio_err *e)
+{
+    if (cio_settings_driver(p, k, s, e) || cio_settings_iotype(p, iotype_chosen, s, note, notelen, e) ||
+        cio_settings_format(p, k, s, e) || cio_settings_header_pad(p, k, s, e) || cio_settings_chunking(p, k, s, e) ||
+        cio_settings_serial(p, k, s, e) || cio_settings_hints(p, k, s, e) || cio_settings_fsync(p, s, e) ||
+        cio_settings_verify(p, s, e) || cio_settings_repetitions(p, s, e))
+        return -1;
+    return 0;
+}
+
+void cio_settings_free(cio_settings *s)
+{
+    cio_free(s->hints);
+    s->hints = NULL;
+}
+
+static int shown(char *val, size_t n, const char **origin, const char *v, const char *o)
+{
+    snprintf(val, n, "%s", v);
+    *origin = o;
+    return 1;
+}
+
+int cio_settings_shown(const cio_settings *s, const char *key, char *val, size_t n, const char **origin)
+{
+    unsigned c = s->changed;
+    char num[32];
+    if ((c & CIO_SET_DRIVER) && strcmp(key, "driver") == 0) return shown(val, n, origin, s->driver->name, s->driver_origin);
+    if ((c & CIO_SET_IOTYPE) && strcmp(key, "iotype") == 0)
+        return shown(val, n, origin, cio_mode_name(s->iotype), s->iotype_origin);
+    if ((c & CIO_SET_FORMAT) && strcmp(key, "format") == 0)
+        return shown(val, n, origin, cio_format_name(s->format), s->format_origin);
+    if ((c & CIO_SET_HEADER_PAD) && strcmp(key, "header_pad") == 0) {
+        snprintf(num, sizeof num, "%lld", (long long)s->header_pad);
+        return shown(val, n, origin, num, s->header_pad_origin);
+    }
+    if ((c & CIO_SET_CHUNKING) && strcmp(key, "chunking") == 0) return shown(val, n, origin, s->chunking, s->chunking_origin);
+    if ((c & CIO_SET_SERIAL) && strcmp(key, "nc_serial") == 0) return shown(val, n, origin, "true", s->serial_origin);
+    if ((c & CIO_SET_SERIAL) && s->size_hint_env && strcmp(key, "size_hint_env") == 0)
+        return shown(val, n, origin, "true", s->serial_origin);
+    if ((c & CIO_SET_HINTS) && strcmp(key, "hints") == 0) return shown(val, n, origin, s->hints, s->hints_origin);
+    if ((c & CIO_SET_VERIFY) && strcmp(key, "verify") == 0) return shown(val, n, origin, "true", s->verify_origin);
+    return 0;
+}

@@ -1,0 +1,101 @@
+/* The common settings, resolved once: the parameter store (what the user wrote)
+ * and what the kernel asked for in its setup step (cio_kernel_asks) become one
+ * typed cio_settings, each value with where it came from.  Every other part of
+ * the run reads the settings, never the store, for these keys; the store itself
+ * is only written while parsing.  Each setting has one resolution function
+ * (tests/test_settings.c). */
+#ifndef CLIMIO_SETTINGS_H
+#define CLIMIO_SETTINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "drivers/driver.h"
+#include "base/params.h"
+#include "base/util.h"
+
+/* What a kernel asks of the run before its settings are resolved.  A field left
+ * at zero (NULL) asks nothing; the user's own setting wins unless said. */
+typedef struct cio_kernel_asks {
+    const char *kernel;             /* its name, for messages */
+    cio_format kernel_format;       /* format "default": the kernel's own (CIO_FMT_NONE: the driver's) */
+    cio_format format;              /* format "default" in this run: this one, checked against the
+                                     * driver as if the user had named it (when format_origin is set) */
+    const char *format_origin;
+    const cio_driver *driver;       /* the driver when the user names none */
+    const char *driver_origin;
+    int driver_always;              /* ... and also when the user names another */
+    int64_t header_pad;             /* header_pad when not given (header_pad_origin non-NULL) */
+    const char *header_pad_origin;
+    const char *chunking;           /* chunking when not given */
+    const char *chunking_origin;
+    int serial;                     /* one-rank files through the driver's serial API (serial_origin) */
+    int size_hint_env;              /* with serial: the size hint per file from the environment, as FMS */
+    const char *serial_origin;
+    const char *hints;              /* MPI-IO hints placed before the user's (the user's win) */
+    const char *hints_origin;       /* their origin without user hints */
+    const char *hints_user_origin;  /* with user hints (NULL: the user's origin) */
+} cio_kernel_asks;
+
+typedef struct cio_settings {
+    const cio_driver *driver;
+    const char *driver_origin;
+    cio_mode iotype;                /* as asked (after a kernel default was adjusted to the driver) */
+    const char *iotype_origin;
+    int iotype_adjusted;            /* the kernel's default iotype replaced by the driver's blocking mode */
+    cio_mode mode;                  /* the mode that runs (nc4_nonblocking_fallback) */
+    int mode_fallback;
+    cio_format format;
+    const char *format_origin;
+    int64_t header_pad;
+    const char *header_pad_origin;
+    const char *chunking;
+    const char *chunking_origin;
+    int serial, size_hint_env;
+    const char *serial_origin;
+    char *hints;                    /* NULL: none (freed by cio_settings_free) */
+    const char *hints_origin;
+    int fsync;
+    int verify, verify_only, read;
+    const char *verify_origin;
+    int repetitions;
+    unsigned changed;               /* CIO_SET_* of the keys resolved otherwise than the store holds */
+} cio_settings;
+
+enum {
+    CIO_SET_DRIVER = 1u << 0,
+    CIO_SET_IOTYPE = 1u << 1,
+    CIO_SET_FORMAT = 1u << 2,
+    CIO_SET_HEADER_PAD = 1u << 3,
+    CIO_SET_CHUNKING = 1u << 4,
+    CIO_SET_SERIAL = 1u << 5,
+    CIO_SET_HINTS = 1u << 6,
+    CIO_SET_VERIFY = 1u << 7,
+};
+
+/* Each returns 0, or -1 with e naming the setting's origin.  They run in this
+ * order, each reading what the ones before resolved. */
+int cio_settings_driver(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e);
+/* iotype: chosen (the command line, or a parameter file named on it) or the
+ * kernel's default, which a driver without it replaces by its blocking mode of
+ * the same collectivity (note says so; "" when nothing changed). */
+int cio_settings_iotype(const cio_params *p, int chosen, cio_settings *s, char *note, size_t notelen, cio_err *e);
+int cio_settings_format(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e);
+int cio_settings_header_pad(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e);
+int cio_settings_chunking(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e);
+int cio_settings_serial(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e);
+int cio_settings_hints(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e);
+int cio_settings_fsync(const cio_params *p, cio_settings *s, cio_err *e);
+int cio_settings_verify(const cio_params *p, cio_settings *s, cio_err *e);
+int cio_settings_repetitions(const cio_params *p, cio_settings *s, cio_err *e);
+
+/* All of them, in order. */
+int cio_settings_resolve(const cio_params *p, const cio_kernel_asks *k, int iotype_chosen, cio_settings *s,
+                         char *note, size_t notelen, cio_err *e);
+void cio_settings_free(cio_settings *s);
+
+/* For the reports: a key whose value the resolution set otherwise than the store
+ * holds (a kernel's choice, an adjustment): its value as text and its origin.
+ * Returns 0 when the store's value and origin stand. */
+int cio_settings_shown(const cio_settings *s, const char *key, char *val, size_t n, const char **origin);
+
+#endif

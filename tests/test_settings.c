@@ -1,0 +1,195 @@
+/* Unit tests of the common settings' resolution (settings.c): each setting from
+ * the parameters alone, from what a kernel asks, and its refusals. */
+#include "config.h"
+#include "check.h"
+#include "app/app.h"
+#include "app/settings.h"
+
+#include <mpi.h>
+
+static const cio_param_spec *tables[] = {cio_common_params, NULL};
+
+/* The store after parsing `text` (a parameter file "t.in") and the command line argv. */
+static cio_params *parse(const char *text, char **argv)
+{
+    cio_err e = {0};
+    int argc = 0, npos = 0;
+    char **pos = NULL;
+    while (argv && argv[argc]) argc++;
+    if (!*text) text = "! nothing set in the file\n";
+    cio_params *p = cio_params_new(tables);
+    if (cio_params_parse_argv(p, argc, argv, &npos, &pos, &e) || cio_params_parse_text(p, text, strlen(text), "t.in", &e) ||
+        cio_params_apply_cmdline(p, &e)) {
+        fprintf(stderr, "parse: %s\n", e.msg);
+        exit(1);
+    }
+    cio_free(pos);
+    return p;
+}
+
+/* Drivers made up for the tests: what each can do is all resolution reads. */
+static int fake_sync(cio_dfile *f)
+{
+    (void)f;
+    return 0;
+}
+static const cio_driver blocking_only = {
+    .name = "blockonly", .modes = CIO_MODES_BLOCKING,
+    .formats = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_NC4), .default_format = CIO_FMT_NC4,
+    .serial_api = 1, .sync = fake_sync,
+};
+static const cio_driver no_sync = {.name = "nosync", .modes = CIO_MODES_ALL, .formats = CIO_FMT_BIT(CIO_FMT_RAW),
+                                   .default_format = CIO_FMT_RAW};
+
+static void driver(void)
+{
+    cio_kernel_asks k = {.kernel = "test_settings"};
+    cio_settings s = {0};
+    cio_err e = {0};
+    cio_params *p = parse("", NULL);
+    CHECK_EQ_INT(cio_settings_driver(p, &k, &s, &e), 0);
+    CHECK(s.driver == cio_drivers[0]);
+    CHECK(strcmp(s.driver_origin, "unset") == 0);
+    cio_params_free(p);
+
+    p = parse("driver nosuch\n", NULL);
+    CHECK(cio_settings_driver(p, &k, &s, &e) != 0);
+    CHECK_CONTAINS(e.msg, "t.in:1: driver 'nosuch' is not built into this test_settings; drivers built: ");
+    cio_params_free(p);
+
+    /* a kernel's driver: used when the user names none, or always when it says so */
+    char *argv[] = {"test_settings", "--driver", "null", NULL};
+    p = parse("", argv);
+    k.driver = &blocking_only;
+    k.driver_origin = "the kernel's";
+    CHECK_EQ_INT(cio_settings_driver(p, &k, &s, &e), 0);
+    CHECK(s.driver == cio_driver_find("null"));
+    CHECK(strcmp(s.driver_origin, "command line") == 0);
+    CHECK(!(s.changed & CIO_SET_DRIVER));
+    k.driver_always = 1;
+    CHECK_EQ_INT(cio_settings_driver(p, &k, &s, &e), 0);
+    CHECK(s.driver == &blocking_only && strcmp(s.driver_origin, "the kernel's") == 0);
+    char val[64];
+    const char *origin = NULL;
+    CHECK(cio_settings_shown(&s, "driver", val, sizeof val, &origin) && strcmp(val, "blockonly") == 0);
+    cio_params_free(p);
+}
+
+static void iotype(void)
+{
+    cio_settings s = {.driver = &blocking_only};
+    cio_err e = {0};
+    char note[256];
+    /* the kernel's default (nonblocking_collective), which the driver lacks: its blocking counterpart */
+    cio_params *p = parse("", NULL);
+    CHECK_EQ_INT(cio_settings_iotype(p, 0, &s, note, sizeof note, &e), 0);
+    CHECK_EQ_INT(s.iotype, CIO_MODE_BLOCKING_COLLECTIVE);
+    CHECK(s.iotype_adjusted && strcmp(s.iotype_origin, "adjusted for driver") == 0);
+    CHECK_CONTAINS(note, "the blockonly driver has no nonblocking_collective mode (the kernel's default iotype)");
+    /* chosen: refused, naming where it was chosen */
+    CHECK(cio_settings_iotype(p, 1, &s, note, sizeof note, &e) != 0);
+    CHECK_CONTAINS(e.msg, "default: the blockonly driver has no nonblocking_collective mode");
+    cio_params_free(p);
+    char *argv[] = {"test_settings", "--iotype", "nonblocking_independent", "--nc4_nonblocking_fallback", NULL};
+    p = parse("", argv);
+    CHECK_EQ_INT(cio_settings_iotype(p, 1, &s, note, sizeof note, &e), 0);
+    CHECK_EQ_INT(s.iotype, CIO_MODE_NONBLOCKING_INDEPENDENT);
+    CHECK_EQ_INT(s.mode, CIO_MODE_BLOCKING_INDEPENDENT);
+    CHECK(s.mode_fallback && !s.iotype_adjusted && note[0] == '\0');
+    cio_params_free(p);
+}
+
+static void format(void)
+{
+    cio_kernel_asks k = {.kernel_format = CIO_FMT_CDF2};
+    cio_settings s = {.driver = &blocking_only};
+    cio_err e = {0};
+    cio_params *p = parse("", NULL);
+    CHECK_EQ_INT(cio_settings_format(p, &k, &s, &e), 0);
+    CHECK_EQ_INT(s.format, CIO_FMT_NC4);       /* the kernel's cdf2 is not the driver's: its own default */
+    k.format = CIO_FMT_CDF1;
+    k.format_origin = "the kernel's choice";
+    CHECK_EQ_INT(cio_settings_format(p, &k, &s, &e), 0);
+    CHECK(s.format == CIO_FMT_CDF1 && strcmp(s.format_origin, "the kernel's choice") == 0);
+    k.format = CIO_FMT_RAW;
+    CHECK(cio_settings_format(p, &k, &s, &e) != 0);
+    CHECK_CONTAINS(e.msg, "the kernel's choice: the blockonly driver cannot write format raw; it writes: cdf1, nc4");
+    cio_params_free(p);
+    p = parse("format cdf1\n", NULL);
+    CHECK_EQ_INT(cio_settings_format(p, &k, &s, &e), 0);      /* the user's format wins */
+    CHECK(s.format == CIO_FMT_CDF1 && strcmp(s.format_origin, "t.in:1") == 0);
+    cio_params_free(p);
+}
+
+static void header_chunking_serial_hints(void)
+{
+    cio_kernel_asks k = {.header_pad = 16384, .header_pad_origin = "FMS", .chunking = "default",
+                         .chunking_origin = "FMS", .serial = 1, .size_hint_env = 1, .serial_origin = "serial",
+                         .hints = "a=1", .hints_origin = "kernel hints"};
+    cio_settings s = {.driver = &blocking_only};
+    cio_err e = {0};
+    char val[64];
+    const char *origin;
+    cio_params *p = parse("", NULL);
+    CHECK_EQ_INT(cio_settings_header_pad(p, &k, &s, &e), 0);
+    CHECK_EQ_INT(s.header_pad, 16384);
+    CHECK(cio_settings_shown(&s, "header_pad", val, sizeof val, &origin) && strcmp(val, "16384") == 0);
+    CHECK_EQ_INT(cio_settings_chunking(p, &k, &s, &e), 0);
+    CHECK(strcmp(s.chunking, "default") == 0 && strcmp(s.chunking_origin, "FMS") == 0);
+    CHECK_EQ_INT(cio_settings_serial(p, &k, &s, &e), 0);
+    CHECK(s.serial && s.size_hint_env);
+    s.driver = &no_sync;                        /* no serial API: the driver keeps its own path */
+    CHECK_EQ_INT(cio_settings_serial(p, &k, &s, &e), 0);
+    CHECK(!s.serial && !s.size_hint_env);
+    CHECK_EQ_INT(cio_settings_hints(p, &k, &s, &e), 0);
+    CHECK(strcmp(s.hints, "a=1") == 0 && strcmp(s.hints_origin, "kernel hints") == 0);
+    cio_params_free(p);
+    char *argv[] = {"test_settings", "--header_pad", "1k", "--chunking", "8,x", "--hints", "b=2", NULL};
+    p = parse("", argv);
+    s.changed = 0;
+    CHECK_EQ_INT(cio_settings_header_pad(p, &k, &s, &e), 0);
+    CHECK_EQ_INT(s.header_pad, 1024);
+    CHECK(!cio_settings_shown(&s, "header_pad", val, sizeof val, &origin));
+    CHECK(cio_settings_chunking(p, &k, &s, &e) != 0);
+    CHECK_CONTAINS(e.msg, "command line: ");
+    CHECK_EQ_INT(cio_settings_hints(p, &k, &s, &e), 0);     /* the kernel's first, the user's win */
+    CHECK(strcmp(s.hints, "a=1;b=2") == 0 && strcmp(s.hints_origin, "command line") == 0);
+    cio_settings_free(&s);
+    cio_params_free(p);
+}
+
+static void fsync_verify_repetitions(void)
+{
+    cio_settings s = {.driver = &no_sync};
+    cio_err e = {0};
+    char *argv[] = {"test_settings", "--fsync", "--verify_only", NULL};
+    cio_params *p = parse("repetitions 3\n", argv);
+    CHECK(cio_settings_fsync(p, &s, &e) != 0);
+    CHECK_CONTAINS(e.msg, "command line: fsync: the nosync driver has no call that makes its files durable");
+    s.driver = &blocking_only;
+    CHECK_EQ_INT(cio_settings_fsync(p, &s, &e), 0);
+    CHECK(s.fsync);
+    CHECK_EQ_INT(cio_settings_verify(p, &s, &e), 0);
+    CHECK(s.verify && s.verify_only && strcmp(s.verify_origin, "implied by --verify_only") == 0);
+    CHECK_EQ_INT(cio_settings_repetitions(p, &s, &e), 0);
+    CHECK_EQ_INT(s.repetitions, 3);
+    cio_params_free(p);
+    char *argv2[] = {"test_settings", "--verify_only", "--verify", "false", NULL};
+    p = parse("", argv2);
+    CHECK_EQ_INT(cio_settings_verify(p, &s, &e), 0);
+    CHECK(!s.verify && s.verify_only);
+    cio_params_free(p);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    driver();
+    iotype();
+    format();
+    header_chunking_serial_hints();
+    fsync_verify_repetitions();
+    int rc = CHECK_DONE();
+    MPI_Finalize();
+    return rc;
+}

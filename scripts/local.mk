@@ -11,7 +11,8 @@ dist_climiosweep_DATA = \
   scripts/climio_sweep/execute.py scripts/climio_sweep/html.py scripts/climio_sweep/kernel.py \
   scripts/climio_sweep/local.py scripts/climio_sweep/lustre.py scripts/climio_sweep/plan.py \
   scripts/climio_sweep/prepare.py scripts/climio_sweep/report.py scripts/climio_sweep/state.py \
-  scripts/climio_sweep/sweepfile.py scripts/climio_sweep/bench.py
+  scripts/climio_sweep/sweepfile.py scripts/climio_sweep/bench.py scripts/climio_sweep/verdict.py \
+  scripts/climio_sweep/runs_as.py
 # bench.py: the runner the scripts/bench-* share; they find the package as the
 # launcher does (beside them, or in $(datadir)/climio/python)
 dist_doc_DATA += doc/bench.md
@@ -34,5 +35,7 @@ dist_bin_SCRIPTS += scripts/bench-aggregation
 dist_bin_SCRIPTS += scripts/plan-tables
 # bench-scale: each kernel at 16, 64, 256 oversubscribed ranks (doc/scaling.md)
 dist_bin_SCRIPTS += scripts/bench-scale
+# bench-decomp: decomp_io beside a user-built e3sm_io on the same map (doc/decomp.md)
+dist_bin_SCRIPTS += scripts/bench-decomp
 # bench-compress: filter x level x shuffle x quantization on model data (doc/compression.md)
 dist_bin_SCRIPTS += scripts/bench-compress

@@ -47,8 +47,9 @@ EXTRA_DIST += tests/test_layers.sh
 TESTS += tests/test_driver_template.sh
 EXTRA_DIST += tests/test_driver_template.sh
 # publishable results (issue 21): durable writes, run context, host ranges, repetitions
-TESTS += tests/test_hostlist tests/test_repeat tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh
-EXTRA_DIST += tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh
+TESTS += tests/test_hostlist tests/test_repeat tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh \
+  tests/test_what_ran.sh
+EXTRA_DIST += tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh tests/test_what_ran.sh
 
 
 # the fuzz targets, replayed over their corpus without libFuzzer

@@ -1,7 +1,9 @@
 #!/bin/sh
 # sanitizers: yes
-# --fsync: every driver syncs each written file before closing it, timed as its
-# own phase inside the end-to-end window; the JSON and the headline say the
+# --fsync close (true): every driver syncs each written file before each close,
+# reopens included; --fsync end: each file once, after its last write (IOR -e),
+# counted in the sync timer and, with strace, in fsync system calls; both timed
+# as their own phase inside the end-to-end window; the JSON and the headline say the
 # figures are durable; the page-cache note shows on a small run without fsync only;
 # netCDF's serial API files get a real fsync (strace), not just nc_sync.
 . "$top_srcdir/tests/lib.sh"
@@ -26,6 +28,16 @@ for drv in mpiio pnetcdf netcdf hdf5; do
   grep -q "^sync  " "$TESTTMP/log" || fail "$drv: no sync row in the phase table"
   grep -q "^climio: engine_exercise $drv/.* durable=yes$" "$TESTTMP/log" || fail "$drv: headline lacks durable=yes"
   grep -q "fit in its page cache" "$TESTTMP/log" && fail "$drv: page-cache note printed with --fsync"
+  [ "$(json_get "$j" 'd["io"]["fsync_mode"]')" = close ] || fail "$drv: true is not close"
+  # end: the same file (1 create + 2 reopens) synced once, inside the window
+  j="$TESTTMP/$drv-end.json"
+  run 1 "$prog" --driver $drv --format $fmt --iotype $mode --out "$out" --fsync end --json "$j" >"$TESTTMP/log" 2>&1 \
+    || { cat "$TESTTMP/log"; fail "$drv: run with --fsync end failed"; }
+  [ "$(json_get "$j" 'd["write"]["timers"]["sync"]["calls"], d["io"]["fsync_mode"], d["io"]["durable"]')" = "1 end True" ] \
+    || fail "$drv: --fsync end: $(json_get "$j" 'd["write"]["timers"]["sync"], d["io"]')"
+  inside=$(json_get "$j" 'sum(d["write"]["timers"][k]["sum"] for k in ("create","open","def_dim","def_var","put_att","enddef","inq","put","iput","wait","sync","close")) <= d["write"]["end_to_end"]["seconds"] + 1e-6')
+  [ "$inside" = True ] || fail "$drv: --fsync end: the sync is not inside the end-to-end window"
+  grep -q "each file synced once after its last write included" "$TESTTMP/log" || fail "$drv: --fsync end not said"
   # without fsync: no sync phase, not durable, and the note (the file is tiny)
   j="$TESTTMP/$drv-plain.json"
   run 2 "$prog" --driver $drv --format $fmt --iotype $mode --out "$out" --json "$j" >"$TESTTMP/log" 2>&1 \
@@ -51,6 +63,15 @@ if have_driver netcdf && [ -n "$STRACE" ] && "$STRACE" -f -o /dev/null true 2>/d
     [ "$(json_get "$j" 'd["io"]["durable"]')" = True ] || fail "netcdf serial $fmt: durable should be true"
     n=$(grep -c 'fsync(' "$TESTTMP/strace-$fmt.txt" || true)
     [ "$n" -ge 3 ] || fail "netcdf serial $fmt: $n fsync calls for 3 files closed: durable=yes without a sync"
+  done
+fi
+# fsync system calls: close syncs at each of the 3 closes, end once (mpiio, one rank)
+if [ -n "$STRACE" ] && "$STRACE" -f -o /dev/null true 2>/dev/null; then
+  for m in close:3 end:1; do
+    "$STRACE" -f -e trace=fsync -o "$TESTTMP/strace-${m%:*}.txt" "$prog" --driver mpiio --out "$out" \
+      --fsync ${m%:*} --quiet >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "mpiio --fsync ${m%:*}"; }
+    n=$(grep -c 'fsync(' "$TESTTMP/strace-${m%:*}.txt" || true)
+    [ "$n" = "${m#*:}" ] || fail "--fsync ${m%:*}: $n fsync system calls for one file closed 3 times, expected ${m#*:}"
   done
 fi
 # the null driver stores nothing: its sync does nothing and nothing is durable

@@ -58,6 +58,7 @@ if have_driver adios2; then
   done
 fi
 # the model-like data and the io-domain pattern, whose members mom_combine joins
+# (--mom5: MOM5's mppnccombine 2.2.5, ocean.nc; by default FRE-NCtools', fre-ocean.nc)
 if have_driver netcdf; then
   for f in cdf2 nc4; do
     case_run "model-mom-$f" 2 "$bin/mom/mom_io" ../mom.in.tiny --driver netcdf --format $f \
@@ -65,7 +66,9 @@ if have_driver netcdf; then
     case_run "iodomain-$f" 4 "$bin/mom/mom_io" ../mom.in.tiny --driver netcdf --format $f \
       --layout 2,2 --io_layout 2,1 --pattern iodomain --out out
     for m in "iodomain-$f"/out/*.nc.0000; do
-      (cd "iodomain-$f/out" && run 1 "$bin/combine/mom_combine" "$(basename "${m%.0000}")" >>../combine.txt 2>&1) ||
+      b=$(basename "${m%.0000}")
+      (cd "iodomain-$f/out" && run 1 "$bin/combine/mom_combine" --mom5 "$b" >>../combine.txt 2>&1 &&
+        run 1 "$bin/combine/mom_combine" "fre-$b" "$b".0* >>../combine.txt 2>&1) ||
         { cat "iodomain-$f/combine.txt"; fail "mom_combine on $m"; }
     done
   done

@@ -33,7 +33,8 @@ int main(void)
     NEAR(st.stddev, 0);
 
     /* the example: 155.86, 50.61 and 53.81 MiB/s; the median is 53.81, not the mean 86.76 */
-    cio_rep reps[3] = {{1.0, 163430400, 155.86, 0}, {3.08, 163430400, 50.61, 0}, {2.9, 163430400, 53.81, 0}};
+    cio_rep reps[3] = {{.seconds = 1.0, .bytes = 163430400, .mibps = 155.86}, {.seconds = 3.08, .bytes = 163430400, .mibps = 50.61},
+                       {.seconds = 2.9, .bytes = 163430400, .mibps = 53.81}};
     cio_rep_summary s;
     cio_rep_summarise(reps, 3, &s);
     NEAR(s.mibps.median, 53.81);

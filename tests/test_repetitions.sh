@@ -35,9 +35,28 @@ b1=$(json_get "$j1" 'd["write"]["bytes"]["written"]')
 [ "$(grep -c '^repetition [123] of 3: ' "$TESTTMP/log")" = 3 ] || fail "progress lines"
 grep -q "^Summary of all tests: 3 repetitions" "$TESTTMP/log" || fail "no summary table"
 grep -q "^MiB/s  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*  *[0-9.]*$" "$TESTTMP/log" || fail "no MiB/s statistics row"
-median=$(json_get "$j3" '"%.2f" % d["summary"]["write_bandwidth_MiBps"]["median"]')
-tail -n 1 "$TESTTMP/log" | grep -q "^climio: engine_exercise mpiio/raw nonblocking_collective np=2 bytes=$b1 write=$median MiB/s end to end (median of 3), durable=no$" \
+spread=$(json_get "$j3" '"%.2f [%.2f-%.2f]" % tuple(d["summary"]["write_bandwidth_MiBps"][k] for k in ("median", "min", "max"))')
+flagged=$(json_get "$j3" 'sum(abs(r["write_bandwidth_MiBps"] - d["summary"]["write_bandwidth_MiBps"]["median"]) > 0.25 * d["summary"]["write_bandwidth_MiBps"]["median"] for r in d["repetitions"])')
+[ "$(json_get "$j3" 'd["summary"]["flagged"]')" = "$flagged" ] || fail "summary.flagged is not the repetitions 25% away from the median"
+[ "$(json_get "$j3" 'sum(r["flagged"] for r in d["repetitions"])')" = "$flagged" ] || fail "repetitions[].flagged"
+tail -n 1 "$TESTTMP/log" | grep -qF "climio: engine_exercise mpiio/raw nonblocking_collective np=2 bytes=$b1 write=$spread MiB/s end to end (median of 3, $flagged flagged), durable=no" \
   || fail "headline: $(tail -n 1 "$TESTTMP/log")"
+# each repetition carries its own phase timers; the text says which repetition its blocks are
+[ "$(json_get "$j3" 'all(r["timers"]["create"]["calls"] == 2 and r["timers"]["close"]["calls"] >= 2 for r in d["repetitions"])')" = True ] \
+  || fail "per-repetition timers"
+grep -q "^---- the figures below (until the summary of all repetitions) are repetition 3 of 3, the last ----$" "$TESTTMP/log" \
+  || fail "the blocks after the run do not say which repetition they are"
+# --warmup: run first, recorded apart, left out of the summary and the headline
+jw="$TESTTMP/warm.json"
+run 2 "$ex" --driver mpiio --out "$out" --json "$jw" --repetitions 2 --warmup 2 >"$TESTTMP/log" 2>&1 || fail "--warmup 2"
+[ "$(grep -c '^warm-up [12] of 2 (left out of the figures): ' "$TESTTMP/log")" = 2 ] || fail "warm-up lines"
+[ "$(json_get "$jw" 'len(d["warmup"]), len(d["repetitions"]), d["summary"]["repetitions"], d["summary"]["warmup_repetitions"]')" = "2 2 2 2" ] \
+  || fail "warm-up counted in the figures: $(json_get "$jw" 'd["summary"]')"
+[ "$(json_get "$jw" 'd["summary"]["write_bandwidth_MiBps"]["max"] == max(r["write_bandwidth_MiBps"] for r in d["repetitions"])')" = True ] \
+  || fail "the summary is not that of the measured repetitions"
+tail -n 1 "$TESTTMP/log" | grep -q "(median of 2 after 2 warm-up, [0-2] flagged)" || fail "headline with warm-up: $(tail -n 1 "$TESTTMP/log")"
+expect_fail 2 "command line: warmup: pfio_io cannot repeat its output in one job" \
+  "$top_builddir/src/pfio/pfio_io" --warmup 1 --output_dir "$TESTTMP/p"
 # the last repetition's file is there and verifies
 run 2 "$ex" --driver mpiio --out "$out" --repetitions 2 --verify true --quiet >/dev/null 2>&1 || fail "verify after repetitions"
 # files removed between repetitions, kept for the next to overwrite with
@@ -75,7 +94,7 @@ run 2 "$top_builddir/src/mom/mom_io" "$top_srcdir/inputs/mom.in.tiny" --driver n
 expect_fail 2 "command line: repetitions: pfio_io cannot repeat its output in one job" \
   "$top_builddir/src/pfio/pfio_io" --repetitions 2 --output_dir "$TESTTMP/p"
 expect_fail 1 "command line: repetitions: mom_combine cannot repeat its output in one job" \
-  "$top_builddir/src/combine/mom_combine" --repetitions 2 "$TESTTMP/combined.nc"
+  "$top_builddir/src/combine/mom_combine" --mom5 --repetitions 2 "$TESTTMP/combined.nc"
 # settings with no effect are said so: --keep_files alone, --repetitions on a dry run
 run 1 "$ex" --driver null --out "$out" --keep_files true >"$TESTTMP/log" 2>&1 || fail "keep_files alone"
 grep -qF "engine_exercise: note: keep_files (command line) has no effect without --repetitions above 1" "$TESTTMP/log" \

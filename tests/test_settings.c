@@ -163,7 +163,7 @@ static void fsync_verify_repetitions(void)
 {
     cio_settings s = {.driver = &no_sync};
     cio_err e = {0};
-    char *argv[] = {"test_settings", "--fsync", "--verify_only", NULL};
+    char *argv[] = {"test_settings", "--fsync", "true", "--verify_only", NULL};
     cio_params *p = parse("repetitions 3\n", argv);
     CHECK(cio_settings_fsync(p, &s, &e) != 0);
     CHECK_CONTAINS(e.msg, "command line: fsync: the nosync driver has no call that makes its files durable");

@@ -20,21 +20,35 @@ import time
 
 from .execute import run_command, run_environment
 from .kernel import kernel_error_line
+from . import verdict
 
 SPREAD_LIMIT = 0.25      # (max - min) / median above this: the cell is flagged
 FLAG = "!"
 
 
+def default_dir():
+    """The build folder's disk: the tree above the script's folder when
+    writable (a source or build tree), else the current folder."""
+    top = os.path.dirname(os.path.dirname(os.path.abspath(sys.argv[0])))
+    return top if os.access(top, os.W_OK | os.X_OK) else "."
+
+
 def add_arguments(ap, dir_default=None):
     """The flags every bench-* script has."""
     g = ap.add_argument_group("flags every bench-* script has")
-    g.add_argument("--repetitions", type=int, default=3, metavar="N",
+    g.add_argument("--repetitions", type=int, default=5, metavar="N",
                    help="runs of each configuration, interleaved (every configuration once, then again); each "
                         "table cell is the median with [min-max] of the N runs, flagged '%s' when max - min is more "
-                        "than %d%%%% of the median (default: %%(default)s)" % (FLAG, SPREAD_LIMIT * 100))
-    g.add_argument("--dir", default=dir_default or ("/dev/shm" if os.path.isdir("/dev/shm") else "."),
+                        "than %d%%%% of the median; a 'faster' claim needs %d or more (default: %%(default)s)"
+                        % (FLAG, SPREAD_LIMIT * 100, verdict.MIN_REPS))
+    g.add_argument("--warmup", type=int, default=0, metavar="N",
+                   help="rounds of every configuration run first and discarded (default: %(default)s)")
+    g.add_argument("--dir", default=dir_default,
                    help="file system to write on: every run gets its own empty folder there, removed after it "
-                        "(default: %(default)s)")
+                        "(default: the build folder's disk, %s)" % (dir_default or default_dir()))
+    g.add_argument("--tmpfs", action="store_true",
+                   help="write on /dev/shm (memory: the figures measure memory, not storage; the table's title "
+                        "says so)")
     g.add_argument("--json", metavar="FILE", help="also write the table, with every repetition's figures, as JSON")
     g.add_argument("--json-dir", metavar="DIR", help="keep every run's own JSON result in DIR")
     g.add_argument("--mpiexec", default=os.environ.get("MPIEXEC", "mpiexec"), metavar="CMD",
@@ -47,10 +61,41 @@ def add_arguments(ap, dir_default=None):
 def check_arguments(ap, args):
     if args.repetitions < 1:
         ap.error("--repetitions: expected a whole number >= 1, found %d" % args.repetitions)
+    if args.warmup < 0:
+        ap.error("--warmup: expected a whole number >= 0, found %d" % args.warmup)
+    WARMUP[0] = args.warmup
+    if args.tmpfs:
+        if args.dir:
+            ap.error("--tmpfs and --dir: expected one of them, found both")
+        if not os.path.isdir("/dev/shm"):
+            ap.error("--tmpfs: expected /dev/shm, found none on this machine")
+        args.dir = "/dev/shm"
+    args.dir = args.dir or default_dir()
     try:
         os.makedirs(args.dir, exist_ok=True)
     except OSError as e:
         ap.error("--dir: cannot make the folder %s: %s" % (args.dir, e.strerror or e))
+
+
+def where(path):
+    """The table title's words for the folder written: 'on /x (ext4 on
+    /dev/vda1)', with 'memory, not storage' for tmpfs."""
+    path = os.path.abspath(path)
+    best = None
+    try:
+        with open("/proc/self/mountinfo") as f:
+            for line in f:
+                a, b = line.split(" - ", 1)
+                mnt = a.split()[4].replace("\\040", " ")
+                if (path == mnt or path.startswith(mnt.rstrip("/") + "/")) and (not best or len(mnt) >= len(best[0])):
+                    fstype, src = b.split()[:2]
+                    best = (mnt, fstype, src)
+    except (OSError, ValueError, IndexError):
+        pass
+    if not best:
+        return "on %s" % path
+    mem = best[1] in ("tmpfs", "ramfs")
+    return "on %s (%s on %s%s)" % (path, best[1], best[2], ": memory, not storage" if mem else "")
 
 
 class RunFailed(Exception):
@@ -136,19 +181,79 @@ class Runner:
                 shutil.rmtree(wd, ignore_errors=True)
 
 
-def repeat(configs, repetitions, one, log=sys.stderr):
+INTERRUPTED = []     # set by repeat() when Ctrl-C stopped it: finish() exits 130
+
+
+class NotRun(RunFailed):
+    """A run left out because the script was interrupted."""
+
+
+def _eta(done, total, started):
+    if not done:
+        return "ETA unknown"
+    left = (time.monotonic() - started) / done * (total - done)
+    return "ETA %dm%02ds" % (left // 60, left % 60)
+
+
+WARMUP = [0]         # --warmup, set by check_arguments
+
+
+def repeat(configs, repetitions, one, log=sys.stderr, warmup=None):
     """one(config, rep) for every configuration, every configuration once per
     repetition (interleaved, so a slow spell of a shared machine spreads over
-    all of them).  Returns {index: [result or RunFailed, ...]}."""
+    all of them), after warmup rounds whose results are discarded.  A progress
+    line (run k of N, ETA) goes to log.  Ctrl-C stops the runs: the results so
+    far are returned, the runs left out marked NotRun, and finish() exits 130.
+    Returns {index: [result or RunFailed, ...]}."""
     results = {i: [] for i in range(len(configs))}
-    for rep in range(repetitions):
-        for i, cfg in enumerate(configs):
-            try:
-                results[i].append(one(cfg, rep))
-            except RunFailed as e:
-                print("%s: FAILED %s" % (os.path.basename(sys.argv[0]), e), file=log)
-                results[i].append(e)
+    warmup = WARMUP[0] if warmup is None else warmup
+    total = (warmup + repetitions) * len(configs)
+    started, k = time.monotonic(), 0
+    tool = os.path.basename(sys.argv[0])
+    try:
+        for rep in range(-warmup, repetitions):
+            for i, cfg in enumerate(configs):
+                k += 1
+                print("%s: run %d of %d (%s%d), %s" % (tool, k, total, "warm-up " if rep < 0 else "repetition ",
+                                                      rep + warmup + 1 if rep < 0 else rep + 1,
+                                                      _eta(k - 1, total, started)), file=log, flush=True)
+                try:
+                    r = one(cfg, max(rep, 0) if rep >= 0 else rep)
+                except RunFailed as e:
+                    print("%s: FAILED %s" % (tool, e), file=log)
+                    r = e
+                if rep >= 0:
+                    results[i].append(r)
+    except KeyboardInterrupt:
+        INTERRUPTED.append(True)
+        print("%s: interrupted after %d of %d runs: the table below holds the runs that finished" % (
+            tool, k - 1, total), file=log, flush=True)
+        for i in results:
+            if not results[i]:
+                results[i].append(NotRun("not run: interrupted"))
     return results
+
+
+def finish(main):
+    """Run a script's main(): its exit status, 130 when Ctrl-C stopped it
+    (the partial table printed), never a traceback."""
+    try:
+        rc = main()
+    except SystemExit as e:
+        rc = e.code
+    except KeyboardInterrupt:
+        print("%s: interrupted" % os.path.basename(sys.argv[0]), file=sys.stderr)
+        return 130
+    return 130 if INTERRUPTED else rc
+
+
+def compare(name_a, values_a, name_b, values_b, higher=True, what="faster"):
+    """A closing line comparing two cells: 'A is faster than B' only when
+    the test says so (verdict.compare), else 'no clear winner'."""
+    v = verdict.compare({name_a: values_a, name_b: values_b}, higher)
+    if v.winner is not None:
+        return "%s is %s than %s (%s, p = %.3g)" % (v.winner, what, v.second, verdict.TEST_NAME, v.p)
+    return "no clear winner between %s and %s (%s; %s)" % (name_a, name_b, v.reason, verdict.TEST_NAME)
 
 
 def ok(results):
@@ -157,6 +262,11 @@ def ok(results):
 
 def first_error(results):
     return next((str(r) for r in results if isinstance(r, Exception)), None)
+
+
+def interrupted_cell(results):
+    """True when a cell has no result because Ctrl-C stopped the script."""
+    return bool(results) and all(isinstance(r, NotRun) for r in results)
 
 
 class Spread:
@@ -202,6 +312,13 @@ def cell(values, fmt="%.2f"):
 
 def legend(repetitions):
     """The line under every table."""
+    if INTERRUPTED:
+        return ("INTERRUPTED: cells hold the runs that finished (fewer than %d); %s"
+                % (repetitions, _legend(repetitions)))
+    return _legend(repetitions)
+
+
+def _legend(repetitions):
     if repetitions == 1:
         return ("cells: one run each (--repetitions 1): no spread to judge; use --repetitions 3 or more for figures "
                 "to compare")

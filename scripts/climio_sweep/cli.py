@@ -17,6 +17,7 @@ import sys
 
 from . import batch, collect as collectmod, execute as ex, kernel, local, prepare
 from . import sweepfile
+from . import plan as planmod, runs_as
 from .plan import launcher_words
 from .errors import SweepError
 from .state import read_json, run_dir, state_of
@@ -28,6 +29,7 @@ def _load(args):
     base = None
     if not getattr(args, "no_check", False):
         base = kernel.check_parameters(sw, exe, ex.run_environment({"hints": {}, "env": {}}))
+        sw.base_params = base
         if base is None:
             print("climio-sweep: note: '%s --print_params' did not run here: parameters not checked before the "
                   "runs, and the base file is used as it is" % exe, file=sys.stderr)
@@ -43,6 +45,9 @@ def _header(sw, exe, outdir, records, out=sys.stdout):
     npoints = len({r["point"] for r in records})
     print("sweep '%s': %d run(s) (%d point(s) x %d repetition(s)) of %s (%s)\noutput folder: %s" % (
         sw.name, len(records), npoints, sw.repetitions, sw.kernel, exe, outdir), file=out)
+    print("order: %s" % planmod.order_words(sw), file=out)
+    for line in runs_as.notes(sw, getattr(sw, "base_params", None)):
+        print("runs as something else: %s" % line, file=out)
     if any(r["hints"] for r in records) and os.environ.get("PNETCDF_HINTS") and "PNETCDF_HINTS" not in sw.fixed["env"]:
         print("climio-sweep: note: PNETCDF_HINTS from your environment is not passed to the runs: it would "
               "override the hints the sweep sets", file=out)
@@ -159,7 +164,7 @@ def cmd_report(args):
     try:
         os.makedirs(dest, exist_ok=True)
         figs, res = report.make_all(doc, dest, args.run, [f.strip() for f in args.format.split(",") if f.strip()],
-                                    args.metric)
+                                    args.metric, args.dpi)
         page = html.page(res, figs, outdir)
         path = os.path.join(dest, "report.html")
         collectmod.write_file(path, lambda f: f.write(page))
@@ -239,6 +244,7 @@ def main(argv=None):
                                           "process count)")
             sp.add_argument("--format", default="png", help="figure formats, comma-separated: png, pdf, svg (the "
                                                             "page shows the first; default: png)")
+            sp.add_argument("--dpi", type=int, default=200, help="resolution of the PNG figures (default: 200)")
             sp.add_argument("--metric", default="write",
                             help="what the figures show: write (bandwidth, default), read (read-back bandwidth), "
                                  "time (end to end), a timer name (its slowest rank, e.g. wait) or a column of "

@@ -20,8 +20,11 @@ PHASES = [
 ]
 
 FIRST = ["run", "point", "repetition", "status", "reason", "exit_status", "kernel", "nprocs", "nodes"]
-IO = ["io.driver", "io.iotype", "io.iotype_effective", "io.format", "data.kind",
-      "data.deflate", "data.shuffle", "data.szip", "data.quantize"]
+IO = ["io.driver", "io.driver_asked", "io.iotype", "io.iotype_effective", "io.iotype_cause", "io.call_pattern",
+      "io.format", "io.format_asked", "data.kind", "data.deflate", "data.shuffle", "data.szip", "data.quantize"]
+# What the run was measured on (the run's context), for every row.
+CONTEXT = ["io.fsync", "io.durable", "context.file_system.type", "context.file_system.source",
+           "context.page_cache.fits", "context.mpi.io_component", "io.hints_asked"]
 # The statistics' columns (bytes_written_bytes, files_created, rss_peak_max_bytes,
 # ...) come from the "statistics" list each result carries (statistic_columns).
 MEASURES = [
@@ -59,6 +62,24 @@ def _flatten(prefix, obj, out):
             _flatten("%s.%s" % (prefix, k), v, out)
     elif isinstance(obj, (int, float, str, bool)) or obj is None:
         out[prefix] = obj
+
+
+def _fsync_mode(res):
+    """io.fsync_mode: none, close or end (older results have only the bool io.fsync: true = close)."""
+    if _get(res, "io", "fsync_mode"):
+        return _get(res, "io", "fsync_mode")
+    v = _get(res, "io", "fsync")
+    if isinstance(v, bool):
+        return "close" if v else "none"
+    return v
+
+
+def _hints_asked(res):
+    """The hints asked, 'key=value;...' in the order given, '' for none."""
+    req = _get(res, "hints", "requested")
+    if not isinstance(req, dict):
+        return None
+    return ";".join("%s=%s" % (k, v.get("value") if isinstance(v, dict) else v) for k, v in req.items())
 
 
 def statistic_columns(res):
@@ -118,6 +139,15 @@ def row_for(outdir, rid, plan_axes):
         "kernel": res.get("kernel", row["kernel"]), "nprocs": res.get("nprocs", row["nprocs"]),
         "io.driver": _get(res, "io", "driver"), "io.iotype": _get(res, "io", "iotype"),
         "io.iotype_effective": _get(res, "io", "iotype_effective"), "io.format": _get(res, "io", "format"),
+        "io.driver_asked": _get(res, "config", "driver", "value") or "default",
+        "io.format_asked": _get(res, "config", "format", "value"),
+        "io.iotype_cause": _get(res, "io", "iotype_cause"), "io.call_pattern": _get(res, "io", "call_pattern"),
+        "io.fsync": _fsync_mode(res), "io.durable": _get(res, "io", "durable"),
+        "context.file_system.type": _get(res, "context", "file_system", "type"),
+        "context.file_system.source": _get(res, "context", "file_system", "source"),
+        "context.page_cache.fits": _get(res, "context", "page_cache", "fits"),
+        "context.mpi.io_component": _get(res, "context", "mpi", "io_component"),
+        "io.hints_asked": _hints_asked(res),
         "end_to_end_s": _get(w, "end_to_end", "seconds"),
         "write_bandwidth_MiBps": _get(w, "end_to_end", "write_bandwidth_MiBps"),
         "read_bandwidth_MiBps": _get(w, "end_to_end", "read_bandwidth_MiBps"),
@@ -209,7 +239,7 @@ def collect(outdir, csv_path=None, json_path=None, include_pending=False):
                 timers.append(k)
             elif k.startswith("kernel_report."):
                 kr.append(k)
-    columns += extra_hints + IO + applied + stats + MEASURES + [p for p in phases] + memory + timers + kr + LAST
+    columns += extra_hints + IO + CONTEXT + applied + stats + MEASURES + [p for p in phases] + memory + timers + kr + LAST
     columns = list(dict.fromkeys(columns))
     csv_path = os.path.abspath(csv_path or os.path.join(outdir, "results.csv"))
     json_path = os.path.abspath(json_path or os.path.join(outdir, "results.json"))

@@ -232,6 +232,12 @@ def run_command(argv, cwd, env, out, err, timeout=None, stop=None, on_start=None
                 _kill(proc)
                 rc = proc.wait()
                 reason = "timed out after %g s (%s)" % (timeout, timeout_from)
+        except KeyboardInterrupt:   # Ctrl-C: no launcher left running behind the caller
+            _kill(proc)
+            proc.wait()
+            if on_start:
+                on_start(None)
+            raise
     if on_start:
         on_start(None)
     return rc, reason

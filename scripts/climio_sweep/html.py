@@ -19,6 +19,7 @@ th { background: #f0f0f0; } tr.failed td { background: #fde8e8; }
 figure { margin: 1em 0; } figcaption { font-size: 0.85em; color: #555; }
 img { max-width: 100%; border: 1px solid #eee; } pre { font-size: 0.8em; background: #f7f7f7; padding: 4px; }
 .note { font-size: 0.85em; color: #555; }
+.banner { background: #fff8e0; border: 1px solid #e0c870; padding: 4px 8px; }
 """
 
 
@@ -96,6 +97,10 @@ def page(res, figs, outdir_sweep):
     parts.append("<h1>climio sweep '%s': %s</h1>" % (esc(res.sweep), esc(res.kernel)))
     parts.append("<p>%d successful run(s), %d failed, from <code>%s</code>.</p>" % (
         len(res.ok), len(res.failed), esc(outdir_sweep)))
+    if res.banner():
+        parts.append("<p class='banner'><b>Measured on:</b> %s</p>" % esc(res.banner()))
+    for note in res.ran_as_notes():
+        parts.append("<p class='banner'><b>Ran as something else:</b> %s</p>" % esc(note))
     # what was swept
     axes = doc.get("axes", [])
     rows = [[a["key"], a["kind"], ", ".join(fmt(v) for v in a["values"])] for a in axes]
@@ -129,7 +134,7 @@ def page(res, figs, outdir_sweep):
     for point, prs in res.points().items():
         m, lo, hi = spread(_values(prs, res.metric))
         e2e = _values(prs, "end_to_end_s")
-        body.append([prs[0].get(k) for k in res.varying] + [
+        body.append([res.shown(k, prs[0].get(k)) for k in res.varying] + [
             len(prs), num(m), num(lo), num(hi),
             "%s [%s-%s]" % tuple(num(x) for x in spread(e2e)) if e2e else "", prs[0].get("bytes_written_bytes"),
             ", ".join(sorted({fmt(r.get("verify_verdict")) for r in prs}))])

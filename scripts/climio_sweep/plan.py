@@ -6,6 +6,7 @@ import hashlib
 import itertools
 import json
 import os
+import random
 import re
 import shlex
 from dataclasses import dataclass
@@ -108,8 +109,32 @@ def points(sweep):
     return out
 
 
+def shuffle_seed(sweep):
+    """The seed of a shuffled order: the sweep's, else one derived from the
+    sweep's settings (the same sweep file gives the same order, so a resumed
+    sweep keeps it); None for round-robin."""
+    if sweep.order != "shuffle":
+        return None
+    if sweep.seed is not None:
+        return sweep.seed
+    text = json.dumps([sweep.name, [[a.key, a.values] for a in sweep.axes], sweep.repetitions], default=str)
+    return int(hashlib.sha1(text.encode()).hexdigest()[:8], 16)
+
+
+def order_words(sweep):
+    """How the runs are ordered, for the header and plan.json."""
+    if sweep.order == "shuffle":
+        return "interleaved: every point once per round, each round shuffled (seed %d)" % shuffle_seed(sweep)
+    return "interleaved: every point once per round (round-robin), %d round%s" % (
+        sweep.repetitions, "" if sweep.repetitions == 1 else "s")
+
+
 def runs(sweep):
-    result = []
+    """Every run, interleaved: repetition 0 of every point, then repetition 1
+    of every point, ... so a slow spell of a shared machine spreads over all
+    points instead of landing on one; with order = "shuffle" each round's
+    points in a random order from the recorded seed."""
+    per_point = []
     for settings in points(sweep):
         params = dict(sweep.fixed["param"])
         hints = dict(sweep.fixed["hint"])
@@ -122,8 +147,15 @@ def runs(sweep):
                 hints[a.name] = v
             elif a.kind == "env":
                 env[a.name] = v
-        name = point_name(sweep, settings)
-        for rep in range(sweep.repetitions):
+        per_point.append((point_name(sweep, settings), settings, params, hints, env))
+    seed = shuffle_seed(sweep)
+    rng = random.Random(seed) if seed is not None else None
+    result = []
+    for rep in range(sweep.repetitions):
+        round_ = list(per_point)
+        if rng:
+            rng.shuffle(round_)
+        for name, settings, params, hints, env in round_:
             result.append(Run(point=name, rep=rep, settings=settings, nprocs=settings["nprocs"],
                               nodes=settings.get("nodes", 1), params=params, hints=hints, env=env))
     return result

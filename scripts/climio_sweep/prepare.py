@@ -107,5 +107,6 @@ def write(sweep, outdir, records):
         "sweep": sweep.name, "kernel": sweep.kernel, "sweep_file": os.path.abspath(sweep.path),
         "axes": [{"key": a.key, "kind": a.kind, "name": a.name, "values": a.values} for a in sweep.axes],
         "fixed": sweep.fixed, "repetitions": sweep.repetitions,
+        "order": sweep.order, "seed": planmod.shuffle_seed(sweep), "order_words": planmod.order_words(sweep),
         "runs": [rec["id"] for rec in records],
     })

@@ -12,6 +12,7 @@ import statistics
 
 from .collect import PHASES
 from .errors import SweepError
+from . import runs_as, verdict
 
 try:
     import matplotlib
@@ -35,7 +36,7 @@ PHASE_LABELS = {
 }
 PHASE_COLORS = {"create": "#4c72b0", "define": "#dd8452", "write": "#55a868", "wait": "#c44e52",
                 "close": "#8172b3", "rearrange": "#937860"}
-DPI = 110
+DPI = 200       # --dpi
 MAX_SERIES = 8
 
 
@@ -65,6 +66,12 @@ class Results:
         self.notes = []     # what the figures concluded, for the page (heatmap winners)
         self.failed = [r for r in self.all if r.get("status") == "failed"]
         self.varying = [k for k in self.axes if len({fmt(r.get(k)) for r in self.ok}) > 1]
+        self.ran = ran_map(self.ok, self.axes)
+
+    def shown(self, key, value):
+        """A setting's value as the figures show it: what ran, with what was
+        asked in parentheses where they differ (iotype, driver, format)."""
+        return self.ran.get(key, {}).get(fmt(value), fmt(value))
 
     def constant(self, key):
         vals = {fmt(r.get(key)) for r in self.ok if r.get(key) is not None}
@@ -73,16 +80,52 @@ class Results:
     def context(self):
         """What was run, for titles: kernel, sweep, driver/mode/format when fixed."""
         bits = ["%s, sweep '%s'" % (self.kernel, self.sweep)]
-        for key, label in (("io.driver", "driver"), ("io.iotype", ""), ("io.format", "format")):
+        for key, asked, label in (("io.driver", "io.driver_asked", "driver"),
+                                  ("io.iotype_effective", "io.iotype", ""), ("io.format", "io.format_asked", "format")):
             v = self.constant(key)
-            if v and key not in self.varying:
+            swept = {key, asked, asked[len("io."):], label or "iotype"} & set(self.varying)
+            if v and not swept:
+                a = self.constant(asked)
+                if a in ("default", None):
+                    a = v
+                v = runs_as.label(v, a)
                 bits.append("%s %s" % (label, v) if label else v)
         reps = {r.get("repetition") for r in self.ok}
         bits.append("%d repetition%s" % (len(reps), "s" if len(reps) != 1 else ""))
-        return ", ".join(bits)
+        return wrap(", ".join(bits), 90) + ("\n" + self.banner() if self.banner() else "")
+
+    def banner(self):
+        """Where and how the runs wrote, in words: 'ext4 on /dev/vda, page
+        cache, not durable' (each part 'varies' when the runs differ)."""
+        def one(r):
+            fs = r.get("context.file_system.type")
+            src = r.get("context.file_system.source")
+            where = ("%s on %s" % (fs, src) if src else fs) if fs else "file system unknown"
+            if fs in ("tmpfs", "ramfs"):
+                cache = "in memory"
+            elif r.get("context.page_cache.fits") is True:
+                cache = "page cache"
+            elif r.get("context.page_cache.fits") is False:
+                cache = "beyond the page cache"
+            else:
+                cache = "page cache unknown"
+            return where, cache, "durable" if r.get("io.durable") else "not durable"
+        parts = [sorted({one(r)[i] for r in self.ok}) for i in range(3)]
+        return ", ".join(p[0] if len(p) == 1 else "varies (%s)" % "; ".join(p) for p in parts) if self.ok else ""
+
+    def ran_as_notes(self):
+        """One sentence per swept value that ran as something else, with the cause."""
+        out = []
+        for key, m in self.ran.items():
+            for asked, shown in m.items():
+                causes = sorted({fmt(r.get("io.iotype_cause")) for r in self.ok
+                                 if fmt(r.get(key)) == asked and r.get("io.iotype_cause")})
+                out.append("%s=%s ran as %s%s" % (short(key), asked, shown.split(" (asked")[0],
+                                                 ": " + "; ".join(causes) if causes else ""))
+        return out
 
     def label(self, row, keys):
-        return ", ".join("%s=%s" % (short(k), fmt(row.get(k))) for k in keys) or "all runs"
+        return ", ".join("%s=%s" % (short(k), self.shown(k, row.get(k))) for k in keys) or "all runs"
 
     def points(self, rows=None):
         """Rows grouped by point (repetitions together), in first-seen order."""
@@ -92,6 +135,75 @@ class Results:
         return out
 
 
+# swept keys whose value may run as something else: the row's column of what ran
+RAN_AS = {"iotype": "io.iotype_effective", "io.iotype": "io.iotype_effective", "driver": "io.driver",
+          "io.driver": "io.driver", "format": "io.format", "io.format": "io.format"}
+
+
+def ran_map(rows, axes):
+    """{axis key: {asked value: label}} for the axes whose runs ran as
+    something else: 'nonblocking_collective (asked blocking_collective)'."""
+    out = {}
+    for key in axes:
+        col = RAN_AS.get(key)
+        if not col:
+            continue
+        seen = {}
+        for r in rows:
+            if r.get(col) is not None:
+                seen.setdefault(fmt(r.get(key)), set()).add(fmt(r.get(col)))
+        for asked, ran in seen.items():
+            shown = " or ".join(sorted(ran))
+            if shown != asked:
+                out.setdefault(key, {})[asked] = runs_as.label(shown, asked)
+    return out
+
+
+# Human names of the engine's timers and of results.csv's columns (axis labels).
+TIMER_NAMES = {
+    "create": "file create", "open": "file open", "def_dim": "define dimensions", "def_var": "define variables",
+    "put_att": "write attributes", "enddef": "end of define mode", "inq": "inquiries", "get_att": "read attributes",
+    "put": "blocking writes", "iput": "posting nonblocking writes", "wait": "waiting for nonblocking writes",
+    "get": "blocking reads", "iget": "posting nonblocking reads", "get_wait": "waiting for nonblocking reads",
+    "sync": "sync (--fsync)", "close": "file close", "pack": "filling buffers (pack)",
+    "rearrange": "moving data to I/O tasks", "check": "comparing data read", "generate": "making the data",
+}
+COLUMN_NAMES = {
+    "end_to_end_s": "end-to-end write time", "write_bandwidth_MiBps": "write bandwidth",
+    "read_bandwidth_MiBps": "read bandwidth", "readback_end_to_end_s": "read-back time",
+    "readback_bandwidth_MiBps": "read-back bandwidth", "wall_s": "wall time of the program",
+    "run_s": "wall time of the launch", "storage_ratio": "compression ratio (data / stored)",
+    "compression_added_s": "time compression added", "compression_added_fraction": "time compression added (fraction)",
+    "compression_unfiltered_s": "end-to-end time without filters",
+}
+STAT_WORDS = {"max": "slowest rank", "mean": "mean over ranks", "min": "fastest rank"}
+
+
+def metric_label(col):
+    """A results.csv column in words with its unit: timer.wait_max_s ->
+    'waiting for nonblocking writes, slowest rank (s)'."""
+    unit = "MiB/s" if col.endswith("_MiBps") else "s" if col.endswith("_s") else \
+        "bytes" if col.endswith("_bytes") else "calls" if col.endswith("_calls") else ""
+    base = col
+    for suffix in ("_MiBps", "_s", "_bytes", "_calls"):
+        if base.endswith(suffix):
+            base = base[:-len(suffix)]
+            break
+    if col in COLUMN_NAMES:
+        words = COLUMN_NAMES[col]
+    elif base.startswith("timer."):
+        name, _, stat = base[len("timer."):].rpartition("_")
+        if stat not in STAT_WORDS:
+            name, stat = base[len("timer."):], ""
+        words = "%s%s" % (TIMER_NAMES.get(name, name.replace("_", " ")),
+                          ", " + STAT_WORDS[stat] if stat else "")
+    elif base.startswith("phase."):
+        words = "%s phase, mean over ranks" % base[len("phase."):-len("_mean")].replace("_", " ")
+    else:
+        words = base.replace("kernel_report.", "").replace("_", " ").replace(".", ": ")
+    return "%s (%s)" % (words, unit) if unit else words
+
+
 def resolve_metric(name, columns):
     """--metric: write, read, time, a timer name (its slowest rank: timer.NAME_max_s),
     or any numeric column of results.csv.  Returns (column, label, higher is better)."""
@@ -99,9 +211,7 @@ def resolve_metric(name, columns):
         return METRICS[name]
     for col in (name, "timer.%s_max_s" % name):
         if col in columns:
-            higher = col.endswith("_MiBps")
-            unit = "MiB/s" if higher else "s" if col.endswith("_s") else ""
-            return col, "%s%s" % (col, " (%s)" % unit if unit else ""), higher
+            return col, metric_label(col), col.endswith("_MiBps") or col == "storage_ratio"
     timers = sorted(c[len("timer."):-len("_max_s")] for c in columns if c.startswith("timer.") and c.endswith("_max_s"))
     raise SweepError("report --metric: expected write, read, time, a timer (%s) or a column of results.csv, found "
                      "'%s'" % (", ".join(timers) or "none in these results", name))
@@ -113,20 +223,29 @@ def spread(values):
 
 
 def clear_winner(cells, higher=True):
-    """cells: {key: [values of its repetitions]}.  The best cell (by median)
-    when its whole range beats the runner-up's (best min > runner-up max, or
-    the reverse when lower is better) and both were measured at least twice;
-    else None.  Returns (winner or None, best key, runner-up key)."""
-    ranked = sorted((k for k in cells if cells[k]), key=lambda k: statistics.median(cells[k]), reverse=higher)
-    if not ranked:
-        return None, None, None
-    if len(ranked) == 1:
-        return (ranked[0] if len(cells[ranked[0]]) >= 2 else None), ranked[0], None
-    a, b = cells[ranked[0]], cells[ranked[1]]
-    if len(a) < 2 or len(b) < 2:
-        return None, ranked[0], ranked[1]
-    beats = min(a) > max(b) if higher else max(a) < min(b)
-    return (ranked[0] if beats else None), ranked[0], ranked[1]
+    """cells: {key: [values of its repetitions]}: the best cell by median
+    tested against the runner-up (verdict.compare: a Mann-Whitney U test on at
+    least verdict.MIN_REPS repetitions each).  Returns a verdict.Verdict, which
+    unpacks as (winner or None, best key, runner-up key)."""
+    return verdict.compare(cells, higher)
+
+
+def verdict_note(what, v, where=str):
+    """One sentence on a comparison: the winner with the test's figures, or
+    "no clear winner" and why."""
+    if v.best is None or v.second is None:
+        return "%s: one cell: no comparison" % what
+    if v.winner is not None:
+        return "%s: %s beats the runner-up (%s): %s, p = %.3g" % (what, where(v.winner), where(v.second),
+                                                                  verdict.TEST_NAME, v.p)
+    return "%s: no clear winner between %s and %s (%s; %s)" % (what, where(v.best), where(v.second), v.reason,
+                                                               verdict.TEST_NAME)
+
+
+def wrap(text, width=30):
+    """A label broken into lines of about width characters (never cut)."""
+    import textwrap
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or text
 
 
 def short(key):
@@ -151,6 +270,7 @@ def time_unit(vmax):
 
 
 SAVE_FORMATS = ["png"]    # set by make_all from --format
+SAVE_DPI = [DPI]          # set by make_all from --dpi
 
 
 def _save(fig, path):
@@ -160,7 +280,7 @@ def _save(fig, path):
     out = []
     for f in SAVE_FORMATS:
         out.append("%s.%s" % (base, f))
-        fig.savefig(out[-1], dpi=DPI, bbox_inches="tight", format=f)
+        fig.savefig(out[-1], dpi=SAVE_DPI[0], bbox_inches="tight", format=f)
     plt.close(fig)
     return out[0]
 
@@ -171,7 +291,7 @@ MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 STYLES = ["-", "--", ":", "-."]
 
 
-def _styles(others, keys):
+def _styles(others, keys, shown=lambda k, v: v):
     """Colour for the first varying setting, marker for the second, line
     style for the third (the rest share them): {series key: style} and the
     legend's entries, one per setting value, with short labels."""
@@ -190,8 +310,8 @@ def _styles(others, keys):
             kw.update([("color", colours[values[0].index(v) % len(colours)])] if i == 0 else
                       [("marker", MARKERS[values[1].index(v) % len(MARKERS)]), ("linestyle", "none")] if i == 1 else
                       [("linestyle", STYLES[values[2].index(v) % len(STYLES)])])
-            label = "%s=%s" % (short(name), v)
-            handles.append(Line2D([], [], label=label if len(label) <= 28 else label[:27] + "\u2026", **kw))
+            label = "%s=%s" % (short(name), shown(name, v))
+            handles.append(Line2D([], [], label=wrap(label), **kw))
     return style, handles
 
 
@@ -222,7 +342,7 @@ def scaling(res, path):
     ns = sorted({r["nprocs"] for r in res.ok})
     log = ns[-1] / ns[0] >= 4
     nser = len(series)
-    style, handles = _styles(others, list(series))
+    style, handles = _styles(others, list(series), res.shown)
     for i, (key, rows) in enumerate(sorted(series.items())):
         xs = sorted({r["nprocs"] for r in rows})
         med, lo, hi = [], [], []
@@ -399,7 +519,8 @@ def heatmap(res, a, b, path, max_panels=6):
         data = [[statistics.median(cells[(i, j)]) if (i, j) in cells else float("nan") for j in range(len(xa))]
                 for i in range(len(yb))]
         im = ax.imshow(data, cmap=cmap, vmin=0, vmax=vmax or 1, aspect="auto", origin="lower")
-        winner, best, second = clear_winner(cells, res.higher)
+        v = clear_winner(cells, res.higher)
+        winner, best, second = v
         for i in range(len(yb)):
             for j in range(len(xa)):
                 if (i, j) not in cells:
@@ -410,37 +531,30 @@ def heatmap(res, a, b, path, max_panels=6):
                 text = "%.4g" % m if len(cells[(i, j)]) == 1 else "%.4g\n[%.3g-%.3g]" % (m, lo, hi)
                 ax.text(j, i, text, ha="center", va="center", fontsize=7.5, color="white" if light else "black",
                         fontweight="bold" if (i, j) == winner else None)
-        sub = ", ".join("%s=%s" % (short(k), v) for k, v in zip(others, key)) if key else note
-        where = lambda ij: "%s=%s, %s=%s" % (short(a), fmt(xa[ij[1]]), short(b), fmt(yb[ij[0]]))
+        sub = ", ".join("%s=%s" % (short(k), res.shown(k, v)) for k, v in zip(others, key)) if key else note
+        where = lambda ij: "%s=%s, %s=%s" % (short(a), res.shown(a, xa[ij[1]]), short(b), res.shown(b, yb[ij[0]]))
+        res.notes.append(verdict_note("%s x %s%s" % (short(a), short(b), " (%s)" % sub if sub else ""), v, where))
         if winner:
             ax.add_patch(Rectangle((winner[1] - 0.5, winner[0] - 0.5), 1, 1, fill=False, edgecolor="red", lw=2.5))
-            verdict = "best: %s" % where(winner)
+            verdict_text = "best: %s (p = %.2g)" % (where(winner), v.p)
         elif second is None and best is not None:
-            verdict = "one cell: no comparison"
+            verdict_text = "one cell: no comparison"
         else:
-            verdict = "no clear winner"
-            if best is not None:
-                res.notes.append("%s x %s%s: no clear winner: %s and %s overlap within their min-max" % (
-                    short(a), short(b), " (%s)" % sub if sub else "", where(best), where(second))
-                    if min(len(cells[best]), len(cells[second])) >= 2 else
-                    "%s x %s%s: no clear winner: one run per cell, no spread to judge" % (
-                        short(a), short(b), " (%s)" % sub if sub else ""))
-        if winner:
-            res.notes.append("%s x %s%s: %s beats the runner-up (%s) beyond both spreads" % (
-                short(a), short(b), " (%s)" % sub if sub else "", where(winner), where(second)))
+            verdict_text = "no clear winner"
         ax.set_xticks(range(len(xa)))
-        ax.set_xticklabels([fmt(v) for v in xa])
+        ax.set_xticklabels([wrap(res.shown(a, v), 16) for v in xa], fontsize=8)
         ax.set_yticks(range(len(yb)))
-        ax.set_yticklabels([fmt(v) for v in yb])
+        ax.set_yticklabels([wrap(res.shown(b, v), 24) for v in yb], fontsize=8)
         ax.set_xlabel(short(a))
         ax.set_ylabel(short(b))
-        ax.set_title("%s%s" % (sub + "\n" if sub else "", verdict), fontsize=8.5)
+        ax.set_title("%s%s" % (sub + "\n" if sub else "", verdict_text), fontsize=8.5)
     for idx in range(len(grids), rows_ * cols):
         axes[idx // cols][idx % cols].axis("off")
     cb = fig.colorbar(im, ax=axes.ravel().tolist(), shrink=0.9)
     cb.set_label("%s, median of repetitions" % res.mlabel)
-    fig.suptitle("%s over %s x %s (cells: median [min-max]; red box: best beyond the spreads)\n%s" % (
-        res.mlabel[0].upper() + res.mlabel[1:], short(a), short(b), res.context()), fontsize=10)
+    fig.suptitle("%s\n%s" % (wrap("%s over %s x %s (cells: median [min-max]; red box: best by %s)" % (
+        res.mlabel[0].upper() + res.mlabel[1:], short(a), short(b), verdict.TEST_NAME), 90), res.context()),
+        fontsize=10)
     return _save(fig, path)
 
 
@@ -573,7 +687,7 @@ def short_kr(col):
 
 # ---------------------------------------------------------------- all
 
-def make_all(doc, outdir, run_id=None, formats=("png",), metric="write"):
+def make_all(doc, outdir, run_id=None, formats=("png",), metric="write", dpi=DPI):
     """Writes the figures in every format asked; returns [(title, path of the
     first format, caption)] and the Results."""
     need_matplotlib()
@@ -582,6 +696,9 @@ def make_all(doc, outdir, run_id=None, formats=("png",), metric="write"):
         raise SweepError("report --format: expected a comma-separated list of %s, found '%s'" % (
             ", ".join(FORMATS), ",".join(formats)))
     SAVE_FORMATS[:] = list(formats)
+    if not isinstance(dpi, int) or not 50 <= dpi <= 1200:
+        raise SweepError("report --dpi: expected a whole number of dots per inch from 50 to 1200, found '%s'" % dpi)
+    SAVE_DPI[0] = dpi
     res = Results(doc, metric)
     os.makedirs(outdir, exist_ok=True)
     figs = []
@@ -612,7 +729,7 @@ def make_all(doc, outdir, run_id=None, formats=("png",), metric="write"):
         path = heatmap(res, a, b, os.path.join(outdir, name))
         figs.append(("Heatmap %s x %s" % (short(a), short(b)), path,
                      "Median %s for each pair of values, [min-max] below it; a red box marks the best only where it "
-                     "beats the runner-up beyond both spreads. %s" % (m, " ".join(res.notes[before:]))))
+                     "beats the runner-up by a stated test. %s" % (m, " ".join(res.notes[before:]))))
     p, r = imbalance(res, os.path.join(outdir, "imbalance.png"), run_id)
     if p:
         figs.append(("Per-rank imbalance", p, "Run %s: fastest, mean and slowest rank of every timer." % r["run"]))

@@ -35,6 +35,9 @@ SWEEP_KEYS = {
     "keep_data": ("bool", "true or false"),
     "output_parameter": ("str", "the kernel parameter naming its output folder"),
     "repetitions": ("posint", "a whole number >= 1"),
+    "order": ("choice:round-robin|shuffle", "\"round-robin\" (every point once, then again) or \"shuffle\" "
+              "(each round in a random order)"),
+    "seed": ("nonneg_int", "a whole number >= 0 (the shuffle's seed)"),
     "nprocs": ("posint_list", "a process count >= 1 or a list of them"),
     "nodes": ("posint_list", "a node count >= 1 or a list of them"),
     "timeout": ("nonneg", "seconds >= 0 (0: no limit)"),
@@ -123,6 +126,8 @@ class Sweep:
     keep_data: bool = False
     output_parameter: str = None
     repetitions: int = 1
+    order: str = "round-robin"
+    seed: int = None          # the shuffle's seed (order = "shuffle"); chosen and recorded when not given
     timeout: float = 3600.0
     axes: list = field(default_factory=list)
     fixed: dict = field(default_factory=lambda: {"param": {}, "hint": {}, "env": {}})
@@ -284,6 +289,10 @@ def _check_typed(sw, table, key, value, kind, desc, index=0):
         return value
     if kind == "posint":
         if not posint(value):
+            bad()
+        return value
+    if kind == "nonneg_int":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= INT64[1]:
             bad()
         return value
     if kind == "nonneg":
@@ -452,6 +461,11 @@ def from_text(text, path):
     sw.output = s.get("output")
     sw.keep_data = s.get("keep_data", False)
     sw.repetitions = s.get("repetitions", 1)
+    sw.order = s.get("order", "round-robin")
+    sw.seed = s.get("seed")
+    if sw.seed is not None and sw.order != "shuffle":
+        raise SweepError("%s: seed: expected order = \"shuffle\" beside it (the seed orders a shuffle), found "
+                         "order = \"%s\"" % (sw.where("sweep", "seed"), sw.order))
     sw.timeout = s.get("timeout", 3600.0)
     if sw.base:
         base = os.path.join(sw.dir, sw.base)

@@ -18,6 +18,7 @@
 #include "mom.h"
 #include "mom_combine_cli.h"
 #include "mom_combine_tiles.h"
+#include "fms_main.h"
 #include "drivers/hdf5_end.h"
 
 #include <stdio.h>
@@ -969,6 +970,295 @@ static void describe_set(combine *k, const mpp_cli *cli, cio_err *e)
     }
 }
 
+/* The suite's start: parameters, the engine, and the set's description. */
+static void setup(combine *k, cio_app *a, mpp_cli *cli, int dropin, const cio_param_spec *table, int *argc,
+                  char ***argv, const char *perr)
+{
+    if (dropin) {
+        int cargc = cli->cargc ? cli->cargc : 1;
+        char **cargv = cli->cargv ? cli->cargv : *argv;
+        /* no parameter file: the set describes itself; silent as mppnccombine unless --bench */
+        cio_app_init(a, &cargc, &cargv, "mom_combine", usage, table, NULL, "<the set's own attributes>",
+                     cli->bench ? "! no parameter file: the set describes itself\nquiet false\n"
+                               : "! no parameter file: the set describes itself\nquiet true\n");
+    } else {
+        cio_app_init(a, argc, argv, "mom_combine", usage, table, "mom.in", mom_builtin_name, mom_builtin_text);
+    }
+    cio_err e = {0};
+    if (dropin && perr[0]) cio_die_all(a->comm, "%s", perr);
+    cio_app_refuse_repetitions(a, "it combines one set of files; run it again for another sample");
+    if (dropin) {
+        k->cli = cli;
+        dropin_setup(k, cli);
+        cio_app_setup_engine(a, CIO_FMT_CDF1);
+    } else {
+        cio_app_setup_engine(a, CIO_FMT_CDF2);
+    }
+    const cio_driver *d = a->ecfg.drv;
+    if (!d->get_att || !d->stores_data)
+        cio_die_all(a->comm, "%s: mom_combine reads the members' attributes, which the %s driver cannot; drivers "
+                              "built: %s",
+                    cio_param_origin(a->params, "driver"), d->name, cio_driver_names());
+    if (dropin) {
+        describe_set(k, cli, &e);
+        if (e.msg[0]) cio_die_all(a->comm, "%s", e.msg);
+    } else {
+        k->in_eng = a->engine;
+    }
+    if (mom_config_load(&k->cfg, a->params, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+    k->cfg.suffix = cio_format_suffix(a->ecfg.opts.format);
+    if (!dropin) {
+        const char *in = cio_param_str(a->params, "input"), *outp = cio_param_str(a->params, "output");
+        if (in) snprintf(k->prefix, sizeof k->prefix, "%s", in);
+        else snprintf(k->prefix, sizeof k->prefix, "%s/%s%s", k->cfg.outdir, k->cfg.base, k->cfg.suffix);
+        snprintf(k->output, sizeof k->output, "%s", outp ? outp : k->prefix);
+    }
+    k->t_open = cio_stats_timer(&a->stats, "combine_open");
+    k->t_read = cio_stats_timer(&a->stats, "combine_read");
+    k->t_write = cio_stats_timer(&a->stats, "combine_write");
+    k->t_close = cio_stats_timer(&a->stats, "combine_close");
+}
+
+/* Rank 0 finds the set (its size, which members are there) before the other
+ * members are opened; every rank learns it.  A missing member ends the run with
+ * mppnccombine's status 9. */
+static void list_set(combine *k, member *first)
+{
+    cio_app *a = k->app;
+    cio_err e = {0};
+    if (a->rank == 0) {
+        if (k->cli) find_dropin_set(k, first, &e);
+        else {
+            find_set(k, first, &e);
+            k->set_files = k->nfiles;
+        }
+    }
+    if (cio_agree(a->comm, &e)) {
+        if (k->cli && strncmp(e.msg, "ERROR: missing at least", 23) == 0) {     /* mppnccombine's `return 9` */
+            if (a->rank == 0) fprintf(stderr, "mom_combine: error: %s\n", e.msg);
+            MPI_Finalize();
+            exit(9);
+        }
+        cio_die_all(a->comm, "%s", e.msg);
+    }
+    int hdr[5] = {k->nfiles, k->width, k->set_files, k->first_idx, k->nmissing};
+    MPI_Bcast(hdr, 5, MPI_INT, 0, a->comm);
+    k->nfiles = hdr[0], k->width = hdr[1], k->set_files = hdr[2], k->first_idx = hdr[3], k->nmissing = hdr[4];
+    if (!k->present) {
+        k->present = cio_malloc((size_t)k->nfiles);
+        memset(k->present, 1, (size_t)k->nfiles);
+    }
+    MPI_Bcast(k->present, k->nfiles, MPI_UNSIGNED_CHAR, 0, a->comm);
+}
+
+/* This rank's contiguous range of members, opened; 1 when it holds the first. */
+static int open_members(combine *k, member *first)
+{
+    cio_app *a = k->app;
+    cio_err e = {0};
+    int n = k->nfiles, P = a->nprocs, r = a->rank;
+    /* contiguous ranges, the larger first, so rank 0 keeps member 0000 it has open */
+    k->first = (int)(((int64_t)r * n + P - 1) / P);
+    k->count = (int)(((int64_t)(r + 1) * n + P - 1) / P) - k->first;
+    k->mem = cio_calloc((size_t)(k->count ? k->count : 1), sizeof *k->mem);
+    int first_kept = 0;         /* rank 0: the first member is one of its own */
+    for (int i = 0; i < k->count; i++) {
+        member *m = &k->mem[i];
+        m->idx = k->first + i;
+        if (m->idx == k->first_idx && r == 0) {     /* the first member, opened by find_set */
+            *m = *first;
+            first_kept = 1;
+            continue;
+        }
+        member_name(k, m->idx, m->path, sizeof m->path);
+        if (!k->present[m->idx]) {
+            m->missing = 1;
+            continue;
+        }
+        if (k->cli && k->cli->verbose) printf("  processing \"%s\" (rank %d)\n", m->path, r);
+        if (open_member(k, m, &e) != 0) break;
+    }
+    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
+    return first_kept;
+}
+
+/* Rank 0: every member's records, set size and box (INFO numbers each, member
+ * order); NULL elsewhere. */
+static int64_t *gather_info(combine *k)
+{
+    cio_app *a = k->app;
+    int n = k->nfiles, P = a->nprocs, r = a->rank;
+    int npresent = 0;
+    for (int i = 0; i < k->count; i++) npresent += !k->mem[i].missing;
+
+    int64_t *mine = cio_malloc((size_t)(k->count ? k->count : 1) * INFO * sizeof *mine), *all = NULL;
+    for (int i = 0, j = 0; i < k->count; i++) {
+        member *m = &k->mem[i];
+        if (m->missing) continue;
+        int64_t v[INFO] = {m->idx, m->nrec, m->nfiles, m->box.x, m->box.y, m->box.nx, m->box.ny, m->gx, m->gy};
+        memcpy(mine + (size_t)j++ * INFO, v, sizeof v);
+    }
+    int cnt = npresent * INFO, *cnts = NULL, *displs = NULL;
+    k->flags = cio_calloc((size_t)n, sizeof *k->flags);
+    if (r == 0) {
+        all = cio_malloc((size_t)n * INFO * sizeof *all);
+        cnts = cio_malloc((size_t)P * sizeof *cnts);
+        displs = cio_malloc((size_t)P * sizeof *displs);
+    }
+    MPI_Gather(&cnt, 1, MPI_INT, cnts, 1, MPI_INT, 0, a->comm);
+    if (r == 0)
+        for (int i = 0, at = 0; i < P; i++) {
+            displs[i] = at;
+            at += cnts[i];
+        }
+    MPI_Gatherv(mine, cnt, MPI_INT64_T, all, cnts, displs, MPI_INT64_T, 0, a->comm);
+    cio_free(mine);
+    cio_free(cnts);
+    cio_free(displs);
+    return all;
+}
+
+/* The set's checks, the placement flags, and the first member closed when it
+ * is another rank's. */
+static void check_members(combine *k, member *first, int first_kept)
+{
+    cio_app *a = k->app;
+    cio_err e = {0};
+    int n = k->nfiles, r = a->rank;
+    int64_t *all = gather_info(k);
+    if (r == 0) {
+        check_set(k, all, &e);
+        k->nrec = all[1];
+    }
+    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
+    MPI_Bcast(&k->nrec, 1, MPI_INT64_T, 0, a->comm);
+    if (k->cli) {        /* what each member writes of the axes and scalars, from rank 0 */
+        MPI_Bcast(k->flags, n, MPI_INT, 0, a->comm);
+        for (int i = 0; i < k->count; i++) k->mem[i].flags = k->flags[k->mem[i].idx];
+    } else {            /* a whole set: the axes from the first row and column, the rest from 0000 */
+        for (int i = 0; i < k->count; i++) {
+            member *m = &k->mem[i];
+            m->flags = (m->box.y == 0 ? MOM_TILE_XAXIS : 0) | (m->box.x == 0 ? MOM_TILE_YAXIS : 0) |
+                       (m->idx == 0 ? MOM_TILE_SCALARS : 0);
+        }
+    }
+    check_times(k, first, &e);
+    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
+    check_output_not_input(k, &e);
+    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
+    if (k->cli && k->cli->append && r == 0) check_append_set(k, first, &e);
+    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
+    if (k->cli && k->cli->missing) {     /* -m: each field's missing_value in the first member */
+        k->missval = cio_calloc((size_t)(k->cfg.nfields ? k->cfg.nfields : 1), sizeof *k->missval);
+        if (r == 0)
+            for (int i = 0; i < k->cfg.nfields; i++) {
+                int64_t len = 0;
+                double v = 0;
+                if (cio_file_get_att(first->f, first->ids.field[i], "missing_value", CIO_DOUBLE, 1, &v, &len) == 0 &&
+                    len == 1)
+                    k->missval[i] = v;
+            }
+        MPI_Bcast(k->missval, k->cfg.nfields, MPI_DOUBLE, 0, a->comm);
+    }
+    if (r == 0 && !first_kept) {       /* the first member is another rank's */
+        cio_close(first->f);
+        cio_schema_free(first->s);
+        mom_vars_free(&first->ids);
+    }
+    cio_free(all);
+}
+
+/* mppnccombine's -k (blocking factor), and -x (the estimate, then exit). */
+static void blocking(combine *k)
+{
+    cio_app *a = k->app;
+    if (k->cli) {
+        /* -k: mppnccombine's blocking factor, 0 = as many as possible, at most 100 */
+        int64_t bf = k->cli->block == 0 ? (k->nrec < 100 ? k->nrec : 100) : k->cli->block;
+        if (bf > 100) {
+            cio_warn0("Warning: k is set to high. Choosing a more sane value of 100 (mppnccombine's limit).");
+            bf = 100;
+        }
+        if (bf > k->nrec && k->nrec > 0) bf = k->nrec;
+        k->block = (int)(bf > 0 ? bf : 1);
+        if (k->cli->estimate) {      /* -x: the memory this rank's buffer needs for one block, then exit */
+            int64_t elems = 0;
+            for (int i = 0; i < k->count; i++) elems += k->mem[i].box.nx * k->mem[i].box.ny * k->cfg.nk;
+            double mb = (double)elems * (double)cio_type_size(k->cfg.type) / 1048576.0, mx = 0;
+            MPI_Allreduce(&mb, &mx, 1, MPI_DOUBLE, MPI_MAX, a->comm);
+            if (a->rank == 0) {
+                if (k->cli->verbose) printf("Estimated peak memory resident size (k=1) : %.1f MB\n", mx);
+                else printf("%.0f\n", ceil(mx));
+            }
+            for (int i = 0; i < k->count; i++)
+                if (!k->mem[i].missing) cio_close(k->mem[i].f);
+            cio_app_exit(a, 0);
+        }
+    }
+}
+
+/* The slowest rank's time of the whole combine and of each phase. */
+static void phase_times(combine *k, double t0)
+{
+    cio_app *a = k->app;
+    double dt = MPI_Wtime() - t0, ph[4];
+    int ids[4] = {k->t_open, k->t_read, k->t_write, k->t_close};
+    for (int i = 0; i < 4; i++) ph[i] = a->stats.t[ids[i]].seconds;
+    MPI_Allreduce(&dt, &k->seconds, 1, MPI_DOUBLE, MPI_MAX, a->comm);
+    double phmax[4];
+    MPI_Allreduce(ph, phmax, 4, MPI_DOUBLE, MPI_MAX, a->comm);
+    k->open_s = phmax[0];
+    k->read_s = phmax[1];
+    k->write_s = phmax[2];
+    k->close_s = phmax[3];
+    k->data_bytes = mom_data_bytes(&k->cfg, k->nrec);
+
+}
+
+/* The reports, -f's status, -r and -M; returns the exit status. */
+static int finish(combine *k)
+{
+    cio_app *a = k->app;
+    int n = k->nfiles, P = a->nprocs;
+    int rc = cio_app_finish(a, combine_json, k);
+    if (k->nmissing && rc == 0) {        /* -f: mppnccombine's warning and exit status */
+        if (a->rank == 0) fprintf(stderr, "Warning: output file may be incomplete!\n");
+        rc = 1;
+    }
+    if (a->rank == 0 && (!k->cli || k->cli->bench))
+        printf("mom_combine: %d members of %s (%lld records, %.2f MiB) into %s on %d rank%s in %.4f s: %.2f MiB/s "
+               "(open %.4f, read %.4f, write %.4f, close %.4f; slowest rank each)\n",
+               n, k->prefix, (long long)k->nrec, k->data_bytes / 1048576.0, k->output, P, P == 1 ? "" : "s", k->seconds,
+               k->seconds > 0 ? k->data_bytes / 1048576.0 / k->seconds : 0, k->open_s, k->read_s, k->write_s, k->close_s);
+    if (k->cli && k->cli->remove_inputs && rc == 0)     /* -r: each rank removes the members it read */
+        for (int i = 0; i < k->count; i++) {
+            if (k->cli->verbose) printf("Removing \"%s\"\n", k->mem[i].path);
+            if (unlink(k->mem[i].path) != 0) cio_warn0("-r: could not remove %s", k->mem[i].path);
+        }
+    if (k->cli && k->cli->mem_stats && a->rank == 0) {
+        struct rusage ru;
+        if (getrusage(RUSAGE_SELF, &ru) == 0) printf("maxrss=%ld KB (rank 0)\n", ru.ru_maxrss);
+    }
+    return rc;
+}
+
+static void free_combine(combine *k)
+{
+    cio_app *a = k->app;
+    if (k->in_eng && k->in_eng != a->engine) cio_engine_free(k->in_eng);
+    cio_engine_free(a->engine);
+    for (int i = 0; i < k->count; i++) {
+        cio_schema_free(k->mem[i].s);
+        mom_vars_free(&k->mem[i].ids);
+    }
+    cio_free(k->mem);
+    cio_free(k->present);
+    cio_free(k->flags);
+    cio_free(k->missval);
+    mom_gaps_free(&k->gaps);
+    mom_config_free(&k->cfg);
+}
+
 int main(int argc, char **argv)
 {
     cio_app app;
@@ -977,241 +1267,46 @@ int main(int argc, char **argv)
     static mpp_cli cli;
     char perr[512] = "";
     int dropin = mpp_cli_is_dropin(argc, argv);
-    if (dropin && mpp_cli_parse(argc, argv, table, &cli, perr, sizeof perr) == 0 && cli.version) {
+    int parsed = dropin ? mpp_cli_parse(argc, argv, table, &cli, perr, sizeof perr) : -1;
+    if (dropin && !cli.mom5) {     /* the default: FRE-NCtools' mppnccombine */
+#ifdef HAVE_NETCDF
+        int rc = fms_dropin_main(argc, argv, &cli, perr);
+        mpp_cli_free(&cli);
+        cio_free(table);
+        return rc;
+#else
+        fprintf(stderr, "mom_combine: error: this build has no netCDF-C (configure found none), which FRE-NCtools' "
+                        "form needs; --mom5 (MOM5's mppnccombine through the engine) works without it\n");
+        return 1;
+#endif
+    }
+    if (parsed == 0 && cli.version) {
         printf("mom_combine (climio %s): mppnccombine 2.2.5's command line (-z, -d, -s as in its later versions)\n",
                PACKAGE_VERSION);
         return 0;
     }
-    if (dropin) {
-        int cargc = cli.cargc ? cli.cargc : 1;
-        char **cargv = cli.cargv ? cli.cargv : argv;
-        /* no parameter file: the set describes itself */
-        cio_app_init(&app, &cargc, &cargv, "mom_combine", usage, table, NULL, "<the set's own attributes>",
-                     "! no parameter file: the set describes itself\nquiet false\n");
-    } else {
-        cio_app_init(&app, &argc, &argv, "mom_combine", usage, table, "mom.in", mom_builtin_name, mom_builtin_text);
+    if (!dropin) {      /* climio's own form always reports: --bench asks for nothing more */
+        int j = 1;
+        for (int i = 1; i < argc; i++)
+            if (strcmp(argv[i], "--bench") != 0) argv[j++] = argv[i];
+        argc = j;
+        argv[argc] = NULL;
     }
     k.app = &app;
-    cio_err e = {0};
-    if (dropin && perr[0]) cio_die_all(app.comm, "%s", perr);
-    cio_app_refuse_repetitions(&app, "it combines one set of files; run it again for another sample");
-    if (dropin) {
-        k.cli = &cli;
-        dropin_setup(&k, &cli);
-        cio_app_setup_engine(&app, CIO_FMT_CDF1);
-    } else {
-        cio_app_setup_engine(&app, CIO_FMT_CDF2);
-    }
-    const cio_driver *d = app.ecfg.drv;
-    if (!d->get_att || !d->stores_data)
-        cio_die_all(app.comm, "%s: mom_combine reads the members' attributes, which the %s driver cannot; drivers "
-                              "built: %s",
-                    cio_param_origin(app.params, "driver"), d->name, cio_driver_names());
-    if (dropin) {
-        describe_set(&k, &cli, &e);
-        if (e.msg[0]) cio_die_all(app.comm, "%s", e.msg);
-    } else {
-        k.in_eng = app.engine;
-    }
-    if (mom_config_load(&k.cfg, app.params, &e) != 0) cio_die_all(app.comm, "%s", e.msg);
-    k.cfg.suffix = cio_format_suffix(app.ecfg.opts.format);
-    if (!dropin) {
-        const char *in = cio_param_str(app.params, "input"), *outp = cio_param_str(app.params, "output");
-        if (in) snprintf(k.prefix, sizeof k.prefix, "%s", in);
-        else snprintf(k.prefix, sizeof k.prefix, "%s/%s%s", k.cfg.outdir, k.cfg.base, k.cfg.suffix);
-        snprintf(k.output, sizeof k.output, "%s", outp ? outp : k.prefix);
-    }
-    k.t_open = cio_stats_timer(&app.stats, "combine_open");
-    k.t_read = cio_stats_timer(&app.stats, "combine_read");
-    k.t_write = cio_stats_timer(&app.stats, "combine_write");
-    k.t_close = cio_stats_timer(&app.stats, "combine_close");
-
+    setup(&k, &app, &cli, dropin, table, &argc, &argv, perr);
     MPI_Barrier(app.comm);
     double t0 = MPI_Wtime();
-    /* the set's size and the presence of every member, before opening the others */
     member first;
     memset(&first, 0, sizeof first);
-    if (app.rank == 0) {
-        if (k.cli) find_dropin_set(&k, &first, &e);
-        else {
-            find_set(&k, &first, &e);
-            k.set_files = k.nfiles;
-        }
-    }
-    if (cio_agree(app.comm, &e)) {
-        if (k.cli && strncmp(e.msg, "ERROR: missing at least", 23) == 0) {     /* mppnccombine's `return 9` */
-            if (app.rank == 0) fprintf(stderr, "mom_combine: error: %s\n", e.msg);
-            MPI_Finalize();
-            exit(9);
-        }
-        cio_die_all(app.comm, "%s", e.msg);
-    }
-    int hdr[5] = {k.nfiles, k.width, k.set_files, k.first_idx, k.nmissing};
-    MPI_Bcast(hdr, 5, MPI_INT, 0, app.comm);
-    k.nfiles = hdr[0], k.width = hdr[1], k.set_files = hdr[2], k.first_idx = hdr[3], k.nmissing = hdr[4];
-    int n = k.nfiles, P = app.nprocs, r = app.rank;
-    if (!k.present) {
-        k.present = cio_malloc((size_t)n);
-        memset(k.present, 1, (size_t)n);
-    }
-    MPI_Bcast(k.present, n, MPI_UNSIGNED_CHAR, 0, app.comm);
-    /* contiguous ranges, the larger first, so rank 0 keeps member 0000 it has open */
-    k.first = (int)(((int64_t)r * n + P - 1) / P);
-    k.count = (int)(((int64_t)(r + 1) * n + P - 1) / P) - k.first;
-    k.mem = cio_calloc((size_t)(k.count ? k.count : 1), sizeof *k.mem);
-    int first_kept = 0;         /* rank 0: the first member is one of its own */
-    for (int i = 0; i < k.count; i++) {
-        member *m = &k.mem[i];
-        m->idx = k.first + i;
-        if (m->idx == k.first_idx && r == 0) {     /* the first member, opened by find_set */
-            *m = first;
-            first_kept = 1;
-            continue;
-        }
-        member_name(&k, m->idx, m->path, sizeof m->path);
-        if (!k.present[m->idx]) {
-            m->missing = 1;
-            continue;
-        }
-        if (k.cli && k.cli->verbose) printf("  processing \"%s\" (rank %d)\n", m->path, r);
-        if (open_member(&k, m, &e) != 0) break;
-    }
-    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
-    int npresent = 0;
-    for (int i = 0; i < k.count; i++) npresent += !k.mem[i].missing;
-
-    int64_t *mine = cio_malloc((size_t)(k.count ? k.count : 1) * INFO * sizeof *mine), *all = NULL;
-    for (int i = 0, j = 0; i < k.count; i++) {
-        member *m = &k.mem[i];
-        if (m->missing) continue;
-        int64_t v[INFO] = {m->idx, m->nrec, m->nfiles, m->box.x, m->box.y, m->box.nx, m->box.ny, m->gx, m->gy};
-        memcpy(mine + (size_t)j++ * INFO, v, sizeof v);
-    }
-    int cnt = npresent * INFO, *cnts = NULL, *displs = NULL;
-    k.flags = cio_calloc((size_t)n, sizeof *k.flags);
-    if (r == 0) {
-        all = cio_malloc((size_t)n * INFO * sizeof *all);
-        cnts = cio_malloc((size_t)P * sizeof *cnts);
-        displs = cio_malloc((size_t)P * sizeof *displs);
-    }
-    MPI_Gather(&cnt, 1, MPI_INT, cnts, 1, MPI_INT, 0, app.comm);
-    if (r == 0)
-        for (int i = 0, at = 0; i < P; i++) {
-            displs[i] = at;
-            at += cnts[i];
-        }
-    MPI_Gatherv(mine, cnt, MPI_INT64_T, all, cnts, displs, MPI_INT64_T, 0, app.comm);
-    if (r == 0) {
-        check_set(&k, all, &e);
-        k.nrec = all[1];
-    }
-    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
-    MPI_Bcast(&k.nrec, 1, MPI_INT64_T, 0, app.comm);
-    if (k.cli) {        /* what each member writes of the axes and scalars, from rank 0 */
-        MPI_Bcast(k.flags, n, MPI_INT, 0, app.comm);
-        for (int i = 0; i < k.count; i++) k.mem[i].flags = k.flags[k.mem[i].idx];
-    } else {            /* a whole set: the axes from the first row and column, the rest from 0000 */
-        for (int i = 0; i < k.count; i++) {
-            member *m = &k.mem[i];
-            m->flags = (m->box.y == 0 ? MOM_TILE_XAXIS : 0) | (m->box.x == 0 ? MOM_TILE_YAXIS : 0) |
-                       (m->idx == 0 ? MOM_TILE_SCALARS : 0);
-        }
-    }
-    check_times(&k, &first, &e);
-    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
-    check_output_not_input(&k, &e);
-    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
-    if (k.cli && k.cli->append && r == 0) check_append_set(&k, &first, &e);
-    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
-    if (k.cli && k.cli->missing) {     /* -m: each field's missing_value in the first member */
-        k.missval = cio_calloc((size_t)(k.cfg.nfields ? k.cfg.nfields : 1), sizeof *k.missval);
-        if (r == 0)
-            for (int i = 0; i < k.cfg.nfields; i++) {
-                int64_t len = 0;
-                double v = 0;
-                if (cio_file_get_att(first.f, first.ids.field[i], "missing_value", CIO_DOUBLE, 1, &v, &len) == 0 &&
-                    len == 1)
-                    k.missval[i] = v;
-            }
-        MPI_Bcast(k.missval, k.cfg.nfields, MPI_DOUBLE, 0, app.comm);
-    }
-    if (r == 0 && !first_kept) {       /* the first member is another rank's */
-        cio_close(first.f);
-        cio_schema_free(first.s);
-        mom_vars_free(&first.ids);
-    }
-    cio_free(mine);
-    cio_free(all);
-    cio_free(cnts);
-    cio_free(displs);
-
-    if (k.cli) {
-        /* -k: mppnccombine's blocking factor, 0 = as many as possible, at most 100 */
-        int64_t bf = k.cli->block == 0 ? (k.nrec < 100 ? k.nrec : 100) : k.cli->block;
-        if (bf > 100) {
-            cio_warn0("Warning: k is set to high. Choosing a more sane value of 100 (mppnccombine's limit).");
-            bf = 100;
-        }
-        if (bf > k.nrec && k.nrec > 0) bf = k.nrec;
-        k.block = (int)(bf > 0 ? bf : 1);
-        if (k.cli->estimate) {      /* -x: the memory this rank's buffer needs for one block, then exit */
-            int64_t elems = 0;
-            for (int i = 0; i < k.count; i++) elems += k.mem[i].box.nx * k.mem[i].box.ny * k.cfg.nk;
-            double mb = (double)elems * (double)cio_type_size(k.cfg.type) / 1048576.0, mx = 0;
-            MPI_Allreduce(&mb, &mx, 1, MPI_DOUBLE, MPI_MAX, app.comm);
-            if (app.rank == 0) {
-                if (k.cli->verbose) printf("Estimated peak memory resident size (k=1) : %.1f MB\n", mx);
-                else printf("%.0f\n", ceil(mx));
-            }
-            for (int i = 0; i < k.count; i++)
-                if (!k.mem[i].missing) cio_close(k.mem[i].f);
-            cio_app_exit(&app, 0);
-        }
-    }
+    list_set(&k, &first);
+    int first_kept = open_members(&k, &first);
+    check_members(&k, &first, first_kept);
+    blocking(&k);
     combine_run(&k);
-    double dt = MPI_Wtime() - t0, ph[4];
-    int ids[4] = {k.t_open, k.t_read, k.t_write, k.t_close};
-    for (int i = 0; i < 4; i++) ph[i] = app.stats.t[ids[i]].seconds;
-    MPI_Allreduce(&dt, &k.seconds, 1, MPI_DOUBLE, MPI_MAX, app.comm);
-    double phmax[4];
-    MPI_Allreduce(ph, phmax, 4, MPI_DOUBLE, MPI_MAX, app.comm);
-    k.open_s = phmax[0];
-    k.read_s = phmax[1];
-    k.write_s = phmax[2];
-    k.close_s = phmax[3];
-    k.data_bytes = mom_data_bytes(&k.cfg, k.nrec);
-
-    int rc = cio_app_finish(&app, combine_json, &k);
-    if (k.nmissing && rc == 0) {        /* -f: mppnccombine's warning and exit status */
-        if (app.rank == 0) fprintf(stderr, "Warning: output file may be incomplete!\n");
-        rc = 1;
-    }
-    if (app.rank == 0)
-        printf("mom_combine: %d members of %s (%lld records, %.2f MiB) into %s on %d rank%s in %.4f s: %.2f MiB/s "
-               "(open %.4f, read %.4f, write %.4f, close %.4f; slowest rank each)\n",
-               n, k.prefix, (long long)k.nrec, k.data_bytes / 1048576.0, k.output, P, P == 1 ? "" : "s", k.seconds,
-               k.seconds > 0 ? k.data_bytes / 1048576.0 / k.seconds : 0, k.open_s, k.read_s, k.write_s, k.close_s);
-    if (k.cli && k.cli->remove_inputs && rc == 0)     /* -r: each rank removes the members it read */
-        for (int i = 0; i < k.count; i++) {
-            if (k.cli->verbose) printf("Removing \"%s\"\n", k.mem[i].path);
-            if (unlink(k.mem[i].path) != 0) cio_warn0("-r: could not remove %s", k.mem[i].path);
-        }
-    if (k.cli && k.cli->mem_stats && app.rank == 0) {
-        struct rusage ru;
-        if (getrusage(RUSAGE_SELF, &ru) == 0) printf("maxrss=%ld KB (rank 0)\n", ru.ru_maxrss);
-    }
-    if (k.in_eng && k.in_eng != app.engine) cio_engine_free(k.in_eng);
-    cio_engine_free(app.engine);
-    for (int i = 0; i < k.count; i++) {
-        cio_schema_free(k.mem[i].s);
-        mom_vars_free(&k.mem[i].ids);
-    }
-    cio_free(k.mem);
-    cio_free(k.present);
-    cio_free(k.flags);
-    cio_free(k.missval);
-    mom_gaps_free(&k.gaps);
-    mom_config_free(&k.cfg);
+    phase_times(&k, t0);
+    int rc = finish(&k);
+    free_combine(&k);
+    if (dropin && !cli.bench) app.finished = 0;     /* mppnccombine prints nothing: no closing lines */
     if (dropin) mpp_cli_free(&cli);
     cio_app_exit(&app, rc);
 }

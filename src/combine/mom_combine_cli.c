@@ -65,11 +65,15 @@ static int int_arg(int argc, char **argv, int *a, const char *opt, long lo, long
     return 0;
 }
 
-/* An existing file that is not netCDF (classic or HDF5 magic): a parameter file. */
+/* An existing file that is not netCDF (classic or HDF5 magic): a parameter file;
+ * but not an empty one, nor one named as netCDF outputs are (x.nc, x.tile1.nc.*):
+ * mppnccombine refuses those as an existing output. */
 static int is_parameter_file(const char *path)
 {
     struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) return 0;    /* an output refused later as a directory */
+    if (stat(path, &sb) == 0 && (S_ISDIR(sb.st_mode) || sb.st_size == 0)) return 0;
+    size_t l = strlen(path);
+    if ((l > 3 && strcmp(path + l - 3, ".nc") == 0) || strstr(path, ".nc.")) return 0;
     FILE *fp = fopen(path, "rb");
     if (!fp) return 0;
     unsigned char m[4] = {0};
@@ -87,6 +91,7 @@ int mpp_cli_is_dropin(int argc, char **argv)
             strcmp(argv[a], "--out") == 0 || strncmp(argv[a], "--out=", 6) == 0)
             return 0;
         if (argv[a][0] != '-') return !is_parameter_file(argv[a]);
+        if (!strcmp(argv[a], "--mom5") || !strcmp(argv[a], "--bench")) continue;     /* take no value */
         if (strncmp(argv[a], "--", 2) == 0 && !strchr(argv[a], '=') && a + 1 < argc && argv[a + 1][0] != '-') a++;
     }
     return 1;
@@ -113,6 +118,17 @@ int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp
     long v;
     for (; a < argc; a++) {
         const char *s = argv[a];
+        if (!strcmp(s, "--mom5")) {
+            o->mom5 = 1;
+            continue;
+        }
+        if (!strcmp(s, "--bench")) {
+            o->bench = 1;
+            continue;
+        }
+        if (!strcmp(s, "--help") || !strcmp(s, "-help")) o->help = 1;
+        if (!strcmp(s, "--json") && a + 1 < argc) o->json = argv[a + 1];
+        if (!strncmp(s, "--json=", 7)) o->json = s + 7;
         if (strncmp(s, "--", 2) == 0 && s[2]) {     /* climio's own option */
             o->cargv[o->cargc++] = argv[a];
             if (strchr(s, '=')) continue;
@@ -122,6 +138,7 @@ int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp
         }
         if (s[0] != '-' || !s[1]) break;            /* the output file */
         if (!strcmp(s, "-v")) o->verbose = 1;
+        else if (!strcmp(s, "-vv")) o->verbose = 2;
         else if (!strcmp(s, "-V")) o->version = 1;
         else if (!strcmp(s, "-M")) o->mem_stats = 1;
         else if (!strcmp(s, "-x")) o->estimate = 1;
@@ -129,7 +146,7 @@ int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp
         else if (!strcmp(s, "-r")) o->remove_inputs = 1;
         else if (!strcmp(s, "-f")) o->force = 1;
         else if (!strcmp(s, "-m")) o->missing = 1;
-        else if (!strcmp(s, "-s")) o->shuffle = 0;            /* "Toggle OFF shuffle option in compression" */
+        else if (!strcmp(s, "-s")) o->shuffle = 0, o->s_given = 1;    /* MOM5: "Toggle OFF shuffle ..." */
         else if (!strcmp(s, "-64")) o->format = "cdf2";
         else if (!strcmp(s, "-n4")) o->format = "nc4c";
         else if (!strcmp(s, "-z")) o->compress = 1;          /* "Enable netCDF4 compression" */
@@ -154,14 +171,15 @@ int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp
             }
             o->deflate = (int)v;
             o->compress = 1;
+            o->d_given = 1;
         } else {
-            snprintf(err, n, "Illegal option %s (mppnccombine's options: -v -V -M -a -r -n # -k # -e # -h # -64 -n4 -m "
-                             "-x -z -d # -s -f)", s);
+            snprintf(err, n, "Illegal option %s (mppnccombine's options: -v -vv -V -M -a -r -n # -k # -e # -h # -64 -n4 "
+                             "-m -x -z -d # -s -f)", s);
             return -1;
         }
     }
     if (a >= argc) {
-        if (o->version) return 0;
+        if (o->version || o->help) return 0;
         snprintf(err, n, "no output file given (usage: mom_combine [options] output.nc [input ...])");
         return -1;
     }

@@ -1,5 +1,6 @@
 /* mom_combine's mppnccombine command line: options, output, inputs, and the
- * climio options to hand on to the suite's parser. */
+ * climio options to hand on to the suite's parser.  The options are read the
+ * same way for FRE-NCtools' meanings (the default) and MOM5's (--mom5). */
 #ifndef MOM_COMBINE_CLI_H
 #define MOM_COMBINE_CLI_H
 
@@ -15,6 +16,11 @@ typedef struct mpp_cli {
     int compress;               /* -z, or -d N: chunked with the library's chunk sizes, deflated */
     int deflate;                /* -d N: the level (MOM5's mppnccombine: 5) */
     int shuffle;                /* 1, -s: 0 (MOM5's mppnccombine: shuffle on unless -s) */
+    int s_given, d_given;       /* -s, -d N given (FRE-NCtools: -s turns shuffle on, -d N alone deflates) */
+    int mom5;                   /* --mom5: MOM5's mppnccombine 2.2.5, through the engine */
+    int bench;                  /* --bench: the timings and the climio report */
+    int help;                   /* --help */
+    const char *json;           /* --json FILE (also handed on to the suite's parser) */
     const char *output;
     int ninputs;
     const char **inputs;        /* given after the output, verbatim */

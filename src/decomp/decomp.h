@@ -26,6 +26,9 @@ typedef struct decomp_cfg {
     int sorted;                 /* replay requests in index order (PIO's sorted map) rather than buffer order */
     const char *var_names;      /* "a,b": names of the first variables instead of pioperf's vard0001.. (NULL: none) */
     int rundate;                /* pioperf's char rundate(strlen): not with the adios2 driver (no text arrays) */
+    int fill_holes;             /* write _FillValue into the elements no task holds (PIO); 0: leave them (e3sm_io) */
+    int gatts;                  /* climio's global attributes (title, decomposition); not in pioperf's files */
+    cio_data_kind data;         /* the values of held elements (pattern or model) */
 } decomp_cfg;
 
 int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e);
@@ -39,7 +42,8 @@ typedef struct decomp_maps {
 void decomp_ideal(const decomp_cfg *c, int rank, int nranks, dmap_loaded *out);
 
 /* This rank's share of decomposition k as engine blocks: each run of the map
- * becomes the fewest boxes of the array that cover it, in buffer order. */
+ * becomes the fewest boxes of the array that cover it, in buffer order; then the
+ * unheld runs this rank fills (dmap_find_unheld), if any. */
 cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *d, int sorted, MPI_Comm comm);
 
 /* One output file: how many variables on each decomposition, how many
@@ -74,6 +78,14 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
 /* the longest name var_names may give (a variable name is built in 64 bytes, "D<k>." before it) */
 #define DECOMP_VAR_NAME_MAX 48
 void decomp_rundate_set(MPI_Comm comm);
+
+/* Settle fill_holes for the loaded map (auto: on, except for E3SM-IO maps) and
+ * the data kind; with holes filled, find each rank's unheld runs (collective;
+ * `aggregated`: I/O tasks check their boxes, every rank learns every unheld run). */
+void decomp_resolve_fill(decomp_cfg *c, dmap_loaded *m, cio_data_kind data, int aggregated, MPI_Comm comm);
+
+/* Free the fill contexts decomp_schema made (after the schemas are gone). */
+void decomp_holes_free(void);
 
 /* E3SM-IO's blob layout: per decomposition, each rank's elements written as one
  * contiguous block of a 1-D array (blob_elems), its place and its requests stored

@@ -27,6 +27,10 @@ const cio_param_spec decomp_params[] = {
     {"sorted", CIO_P_BOOL, "false",
      "write each rank's requests in index order (as PIO sorts an unsorted map and e3sm_io sorts its requests); "
      "default: the map's buffer order", 0, 0, 0, 0},
+    {"fill_holes", CIO_P_CHOICE, "auto",
+     "write each variable's _FillValue into the elements no task holds, as PIO does (each rank the unheld elements "
+     "in its own range of indices); false: leave them unwritten, as e3sm_io does without -u; auto: true, except "
+     "for E3SM-IO maps", "auto|true|false", 0, 0, 0},
     {"var_names", CIO_P_STRING, NULL,
      "names of the first variables, comma-separated, instead of pioperf's vard0001, ... (the data pattern follows "
      "the name, so a replay of a kernel's map with its variable's name writes that kernel's values)", 0, 0, 0, 0},
@@ -44,6 +48,9 @@ const cio_param_spec decomp_params[] = {
     {"pioperf", CIO_P_STRING, NULL,
      "run pioperf's experiment from this namelist (pioperf.nl): its decompositions, iotypes, rearrangers, I/O "
      "task counts, variables and RESULT lines", 0, 0, 0, 0},
+    {"pioperf_read", CIO_P_BOOL, "false",
+     "--pioperf: print pioperf's RESULT read lines (PIO2's pioperf prints them only when built with DOREAD; the "
+     "read-back and its check run either way, for climio's line)", 0, 0, 0, 0},
     {"make_decomp", CIO_P_CHOICE, "none",
      "write a generated map and exit: block, roundrobin, random (a permutation), holes (block with every "
      "gen_hole_every-th slot a hole), cubed_sphere (E3SM-like columns on a cubed sphere, Hilbert-curve elements), "
@@ -149,6 +156,9 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
     if (cio_type_from_name(cio_param_str(p, "var_type"), &c->type) != 0)
         return cio_seterr(e, "%s: unknown var_type", cio_param_origin(p, "var_type"));
     c->sorted = cio_param_bool(p, "sorted");
+    const char *fh = cio_param_str(p, "fill_holes");
+    c->fill_holes = cio_strcaseeq(fh, "true") ? 1 : cio_strcaseeq(fh, "false") ? 0 : -1;   /* -1: by the map's format */
+    c->gatts = 1;
     c->var_names = cio_param_str(p, "var_names");
     if (c->var_names) {
         int64_t n = 1;
@@ -196,6 +206,15 @@ void decomp_ideal(const decomp_cfg *c, int rank, int nranks, dmap_loaded *out)
     if (c->source == DECOMP_BLOCK) dmap_part_add_run(p, rank, (int64_t)rank * c->varsize, c->varsize);
     else
         for (int64_t i = 0; i < c->varsize; i++) dmap_part_add(p, rank, i * nranks + rank);
+}
+
+void decomp_resolve_fill(decomp_cfg *c, dmap_loaded *m, cio_data_kind data, int aggregated, MPI_Comm comm)
+{
+    c->data = data;
+    if (c->fill_holes < 0) c->fill_holes = !(c->source == DECOMP_FILE && m->format == DMAP_E3SM);
+    if (c->blob) c->fill_holes = 0;   /* the blob layout writes each rank's own elements only */
+    if (c->fill_holes)
+        for (int k = 0; k < m->ndecomps; k++) dmap_find_unheld(&m->part[k], &m->desc[k], comm, aggregated);
 }
 
 /* E3SM-IO's cases (docs/variables.md): variables per decomposition D1.. and not

@@ -65,9 +65,9 @@ static void report_map(const cio_app *a, const decomp_cfg *c, const dmap_loaded 
     for (int k = 0; k < m->ndecomps; k++) {
         char dims[128];
         int64_t g = dmap_desc_elems(&m->desc[k]);
-        printf("  D%d: %s, %lld elements written per variable and record, %lld holes, %lld never written", k + 1,
+        printf("  D%d: %s, %lld elements written per variable and record, %lld holes, %lld %s", k + 1,
                dmap_dims_str(&m->desc[k], dims, sizeof dims), (long long)all[2 * k], (long long)all[2 * k + 1],
-               (long long)(g - all[2 * k]));
+               (long long)(g - all[2 * k]), c->fill_holes ? "unheld, written with _FillValue" : "never written");
         if (!c->e3sm_case)
             printf("; %lld variables x %lld records of %s", (long long)c->nvars, (long long)c->records,
                    cio_type_name(c->type));
@@ -141,6 +141,7 @@ static void decomp_prepare(cio_app *a, void *ctx)
     } else {
         decomp_ideal(&k->c, a->rank, a->nprocs, &k->m);
     }
+    decomp_resolve_fill(&k->c, &k->m, a->ecfg.data, a->ecfg.agg.io_tasks > 0, a->comm);
     report_map(a, &k->c, &k->m);
     /* map-format options the map's format does not read: said, not silently dropped */
     if (a->rank == 0 && !cio_param_bool(a->params, "quiet")) {
@@ -199,6 +200,7 @@ static void decomp_cleanup(cio_app *a, void *ctx)
     for (int i = 0; i < k->nfiles; i++) cio_schema_free(k->s[i]);
     k->nfiles = 0;
     decomp_blob_free();
+    decomp_holes_free();
     dmap_loaded_free(&k->m);
 }
 

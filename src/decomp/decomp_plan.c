@@ -2,6 +2,7 @@
  * output loop (real or virtual rank), and the dry run's map summary. */
 #include "config.h"
 #include "decomp.h"
+#include "data/data.h"
 #include "engine/aggregate.h"
 
 #include <stdio.h>
@@ -42,6 +43,7 @@ cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *desc, int sorted,
         }
         cio_free(v);
     }
+    for (int64_t r = 0; r < p->nunheld; r++) add_run(d, p->unheld_start[r], p->unheld_len[r]);
     cio_decomp_commit(d, comm);
     return d;
 }
@@ -79,29 +81,73 @@ static void rundate_fill(void *ctx, const cio_var *v, int64_t record, const cio_
     memcpy(buf, rundate_text + box->start[0], (size_t)box->count[0]);
 }
 
+/* ---- elements no task holds: written with the variable's _FillValue ---- */
+
+/* The values of a replayed variable: the data (pattern or model) where the map
+ * names an element, the _FillValue in the unheld runs this rank writes or checks
+ * (its own and its neighbour's: a shifted read-back checks what rank r+1 wrote). */
+typedef struct hole_fill {
+    const int64_t *start, *len;     /* unheld runs, sorted */
+    int64_t n;
+    cio_data_kind data;
+    unsigned char value[8];
+} hole_fill;
+
+static hole_fill **hole_fills;
+static int nhole_fills;
+
+void decomp_holes_free(void)
+{
+    for (int i = 0; i < nhole_fills; i++) cio_free(hole_fills[i]);
+    cio_free(hole_fills);
+    hole_fills = NULL;
+    nhole_fills = 0;
+}
+
+static void holes_fill(void *ctx, const cio_var *v, int64_t record, const cio_box *box, void *buf)
+{
+    const hole_fill *h = ctx;
+    uint64_t sum = 0;
+    cio_data_fill(h->data, v, record, box, buf, &sum);
+    size_t ts = cio_type_size(v->type);
+    int nd = box->ndims;
+    int64_t rowlen = nd ? box->count[nd - 1] : 1, nel = 1;
+    for (int k = 0; k < nd; k++) nel *= box->count[k];
+    for (int64_t k = 0; h->n && rowlen > 0 && k < nel; k += rowlen) {
+        int64_t g0 = cio_box_global_index(box, k), lo = 0, hi = h->n;
+        while (lo < hi) {   /* the first unheld run ending after g0 */
+            int64_t mid = lo + (hi - lo) / 2;
+            if (h->start[mid] + h->len[mid] <= g0) lo = mid + 1;
+            else hi = mid;
+        }
+        for (int64_t j = lo; j < h->n && h->start[j] < g0 + rowlen; j++) {
+            int64_t a = h->start[j] > g0 ? h->start[j] : g0;
+            int64_t b = h->start[j] + h->len[j] < g0 + rowlen ? h->start[j] + h->len[j] : g0 + rowlen;
+            for (int64_t i = a; i < b; i++) memcpy((char *)buf + (size_t)(k + i - g0) * ts, h->value, ts);
+        }
+    }
+}
+
+static hole_fill *hole_fill_new(const dmap_part *p, cio_data_kind data, const void *fill, size_t ts)
+{
+    hole_fill *h = cio_calloc(1, sizeof *h);
+    h->start = p->known_start;
+    h->len = p->known_len;
+    h->n = p->nknown;
+    h->data = data;
+    memcpy(h->value, fill, ts);
+    hole_fills = cio_realloc(hole_fills, (size_t)(nhole_fills + 1) * sizeof *hole_fills);
+    hole_fills[nhole_fills++] = h;
+    return h;
+}
+
 /* ---- the file ---- */
 
 static const char *type_prefix(cio_type t) { return t == CIO_DOUBLE ? "vard" : t == CIO_FLOAT ? "varr" : "vari"; }
 
-cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm, int rank)
+/* pioperf's dimensions: dim000001 is the first (fastest) length it was given */
+static void define_dims(cio_schema *s, const dmap_loaded *m)
 {
-    cio_schema *s = cio_schema_new(c->file);
-    cio_schema_att_text(s, -1, "title", "decomp_io: a replayed decomposition map (climio)");
-    cio_schema_att_text(s, -1, "decomposition", c->source == DECOMP_FILE ? c->decomp
-                                              : c->source == DECOMP_BLOCK ? "BLOCK" : "ROUNDROBIN");
-    if (!c->e3sm_case && c->rundate) {
-        /* pioperf's WriteMetadata: dimension strlen (13), then char rundate(strlen), before the others */
-        const char *sd[] = {"strlen"};
-        cio_schema_dim(s, "strlen", DECOMP_RUNDATE_LEN);
-        int id = cio_schema_var(s, "rundate", CIO_CHAR, 1, sd);
-        cio_decomp *d = cio_decomp_new(1, (int64_t[]){DECOMP_RUNDATE_LEN});
-        if (rank == 0) cio_decomp_add(d, (int64_t[]){0}, (int64_t[]){DECOMP_RUNDATE_LEN});
-        cio_decomp_commit(d, comm);
-        cio_schema_set_decomp(s, id, d);
-        cio_decomp_release(d);
-        cio_schema_set_fill(s, id, rundate_fill, NULL);
-    }
-    /* pioperf's dimensions: dim000001 is the first (fastest) length it was given */
     for (int k = 0; k < m->ndecomps; k++) {
         const dmap_desc *d = &m->desc[k];
         char pre[16] = "";
@@ -113,6 +159,66 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
         }
     }
     cio_schema_dim(s, "time", CIO_UNLIMITED);
+}
+
+/* pioperf's WriteMetadata: dimension strlen (13), then char rundate(strlen), before the others */
+static void define_rundate(cio_schema *s, MPI_Comm comm, int rank)
+{
+    const char *sd[] = {"strlen"};
+    cio_schema_dim(s, "strlen", DECOMP_RUNDATE_LEN);
+    int id = cio_schema_var(s, "rundate", CIO_CHAR, 1, sd);
+    cio_decomp *d = cio_decomp_new(1, (int64_t[]){DECOMP_RUNDATE_LEN});
+    if (rank == 0) cio_decomp_add(d, (int64_t[]){0}, (int64_t[]){DECOMP_RUNDATE_LEN});
+    cio_decomp_commit(d, comm);
+    cio_schema_set_decomp(s, id, d);
+    cio_decomp_release(d);
+    cio_schema_set_fill(s, id, rundate_fill, NULL);
+}
+
+/* The name of variable v (1-based) of a decomposition: the v-th of var_names, if
+ * it names one, or pioperf's vard0001 ... */
+static void var_name(const decomp_cfg *c, const char *pre, cio_type type, int64_t v, char *name, size_t len)
+{
+    const char *given = NULL;
+    size_t glen = 0;
+    if (c->var_names && !c->e3sm_case) {
+        const char *q = c->var_names;
+        for (int64_t i = 1; i < v && q; i++) q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL;
+        if (q && *q) {
+            given = q;
+            glen = strchr(q, ',') ? (size_t)(strchr(q, ',') - q) : strlen(q);
+        }
+    }
+    if (given) snprintf(name, len, "%s%.*s", pre, (int)glen, given);
+    else snprintf(name, len, "%s%s%04lld", pre, type_prefix(type), (long long)v);
+}
+
+/* variables no decomposition partitions: record scalars, written by rank 0 */
+static void define_nonpart(cio_schema *s, int64_t n, cio_type type, MPI_Comm comm, int rank)
+{
+    cio_decomp *d0 = cio_decomp_new(0, NULL);
+    if (rank == 0) cio_decomp_add(d0, NULL, NULL);
+    cio_decomp_commit(d0, comm);
+    const char *td[] = {"time"};
+    for (int64_t v = 1; v <= n; v++) {
+        char name[64];
+        snprintf(name, sizeof name, "np%04lld", (long long)v);
+        int id = cio_schema_var(s, name, type, 1, td);
+        cio_schema_set_decomp(s, id, d0);
+    }
+    cio_decomp_release(d0);
+}
+
+cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm, int rank)
+{
+    cio_schema *s = cio_schema_new(c->file);
+    if (c->gatts) {
+        cio_schema_att_text(s, -1, "title", "decomp_io: a replayed decomposition map (climio)");
+        cio_schema_att_text(s, -1, "decomposition", c->source == DECOMP_FILE ? c->decomp
+                                                  : c->source == DECOMP_BLOCK ? "BLOCK" : "ROUNDROBIN");
+    }
+    if (!c->e3sm_case && c->rundate) define_rundate(s, comm, rank);
+    define_dims(s, m);
     const double fd = 9.9692099683868690e+36;     /* PIO_FILL_DOUBLE, PIO_FILL_FLOAT, PIO_FILL_INT */
     const float ff = 9.9692099683868690e+36f;
     const int fi = -2147483647;
@@ -129,40 +235,18 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
             dims[i + 1] = dn[i];
         }
         cio_decomp *dec = decomp_blocks(&m->part[k], d, c->sorted, comm);
+        hole_fill *hf = m->part[k].any_unheld ? hole_fill_new(&m->part[k], c->data, fill, cio_type_size(type)) : NULL;
         for (int64_t v = 1; v <= df->nvars[k]; v++) {
             char name[64];
-            const char *given = NULL;
-            size_t glen = 0;
-            if (c->var_names && !c->e3sm_case) {   /* the v-th name of the list, if there is one */
-                const char *q = c->var_names;
-                for (int64_t i = 1; i < v && q; i++) q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL;
-                if (q && *q) {
-                    given = q;
-                    glen = strchr(q, ',') ? (size_t)(strchr(q, ',') - q) : strlen(q);
-                }
-            }
-            if (given) snprintf(name, sizeof name, "%s%.*s", pre, (int)glen, given);
-            else snprintf(name, sizeof name, "%s%s%04lld", pre, type_prefix(type), (long long)v);
+            var_name(c, pre, type, v, name, sizeof name);
             int id = cio_schema_var(s, name, type, d->ndims + 1, dims);
             cio_schema_att(s, id, "_FillValue", type, 1, fill);
             cio_schema_set_decomp(s, id, dec);
+            if (hf) cio_schema_set_fill(s, id, holes_fill, hf);
         }
         cio_decomp_release(dec);
     }
-    /* variables no decomposition partitions: record scalars, written by rank 0 */
-    if (df->nonpart > 0) {
-        cio_decomp *d0 = cio_decomp_new(0, NULL);
-        if (rank == 0) cio_decomp_add(d0, NULL, NULL);
-        cio_decomp_commit(d0, comm);
-        const char *td[] = {"time"};
-        for (int64_t v = 1; v <= df->nonpart; v++) {
-            char name[64];
-            snprintf(name, sizeof name, "np%04lld", (long long)v);
-            int id = cio_schema_var(s, name, type, 1, td);
-            cio_schema_set_decomp(s, id, d0);
-        }
-        cio_decomp_release(d0);
-    }
+    if (df->nonpart > 0) define_nonpart(s, df->nonpart, type, comm, rank);
     return s;
 }
 

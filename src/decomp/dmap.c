@@ -53,6 +53,10 @@ void dmap_part_free(dmap_part *p)
     cio_free(p->task_nruns);
     cio_free(p->start);
     cio_free(p->len);
+    cio_free(p->unheld_start);
+    cio_free(p->unheld_len);
+    cio_free(p->known_start);
+    cio_free(p->known_len);
     memset(p, 0, sizeof *p);
 }
 
@@ -341,7 +345,7 @@ int dmap_load(const char *path, const dmap_opts *o, MPI_Comm comm, dmap_loaded *
     return 0;
 }
 
-/* ---- duplicates ---- */
+/* ---- the runs of a range of indices, gathered on the rank that owns it ---- */
 
 typedef struct trip {
     int64_t start, len, task;
@@ -353,50 +357,49 @@ static int trip_cmp(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-int dmap_check_duplicates(const dmap_part *p, const dmap_desc *d, const char *path, MPI_Comm comm, cio_err *e)
+/* Pack this rank's runs for their owners (runs split at owner boundaries): pass 0
+ * counts into scount, pass 1 fills sbuf at sdisp. */
+static void pack_runs(const dmap_part *p, int64_t span, int pass, int *scount, const int *sdisp, int *fill, trip *sbuf)
 {
-    int rank, n;
-    MPI_Comm_rank(comm, &rank);
+    int64_t r = 0;
+    for (int64_t t = 0; t < p->ntasks; t++)
+        for (int64_t j = 0; j < p->task_nruns[t]; j++, r++) {
+            if (p->start[r] < 0) continue;
+            for (int64_t s = p->start[r], left = p->len[r]; left > 0;) {
+                int o = (int)(s / span);
+                int64_t take = (o + 1) * span - s;
+                if (take > left) take = left;
+                if (pass == 0) scount[o] += 3;
+                else {
+                    sbuf[(sdisp[o] + fill[o]) / 3] = (trip){s, take, p->task0 + t};
+                    fill[o] += 3;
+                }
+                s += take;
+                left -= take;
+            }
+        }
+}
+
+/* Collective: every rank receives the runs (of every rank) inside the indices it
+ * owns, [rank*span, (rank+1)*span), sorted by start. */
+static trip *runs_to_owners(const dmap_part *p, const dmap_desc *d, MPI_Comm comm, int64_t *nt, int64_t *spanp)
+{
+    int n;
     MPI_Comm_size(comm, &n);
     int64_t g = dmap_desc_elems(d);
-    int64_t span = (g + n - 1) / n;   /* rank r owns indices [r*span, (r+1)*span) */
+    int64_t span = (g + n - 1) / n;
     if (span < 1) span = 1;
     int *scount = cio_calloc((size_t)n, sizeof(int)), *rcount = cio_calloc((size_t)n, sizeof(int));
     int *sdisp = cio_calloc((size_t)n, sizeof(int)), *rdisp = cio_calloc((size_t)n, sizeof(int));
-    /* two passes over the runs: count, then pack (runs split at owner boundaries) */
-    trip *sbuf = NULL;
-    for (int pass = 0; pass < 2; pass++) {
-        int *fill = pass ? cio_calloc((size_t)n, sizeof(int)) : NULL;
-        int64_t r = 0;
-        for (int64_t t = 0; t < p->ntasks; t++)
-            for (int64_t j = 0; j < p->task_nruns[t]; j++, r++) {
-                if (p->start[r] < 0) continue;
-                for (int64_t s = p->start[r], left = p->len[r]; left > 0;) {
-                    int o = (int)(s / span);
-                    int64_t take = (o + 1) * span - s;
-                    if (take > left) take = left;
-                    if (pass == 0) scount[o] += 3;
-                    else {
-                        trip *x = &sbuf[(sdisp[o] + fill[o]) / 3];
-                        x->start = s;
-                        x->len = take;
-                        x->task = p->task0 + t;
-                        fill[o] += 3;
-                    }
-                    s += take;
-                    left -= take;
-                }
-            }
-        if (pass == 0) {
-            int tot = 0;
-            for (int i = 0; i < n; i++) {
-                sdisp[i] = tot;
-                tot += scount[i];
-            }
-            sbuf = cio_malloc((size_t)(tot ? tot : 3) * sizeof(int64_t));
-        }
-        cio_free(fill);
+    int *fill = cio_calloc((size_t)n, sizeof(int));
+    pack_runs(p, span, 0, scount, sdisp, fill, NULL);
+    int tot = 0;
+    for (int i = 0; i < n; i++) {
+        sdisp[i] = tot;
+        tot += scount[i];
     }
+    trip *sbuf = cio_malloc((size_t)(tot ? tot : 3) * sizeof(int64_t));
+    pack_runs(p, span, 1, scount, sdisp, fill, sbuf);
     MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, comm);
     int rtot = 0;
     for (int i = 0; i < n; i++) {
@@ -405,8 +408,22 @@ int dmap_check_duplicates(const dmap_part *p, const dmap_desc *d, const char *pa
     }
     trip *rbuf = cio_malloc((size_t)(rtot ? rtot : 3) * sizeof(int64_t));
     MPI_Alltoallv(sbuf, scount, sdisp, MPI_INT64_T, rbuf, rcount, rdisp, MPI_INT64_T, comm);
-    int64_t nt = rtot / 3;
-    qsort(rbuf, (size_t)nt, sizeof(trip), trip_cmp);
+    *nt = rtot / 3;
+    qsort(rbuf, (size_t)*nt, sizeof(trip), trip_cmp);
+    cio_free(sbuf);
+    cio_free(scount);
+    cio_free(rcount);
+    cio_free(sdisp);
+    cio_free(rdisp);
+    cio_free(fill);
+    *spanp = span;
+    return rbuf;
+}
+
+int dmap_check_duplicates(const dmap_part *p, const dmap_desc *d, const char *path, MPI_Comm comm, cio_err *e)
+{
+    int64_t nt, span;
+    trip *rbuf = runs_to_owners(p, d, comm, &nt, &span);
     /* the furthest-reaching earlier run decides an overlap */
     int64_t end = nt ? rbuf[0].start + rbuf[0].len : 0, who = nt ? rbuf[0].task : 0;
     for (int64_t i = 1; i < nt && !e->code; i++) {
@@ -425,12 +442,107 @@ int dmap_check_duplicates(const dmap_part *p, const dmap_desc *d, const char *pa
             who = rbuf[i].task;
         }
     }
-    cio_free(sbuf);
     cio_free(rbuf);
-    cio_free(scount);
-    cio_free(rcount);
-    cio_free(sdisp);
-    cio_free(rdisp);
-    (void)rank;
     return cio_agree(comm, e) ? -1 : 0;
+}
+
+/* known_* = every rank's unheld runs (the ranges are in rank order). */
+static void gather_unheld(dmap_part *p, MPI_Comm comm)
+{
+    int n;
+    MPI_Comm_size(comm, &n);
+    int mine = (int)(2 * p->nunheld), *cnt = cio_malloc((size_t)n * sizeof *cnt), *disp = cio_malloc((size_t)n * sizeof *disp);
+    MPI_Allgather(&mine, 1, MPI_INT, cnt, 1, MPI_INT, comm);
+    int tot = 0;
+    for (int i = 0; i < n; i++) {
+        disp[i] = tot;
+        tot += cnt[i];
+    }
+    int64_t *sb = cio_malloc((size_t)(mine + 1) * sizeof *sb), *rb = cio_malloc((size_t)(tot + 1) * sizeof *rb);
+    for (int64_t i = 0; i < p->nunheld; i++) {
+        sb[2 * i] = p->unheld_start[i];
+        sb[2 * i + 1] = p->unheld_len[i];
+    }
+    MPI_Allgatherv(sb, mine, MPI_INT64_T, rb, cnt, disp, MPI_INT64_T, comm);
+    p->nknown = tot / 2;
+    p->known_start = cio_malloc((size_t)(p->nknown + 1) * sizeof(int64_t));
+    p->known_len = cio_malloc((size_t)(p->nknown + 1) * sizeof(int64_t));
+    for (int64_t i = 0; i < p->nknown; i++) {
+        p->known_start[i] = rb[2 * i];
+        p->known_len[i] = rb[2 * i + 1];
+    }
+    cio_free(sb);
+    cio_free(rb);
+    cio_free(cnt);
+    cio_free(disp);
+}
+
+/* known_* = my unheld runs and those of rank r+1 (which come after mine, or wrap
+ * to the front for the last rank), as sorted runs. */
+static void share_unheld(dmap_part *p, MPI_Comm comm, int all)
+{
+    int rank, n;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &n);
+    int to = (rank + n - 1) % n, from = (rank + 1) % n;
+    int64_t mine = p->nunheld, theirs = 0, any = mine > 0, anyall;
+    MPI_Allreduce(&any, &anyall, 1, MPI_INT64_T, MPI_MAX, comm);
+    p->any_unheld = anyall > 0;
+    if (all) {
+        gather_unheld(p, comm);
+        return;
+    }
+    MPI_Sendrecv(&mine, 1, MPI_INT64_T, to, 903, &theirs, 1, MPI_INT64_T, from, 903, comm, MPI_STATUS_IGNORE);
+    int64_t *sb = cio_malloc((size_t)(2 * mine + 1) * sizeof *sb), *rb = cio_malloc((size_t)(2 * theirs + 1) * sizeof *rb);
+    for (int64_t i = 0; i < mine; i++) {
+        sb[2 * i] = p->unheld_start[i];
+        sb[2 * i + 1] = p->unheld_len[i];
+    }
+    MPI_Sendrecv(sb, (int)(2 * mine), MPI_INT64_T, to, 904, rb, (int)(2 * theirs), MPI_INT64_T, from, 904, comm,
+                 MPI_STATUS_IGNORE);
+    int self = from == rank;
+    int64_t nk = mine + (self ? 0 : theirs);
+    p->known_start = cio_malloc((size_t)(nk + 1) * sizeof(int64_t));
+    p->known_len = cio_malloc((size_t)(nk + 1) * sizeof(int64_t));
+    int wrap = from < rank;   /* the next rank's range lies before mine */
+    int64_t k = 0;
+    for (int part = 0; part < 2; part++) {
+        int take_theirs = (part == 0) == wrap;
+        if (take_theirs && self) continue;
+        for (int64_t i = 0; i < (take_theirs ? theirs : mine); i++, k++) {
+            p->known_start[k] = take_theirs ? rb[2 * i] : p->unheld_start[i];
+            p->known_len[k] = take_theirs ? rb[2 * i + 1] : p->unheld_len[i];
+        }
+    }
+    p->nknown = k;
+    cio_free(sb);
+    cio_free(rb);
+}
+
+void dmap_find_unheld(dmap_part *p, const dmap_desc *d, MPI_Comm comm, int all)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    int64_t nt, span;
+    trip *rbuf = runs_to_owners(p, d, comm, &nt, &span);
+    int64_t g = dmap_desc_elems(d), lo = rank * span, hi = lo + span < g ? lo + span : g;
+    cio_free(p->unheld_start);
+    cio_free(p->unheld_len);
+    cio_free(p->known_start);
+    cio_free(p->known_len);
+    p->nunheld = p->nknown = 0;
+    int64_t cap = nt + 1;
+    p->unheld_start = cio_malloc((size_t)cap * sizeof(int64_t));
+    p->unheld_len = cio_malloc((size_t)cap * sizeof(int64_t));
+    int64_t at = lo;
+    for (int64_t i = 0; i <= nt && at < hi; i++) {
+        int64_t next = i < nt ? rbuf[i].start : hi;
+        if (next > at) {
+            p->unheld_start[p->nunheld] = at;
+            p->unheld_len[p->nunheld++] = next - at;
+        }
+        if (i < nt && rbuf[i].start + rbuf[i].len > at) at = rbuf[i].start + rbuf[i].len;
+    }
+    cio_free(rbuf);
+    share_unheld(p, comm, all);
 }

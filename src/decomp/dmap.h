@@ -47,6 +47,11 @@ typedef struct dmap_part {
     int64_t *start, *len;       /* start -1: a hole run */
     int64_t nelems;             /* entries that name an element */
     int64_t nholes;
+    int64_t nunheld;            /* dmap_find_unheld: elements no task names that this rank writes, */
+    int64_t *unheld_start, *unheld_len;     /* as sorted runs */
+    int64_t nknown;             /* those and the next rank's (what a shifted read-back checks), sorted */
+    int64_t *known_start, *known_len;
+    int any_unheld;             /* some rank has unheld elements */
 } dmap_part;
 
 void dmap_part_init(dmap_part *p, int64_t task0, int64_t ntasks);
@@ -101,6 +106,14 @@ void dmap_loaded_free(dmap_loaded *l);
  * Each rank sends its runs to the rank owning that range of indices, which sorts
  * them, so memory stays with each rank's share. */
 int dmap_check_duplicates(const dmap_part *p, const dmap_desc *d, const char *path, MPI_Comm comm, cio_err *e);
+
+/* Collective: the elements of the array no task names, as the runs this rank
+ * writes them in (rank r of n: those in [r*span, (r+1)*span), span = ceil(elements
+ * / n)), from the same exchange as the duplicate check: each rank learns only
+ * the runs inside its own range, and in known_* those of rank r+1 (what a
+ * shifted read-back checks) or, with `all` (I/O tasks that check their boxes,
+ * which span other ranks' ranges), every rank's: runs, not elements. */
+void dmap_find_unheld(dmap_part *p, const dmap_desc *d, MPI_Comm comm, int all);
 
 /* Writers.  A map source gives task t's entries (0-based, < 0 a hole). */
 typedef int64_t (*dmap_task_fn)(void *ctx, int k, int64_t task, int64_t **entries);

@@ -60,6 +60,7 @@ static void map_call_pattern(cio_app *a, void *ctx)
         return;
     }
     a->ecfg.opts.mode = CIO_MODE_NONBLOCKING_COLLECTIVE;
+    snprintf(a->mode_cause, sizeof a->mode_cause, "gcrm_original_blocking");
     run->per_field_wait = 1;
 }
 

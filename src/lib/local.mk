@@ -10,6 +10,10 @@ src_lib_libcio_base_a_SOURCES = \
 	src/lib/base/env.h \
 	src/lib/base/hints.c \
 	src/lib/base/hints.h \
+	src/lib/base/hint_status.c \
+	src/lib/base/hint_status.h \
+	src/lib/base/host_info.c \
+	src/lib/base/host_info.h \
 	src/lib/base/hostlist.c \
 	src/lib/base/hostlist.h \
 	src/lib/base/json.c \
@@ -76,6 +80,8 @@ endif
 src_lib_libcio_engine_a_SOURCES = \
 	src/lib/engine/aggregate.c \
 	src/lib/engine/aggregate.h \
+	src/lib/engine/piobox.c \
+	src/lib/engine/piobox.h \
 	src/lib/engine/engine.c \
 	src/lib/engine/engine.h \
 	src/lib/engine/engine_agg.c \
@@ -86,6 +92,7 @@ src_lib_libcio_engine_a_SOURCES = \
 	src/lib/engine/engine_readback.c \
 	src/lib/engine/engine_shared.c \
 	src/lib/engine/engine_split.c \
+	src/lib/engine/engine_sync_end.c \
 	src/lib/engine/engine_write.c
 
 # app: the kernel descriptor, the common settings, reports, JSON, dry runs,
@@ -101,11 +108,14 @@ src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/app_params.c \
 	src/lib/app/app_repeat.c \
 	src/lib/app/app_report.c \
+	src/lib/app/app_what_ran.c \
 	src/lib/app/buildinfo.h \
 	src/lib/app/context.c \
 	src/lib/app/context.h \
 	src/lib/app/dryrun.c \
 	src/lib/app/inapplicable.c \
+	src/lib/app/ior_equivalent.c \
+	src/lib/app/ior_equivalent.h \
 	src/lib/app/kernel.c \
 	src/lib/app/kernel.h \
 	src/lib/app/outputs.c \

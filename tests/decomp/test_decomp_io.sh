@@ -3,7 +3,7 @@
 # decomp_io replays a map recorded at 4 tasks (the formats' running example: an
 # unsorted task, a hole, an element nobody holds) at 1, 2, 3 and 4 ranks with every
 # driver built: identical files, --verify passes, the same checksums; the element
-# nobody holds is never written.  Then an E3SM-IO map with 3 decompositions,
+# nobody holds gets the variable's _FillValue (--fill_holes false: never written).  Then an E3SM-IO map with 3 decompositions,
 # generated maps (holes, a random permutation, E3SM-like cubed-sphere columns),
 # --sorted, the planner, and bad maps on every rank.
 . "$top_srcdir/tests/lib.sh"
@@ -39,7 +39,7 @@ for drvfmt in pnetcdf netcdf netcdf:cdf1 hdf5 mpiio; do
     for np in 1 2 3 4; do
         run $np "$X" --decomp "$D/example_f.dat" --nvars 2 --records 2 --driver ${drv%%_*} $fmt --iotype blocking_collective $fill \
             --out "$drv$np" --verify --json "$drv$np.json" >"$drv$np.log" 2>&1 || { cat "$drv$np.log"; fail "$drv at $np ranks"; }
-        grep -Eq "verify +PASS: 105 elements checked, 0 mismatches" "$drv$np.log" || fail "$drv at $np ranks: verify"
+        grep -Eq "verify +PASS: 109 elements checked, 0 mismatches" "$drv$np.log" || fail "$drv at $np ranks: verify"
         json_get "$drv$np.json" 'd["checksums"]' >"$drv$np.sum"
         if [ $np -gt 1 ]; then
             same_file "$drv""1/decomp_io.nc" "$drv$np/decomp_io.nc" "$drv: the file at $np ranks differs from 1 rank's"
@@ -50,12 +50,12 @@ done
 # adios2 (when built): BP output depends on the process count, so the checksums are
 # compared (pnetcdf's, less rundate: the driver writes no text arrays, so adios2 runs
 # have none) and climio_bp2nc's netCDF conversions of the 1- and 4-rank outputs must
-# be the same bytes, with pnetcdf's values (the element nobody holds still 0)
+# be the same bytes, with pnetcdf's values (the element nobody holds: the fill value)
 if have_driver adios2; then
     for np in 1 2 3 4; do
         run $np "$X" --decomp "$D/example_f.dat" --nvars 2 --records 2 --driver adios2 \
             --out "adios2$np" --verify --json "adios2$np.json" >"adios2$np.log" 2>&1 || { cat "adios2$np.log"; fail "adios2 at $np ranks"; }
-        grep -Eq "verify +PASS: 92 elements checked, 0 mismatches" "adios2$np.log" || fail "adios2 at $np ranks: verify"
+        grep -Eq "verify +PASS: 96 elements checked, 0 mismatches" "adios2$np.log" || fail "adios2 at $np ranks: verify"
         json_get "adios2$np.json" 'd["checksums"]' >"adios2$np.sum"
         "$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1]))["checksums"]; b=json.load(open(sys.argv[2]))["checksums"]
 del a["rundate"]; sys.exit(not (a == b and len(b) == 2))' pnetcdf1.json "adios2$np.json" ||
@@ -99,21 +99,26 @@ fi
 run 2 "$X" --decomp "$D/example_f.dat" --nvars 1 --driver null --out rd_null --quiet || fail "null driver with rundate"
 
 grep -q "recorded at 4 tasks, replayed on 3 ranks" pnetcdf3.log || fail "report: recorded/replayed"
-grep -q "D1: 4 x 6, 23 elements written per variable and record, 1 holes, 1 never written" pnetcdf3.log || fail "report: D1"
+grep -q "D1: 4 x 6, 23 elements written per variable and record, 1 holes, 1 unheld, written with _FillValue" pnetcdf3.log ||
+    fail "report: D1"
 # the header is pioperf's: dim000001 the fastest (first listed) length
 "$NCMPIDUMP" -h pnetcdf2/decomp_io.nc >h.cdl
 grep -q "dim000001 = 6 ;" h.cdl && grep -q "dim000002 = 4 ;" h.cdl || fail "dimensions"
 grep -q "double vard0002(time, dim000002, dim000001) ;" h.cdl || fail "variable shape"
 grep -q "vard0001:_FillValue = 9.96920996838687e+36 ;" h.cdl || fail "_FillValue"
-# nobody holds element 24 (index 23): it is never written, so it reads as 0 (no fill)
-"$NCMPIDUMP" -v vard0001 pnetcdf4/decomp_io.nc | "$PYTHON" -c '
-import sys, re
+# nobody holds element 24 (index 23): it holds the _FillValue (ncmpidump's "_"), as
+# PIO writes it; with --fill_holes false it is never written and reads as 0 (no fill)
+run 4 "$X" --decomp "$D/example_f.dat" --nvars 1 --records 2 --fill_holes false --out nofill --quiet
+for f in pnetcdf4:_ nofill:0; do
+    "$NCMPIDUMP" -v vard0001 "${f%%:*}/decomp_io.nc" | "$PYTHON" -c '
+import sys
 t = sys.stdin.read()
-v = [float(x) for x in re.findall(r"[-0-9.e+]+", t.split("vard0001 =")[1].split(";")[0])]
+v = [x.strip() for x in t.split("vard0001 =")[1].split(";")[0].replace("\n", " ").split(",")]
 assert len(v) == 48, len(v)
-assert v[23] == 0 and v[47] == 0, (v[23], v[47])
-assert all(x != 0 for i, x in enumerate(v) if i % 24 != 23), v
-' || fail "the element nobody holds was written, or a held one was not"
+assert v[23] == sys.argv[1] and v[47] == sys.argv[1], (v[23], v[47])
+assert all(x not in ("0", "_") for i, x in enumerate(v) if i % 24 != 23), v
+' "${f#*:}" || fail "${f%%:*}: the element nobody holds is not ${f#*:}, or a held one was not written"
+done
 # --sorted (PIO's sorted map) writes the same file
 run 2 "$X" --decomp "$D/example_f.dat" --nvars 2 --records 2 --sorted --out sorted --quiet
 cmp -s pnetcdf1/decomp_io.nc sorted/decomp_io.nc || fail "--sorted changed the file"
@@ -173,7 +178,7 @@ for k in block roundrobin holes random cubed_sphere mom; do
     json_get ge_$k.json 'd["checksums"]' >ge_$k.sum
     cmp -s g3_$k.sum ge_$k.sum || fail "$k: the E3SM-IO map's replay has other checksums than the PIO text map's"
 done
-grep -q "D1: 8 x 96, 768 elements written per variable and record, 128 holes, 0 never written" g_holes.log ||
+grep -q "D1: 8 x 96, 768 elements written per variable and record, 128 holes, 0 unheld, written with _FillValue" g_holes.log ||
     fail "holes map report"
 
 # gcrm_io's own decomposition as a PIO map: replayed at the same process count with

@@ -21,7 +21,7 @@ decompfile=   'BLOCK', 'ROUNDROBIN', '$D/example_f.dat', ''
  varsize = 100   ! elements per rank for BLOCK and ROUNDROBIN
 /
 NL
-run 4 "$X" --pioperf pioperf.nl --json pp.json >out.txt 2>err.txt || { cat out.txt err.txt; fail "pioperf run"; }
+run 4 "$X" --pioperf pioperf.nl --pioperf_read true --json pp.json >out.txt 2>err.txt || { cat out.txt err.txt; fail "pioperf run"; }
 grep -c "^ Testing decomp: " out.txt | grep -qx 3 || fail "three decompositions"
 grep -q "^ Testing decomp: BLOCK$" out.txt || fail "Testing decomp line"
 # (a15,a9,i10,i10,i10,2f20.10) and (a15,a9,i10,i10,i10,f20.10)
@@ -47,7 +47,7 @@ assert len(r) == int(sys.argv[1]), len(r)
 assert all(x["verify"]["verdict"] == "pass" and x["verify"]["elements"] > 0 for x in r)
 assert all(x["write"]["bytes"] > 0 and x["pioperf"]["write_mib_per_s"] > 0 for x in r)
 b = [x for x in r if x["decomp"] == "BLOCK" and x["pio_typename"] == "pnetcdf"]
-assert {(x["rearranger"], x["io_tasks"]) for x in b} == {("box", 4), ("box", 2), ("subset", 4), ("subset", 2)}, b
+assert {(x["rearranger"], x["io_tasks"]) for x in b} == {("pio_box", 4), ("pio_box", 2), ("subset", 4), ("subset", 2)}, b
 # 3 variables x 2 frames x 4 ranks x 100 doubles, and rundate's 13 bytes from the second file on
 assert [x["write"]["bytes"] for x in b] == [19200] + [19213] * 3, [x["write"]["bytes"] for x in b]
 PY

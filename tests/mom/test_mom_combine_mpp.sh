@@ -17,7 +17,7 @@ tiny="$top_srcdir/inputs/mom.in.tiny"
 w() { np=$1; d=$2; shift 2
   run $np "$io" "$tiny" --out "$d" --quiet "$@" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "mom_io $*"; }; }
 c() { np=$1; shift
-  run $np "$comb" --quiet "$@" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "mom_combine $*"; }; }
+  run $np "$comb" --mom5 --quiet "$@" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "mom_combine $*"; }; }
 same() {        # a b what: the same header and data by ncdump (the format line aside); b's filename is its name
   "$NCDUMP" "$1" | tail -n +2 | sed '/^		:filename = /d' >"$TESTTMP/a.cdl"
   "$NCDUMP" "$2" | tail -n +2 >"$TESTTMP/b0.cdl"
@@ -52,7 +52,7 @@ vars="temp,salt,u,v,age_global,eta_t,surface_temp,geolon_t,geolat_t,geolon_c,geo
 
 # an existing output is refused, in mppnccombine's words, and left as it was
 sum=$(cksum <"$TESTTMP/iod/ocean.nc")
-expect_fail 1 "Error: output file seems to exist already!" "$comb" "$TESTTMP/iod/ocean.nc"
+expect_fail 1 "Error: output file seems to exist already!" "$comb" --mom5 "$TESTTMP/iod/ocean.nc"
 [ "$(cksum <"$TESTTMP/iod/ocean.nc")" = "$sum" ] || fail "the existing output was changed"
 
 # the formats: -64 (64-bit offset), -n4 (netCDF-4 classic)
@@ -76,12 +76,12 @@ hs "$TESTTMP/iod/ozs.nc" "temp:_DeflateLevel = 5 ;" "-n4 -z -s: temp not deflate
 c 1 -n4 -d 2 "$TESTTMP/iod/od2.nc" "$TESTTMP/iod/ocean.nc.0000" "$TESTTMP/iod/ocean.nc.0001"
 hs "$TESTTMP/iod/od2.nc" "temp:_DeflateLevel = 2 ;" "-n4 -d 2: temp not deflated at level 2"
 # -z without -n4: mppnccombine's `compress && (! format & NC_NETCDF4)` is never true: classic, uncompressed
-run 1 "$comb" -z "$TESTTMP/iod/ozc.nc" "$TESTTMP/iod/ocean.nc.0000" "$TESTTMP/iod/ocean.nc.0001" >"$TESTTMP/log" 2>&1 ||
+run 1 "$comb" --mom5 -z "$TESTTMP/iod/ozc.nc" "$TESTTMP/iod/ocean.nc.0000" "$TESTTMP/iod/ocean.nc.0001" >"$TESTTMP/log" 2>&1 ||
   { cat "$TESTTMP/log"; fail "-z alone"; }
 [ "$("$NCDUMP" -k "$TESTTMP/iod/ozc.nc")" = classic ] || fail "-z without -n4 did not stay classic, as mppnccombine"
 grep -qF "warning: -z without -n4" "$TESTTMP/log" || { cat "$TESTTMP/log"; fail "-z without -n4: no warning"; }
 same "$ref" "$TESTTMP/iod/ozc.nc" "-z without -n4"
-expect_fail 1 "Illegal deflate level 12" "$comb" -d 12 "$TESTTMP/iod/o12.nc"
+expect_fail 1 "Illegal deflate level 12" "$comb" --mom5 -d 12 "$TESTTMP/iod/o12.nc"
 # -k 2: two records per read, the same file (but for the one character of the name in its filename attribute)
 c 1 -k 2 "$TESTTMP/iod/k2.nc" "$TESTTMP/iod/ocean.nc.0000" "$TESTTMP/iod/ocean.nc.0001"
 c 1 "$TESTTMP/iod/k1.nc" "$TESTTMP/iod/ocean.nc.0000" "$TESTTMP/iod/ocean.nc.0001"
@@ -89,7 +89,7 @@ c 1 "$TESTTMP/iod/k1.nc" "$TESTTMP/iod/ocean.nc.0000" "$TESTTMP/iod/ocean.nc.000
 
 # the parallel combine stays: 2 ranks, each reading a range of members
 if have_driver pnetcdf; then
-  c 2 --driver pnetcdf "$TESTTMP/pe/par.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001" \
+  c 2 --bench --driver pnetcdf "$TESTTMP/pe/par.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001" \
     "$TESTTMP/pe/ocean.nc.0002" "$TESTTMP/pe/ocean.nc.0003"
   grep -q "mom_combine: 4 members .* on 2 ranks in" "$TESTTMP/log" || { cat "$TESTTMP/log"; fail "no timing line"; }
   same "$ref" "$TESTTMP/pe/par.nc" "parallel combine"
@@ -97,7 +97,7 @@ fi
 
 # -x: an estimate in MB, no output; -r: the inputs go after a successful combine
 cp -r "$TESTTMP/pe" "$TESTTMP/px"; rm "$TESTTMP/px/"*.nc
-run 1 "$comb" -x "$TESTTMP/px/ocean.nc" >"$TESTTMP/x.txt" 2>&1 || { cat "$TESTTMP/x.txt"; fail "-x"; }
+run 1 "$comb" --mom5 -x "$TESTTMP/px/ocean.nc" >"$TESTTMP/x.txt" 2>&1 || { cat "$TESTTMP/x.txt"; fail "-x"; }
 grep -qx "[0-9][0-9]*" "$TESTTMP/x.txt" || { cat "$TESTTMP/x.txt"; fail "-x printed no number of MB"; }
 [ ! -e "$TESTTMP/px/ocean.nc" ] || fail "-x created the output"
 cp -r "$TESTTMP/iod" "$TESTTMP/rm"; rm "$TESTTMP/rm/"*.nc
@@ -106,9 +106,9 @@ c 1 -r "$TESTTMP/rm/ocean.nc"
   fail "-r did not leave the output alone without its inputs"
 
 # what it refuses, and why
-expect_fail 1 "Error: cannot open the output netCDF file for appending!" "$comb" -a "$TESTTMP/pe/a.nc"
-expect_fail 1 "Illegal option -q" "$comb" -q "$TESTTMP/pe/q.nc"
-expect_fail 1 "no output file given" "$comb" -v
-expect_fail 1 "ocean.nc: xt_ocean or yt_ocean has no domain_decomposition attribute of 4 integers: not a member of an FMS file set" "$comb" "$TESTTMP/none.nc" "$ref"
-run 1 "$comb" -V >"$TESTTMP/v.txt" 2>&1 && grep -q "mppnccombine 2.2.5" "$TESTTMP/v.txt" || fail "-V"
+expect_fail 1 "Error: cannot open the output netCDF file for appending!" "$comb" --mom5 -a "$TESTTMP/pe/a.nc"
+expect_fail 1 "Illegal option -q" "$comb" --mom5 -q "$TESTTMP/pe/q.nc"
+expect_fail 1 "no output file given" "$comb" --mom5 -v
+expect_fail 1 "ocean.nc: xt_ocean or yt_ocean has no domain_decomposition attribute of 4 integers: not a member of an FMS file set" "$comb" --mom5 "$TESTTMP/none.nc" "$ref"
+run 1 "$comb" --mom5 -V >"$TESTTMP/v.txt" 2>&1 && grep -q "mppnccombine 2.2.5" "$TESTTMP/v.txt" || fail "-V"
 pass

@@ -49,20 +49,20 @@ same_as_ref() { # file var...: the serial file's values
 # a member missing: mppnccombine's refusal, nothing written
 cp -r "$TESTTMP/pe" "$TESTTMP/f"; rm "$TESTTMP/f/ocean.nc.0002"
 expect_fail 1 "ERROR: missing at least $TESTTMP/f/ocean.nc.0002 from the input fileset.  Exiting." \
-  "$comb" "$TESTTMP/f/ocean.nc"
+  "$comb" --mom5 "$TESTTMP/f/ocean.nc"
 [ $rc -eq 9 ] || fail "a member missing: exit status $rc, mppnccombine's is 9"
 [ ! -e "$TESTTMP/f/ocean.nc" ] || fail "an output was written for a set with a member missing"
 
 # -f: combined without it, its points 0, exit status 1 and mppnccombine's warning
 set +e
-run 1 "$comb" -f "$TESTTMP/f/ocean.nc" >"$TESTTMP/log" 2>"$TESTTMP/err"; rc=$?
+run 1 "$comb" --mom5 -f "$TESTTMP/f/ocean.nc" >"$TESTTMP/log" 2>"$TESTTMP/err"; rc=$?
 set -e
 [ $rc -eq 1 ] || { cat "$TESTTMP/log" "$TESTTMP/err"; fail "-f with a member missing: exit status $rc, mppnccombine's is 1"; }
 grep -qF "Warning: output file may be incomplete!" "$TESTTMP/err" || { cat "$TESTTMP/err"; fail "-f: no warning"; }
 grep -qF "Error: cannot open input file \"$TESTTMP/f/ocean.nc.0002\"" "$TESTTMP/err" || { cat "$TESTTMP/err"; fail "-f: the missing member is not named"; }
 [ "$("$NCDUMP" -k "$TESTTMP/f/ocean.nc")" = classic ] || fail "-f: no classic output"
 # -n / -e with the inputs named select nothing: said, not dropped in silence
-run 1 "$comb" -n 2 -e 3 "$TESTTMP/pe/ne.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001" \
+run 1 "$comb" --mom5 -n 2 -e 3 "$TESTTMP/pe/ne.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001" \
   "$TESTTMP/pe/ocean.nc.0002" "$TESTTMP/pe/ocean.nc.0003" >"$TESTTMP/log" 2>"$TESTTMP/err2" || { cat "$TESTTMP/err2"; fail "-n -e with inputs"; }
 grep -qF "note: -n 2 / -e 3 have no effect: the 4 input files are named" "$TESTTMP/err2" || { cat "$TESTTMP/err2"; fail "-n -e: no note"; }
 # the tool's own chunking default is nothing the user set: no 'has no effect' note on the classic output
@@ -75,7 +75,7 @@ same_as_ref "$TESTTMP/f/ocean.nc" xt_ocean yt_ocean xu_ocean yu_ocean st_ocean t
 # -f -m: the fields' missing_value there (ncdump shows _FillValue = missing_value as _)
 cp -r "$TESTTMP/pe" "$TESTTMP/fm"; rm "$TESTTMP/fm/ocean.nc.0002"
 set +e
-run 1 "$comb" -f -m "$TESTTMP/fm/ocean.nc" >"$TESTTMP/log" 2>"$TESTTMP/err"; rc=$?
+run 1 "$comb" --mom5 -f -m "$TESTTMP/fm/ocean.nc" >"$TESTTMP/log" 2>"$TESTTMP/err"; rc=$?
 set -e
 [ $rc -eq 1 ] || { cat "$TESTTMP/log" "$TESTTMP/err"; fail "-f -m: exit status $rc"; }
 gap_is "$TESTTMP/fm/ocean.nc" temp _
@@ -83,14 +83,14 @@ gap_is "$TESTTMP/fm/ocean.nc" surface_temp _
 "$NCDUMP" -h "$TESTTMP/fm/ocean.nc" | grep -qF "temp:missing_value = -1.e+20f ;" || fail "-m: temp's missing_value is not -1e20"
 
 # fewer inputs named than the set has: no refusal (mppnccombine takes them verbatim), the rest 0
-run 1 "$comb" "$TESTTMP/pe/three.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001" \
+run 1 "$comb" --mom5 "$TESTTMP/pe/three.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001" \
   "$TESTTMP/pe/ocean.nc.0003" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "3 of 4 inputs named"; }
 grep -qF "3 of the 4 members of the set" "$TESTTMP/log" || { cat "$TESTTMP/log"; fail "no warning that 3 of 4 members are combined"; }
 gap_is "$TESTTMP/pe/three.nc" temp 0
 "$NCDUMP" -h "$TESTTMP/pe/three.nc" | grep -qF ":filename = \"$TESTTMP/pe/three.nc\" ;" || fail "filename attribute of three.nc"
 
 # -a: the whole set written into that file; it then holds the serial file's data and keeps its header
-run 1 "$comb" -a "$TESTTMP/pe/three.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001" \
+run 1 "$comb" --mom5 -a "$TESTTMP/pe/three.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001" \
   "$TESTTMP/pe/ocean.nc.0002" "$TESTTMP/pe/ocean.nc.0003" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "-a"; }
 same_as_ref "$TESTTMP/pe/three.nc" temp salt u v age_global eta_t surface_temp geolon_t geolat_t geolon_c geolat_c \
   xt_ocean yt_ocean xu_ocean yu_ocean st_ocean time average_T1 average_T2 average_DT time_bnds
@@ -99,8 +99,8 @@ same_as_ref "$TESTTMP/pe/three.nc" temp salt u v age_global eta_t surface_temp g
 run 2 "$io" "$tiny" --out "$TESTTMP/big" --quiet --ni 48 --layout 2,1 --io_layout 1,1 >"$TESTTMP/log" 2>&1 ||
   { cat "$TESTTMP/log"; fail "mom_io 48 x 30"; }
 expect_fail 1 "-a: the output $TESTTMP/big/ocean.nc has dimension xt_ocean of length 48, the set's is 40" \
-  "$comb" -a "$TESTTMP/big/ocean.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001"
-expect_fail 1 "Error: cannot open the output netCDF file for appending!" "$comb" -a "$TESTTMP/pe/none.nc" \
+  "$comb" --mom5 -a "$TESTTMP/big/ocean.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001"
+expect_fail 1 "Error: cannot open the output netCDF file for appending!" "$comb" --mom5 -a "$TESTTMP/pe/none.nc" \
   "$TESTTMP/pe/ocean.nc.0000"
 # -a onto a combined file of another set (other packing, other fields, other output
 # times) is refused before anything is written, and the file is left as it was
@@ -113,18 +113,18 @@ run 4 "$io" "$tiny" --out "$TESTTMP/t2" --quiet --layout 2,2 --io_layout 0,0 --o
 cp "$TESTTMP/pe/three.nc" "$TESTTMP/keep.nc"
 for set in p1 f2; do
   expect_fail 1 "-a: the output $TESTTMP/pe/three.nc holds 'nk 5 pack 2; fields temp salt u:u" \
-    "$comb" -a "$TESTTMP/pe/three.nc" "$TESTTMP/$set/ocean.nc.0000" "$TESTTMP/$set/ocean.nc.0001" \
+    "$comb" --mom5 -a "$TESTTMP/pe/three.nc" "$TESTTMP/$set/ocean.nc.0000" "$TESTTMP/$set/ocean.nc.0001" \
     "$TESTTMP/$set/ocean.nc.0002" "$TESTTMP/$set/ocean.nc.0003"
   grep -qF "it is a file of another set; nothing was appended" "$TESTTMP/err.txt" || fail "-a onto another set ($set)"
 done
 expect_fail 1 "-a: record 1 of the output $TESTTMP/pe/three.nc is at time 0.0104166667 days, in the set" \
-  "$comb" -a "$TESTTMP/pe/three.nc" "$TESTTMP/t2/ocean.nc.0000" "$TESTTMP/t2/ocean.nc.0001" \
+  "$comb" --mom5 -a "$TESTTMP/pe/three.nc" "$TESTTMP/t2/ocean.nc.0000" "$TESTTMP/t2/ocean.nc.0001" \
   "$TESTTMP/t2/ocean.nc.0002" "$TESTTMP/t2/ocean.nc.0003"
 cmp -s "$TESTTMP/pe/three.nc" "$TESTTMP/keep.nc" || fail "-a onto a file of another set changed it"
 # a directory as the output (with or without -a) is named as one
 mkdir "$TESTTMP/adir"
 for o in "" -a; do
   expect_fail 1 "the output $TESTTMP/adir is a directory: name the combined file" \
-    "$comb" $o "$TESTTMP/adir" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001"
+    "$comb" --mom5 $o "$TESTTMP/adir" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001"
 done
 pass

@@ -1,13 +1,15 @@
 # tests for scripts: climio-sweep, with pytest (tests/scripts/*.py) run through
 # two shell wrappers so a missing Slurm shows as its own SKIP.
-TESTS += tests/scripts/test_sweep.sh tests/scripts/test_sweep_slurm.sh tests/scripts/test_sweepbase.sh
+TESTS += tests/scripts/test_sweep.sh tests/scripts/test_sweep_slurm.sh tests/scripts/test_sweepbase.sh \
+  tests/scripts/test_sweep_products.sh
 EXTRA_DIST += tests/scripts/test_sweep.sh tests/scripts/test_sweep_slurm.sh tests/scripts/pytest_wrapper.sh \
   tests/scripts/conftest.py tests/scripts/local_slurm.py tests/scripts/test_local.py \
   tests/scripts/test_resume.py tests/scripts/test_pbs.py tests/scripts/test_sweepfile_errors.py \
   tests/scripts/test_slurm.py tests/scripts/test_report.py tests/scripts/test_sweepfile_fuzz_corpus.py \
   tests/scripts/test_kernel_params.py tests/scripts/test_bench_runner.py tests/scripts/test_report_spread.py \
   tests/scripts/test_sweepbase.sh tests/scripts/test_sweepbase_fuzz_corpus.py \
-  tests/scripts/test_compression_sweep.py
+  tests/scripts/test_compression_sweep.py tests/scripts/test_sweep_products.sh tests/scripts/test_sweep_order.py \
+  tests/scripts/test_report_labels.py tests/scripts/test_bench_interrupt.py tests/scripts/test_report_browser.py
 # the sweep-file fuzz target (atheris, run by scripts/fuzz), which the test above
 # replays its corpus (tests/fuzz/corpus, distributed whole) through
 EXTRA_DIST += tests/fuzz/fuzz_sweepfile.py

@@ -18,18 +18,29 @@ pytest.importorskip("matplotlib")
 
 def test_clear_winner_rule():
     cw = report.clear_winner
-    # best range [100, 120] above the runner-up's [80, 95]: a winner
-    assert cw({"a": [100, 110, 120], "b": [80, 90, 95], "c": [10, 11, 12]}) == ("a", "a", "b")
-    # the case: mean 86.76 from 155.86, 50.61, 53.81 against a steady 80: no winner
-    assert cw({"mpiio": [155.86, 50.61, 53.81], "other": [79, 80, 81]}) == (None, "other", "mpiio")
-    # touching ranges are not beyond the spreads
-    assert cw({"a": [95, 100, 110], "b": [80, 90, 95]})[0] is None
-    # lower is better (times): the smallest whole range wins
-    assert cw({"a": [1.0, 1.1], "b": [2.0, 2.2]}, higher=False)[0] == "a"
-    assert cw({"a": [1.0, 2.1], "b": [2.0, 2.2]}, higher=False)[0] is None
-    # one run per cell: no spread to judge, no winner
-    assert cw({"a": [100], "b": [10]})[0] is None
-    assert cw({}) == (None, None, None)
+    # five repetitions each, all of a above all of b: exact p = 2/252, a winner
+    v = cw({"a": [100, 110, 120, 105, 115], "b": [80, 90, 95, 85, 92], "c": [10, 11, 12, 13, 14]})
+    assert tuple(v) == ("a", "a", "b") and abs(v.p - 2 / 252) < 1e-12
+    # the case: a wide best that reaches below the steady runner-up: no winner
+    v = cw({"mpiio": [155.86, 50.61, 53.81, 152.3, 147.3], "other": [79, 80, 81, 80, 82]})
+    assert tuple(v) == (None, "mpiio", "other") and v.p > 0.05 and "not below 0.05" in v.reason
+    # three repetitions whose ranges do not overlap are still not enough
+    v = cw({"a": [100, 110, 120], "b": [80, 90, 95]})
+    assert v.winner is None and v.reason == "3 repetitions, the test needs at least 5"
+    # lower is better (times): the smaller values win
+    assert cw({"a": [1.0, 1.1, 1.05, 1.02, 1.08], "b": [2.0, 2.2, 2.1, 2.05, 2.15]}, higher=False).winner == "a"
+    assert cw({"a": [1.0, 2.3, 1.05, 2.4, 1.08], "b": [2.0, 2.2, 2.1, 2.05, 2.15]}, higher=False).winner is None
+    assert tuple(cw({})) == (None, None, None)
+
+
+def test_mann_whitney_matches_the_tables():
+    from climio_sweep import verdict
+    mw = verdict.mann_whitney_p
+    assert abs(mw([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]) - 2 / 252) < 1e-12
+    assert abs(mw([1, 3, 5, 7, 9], [2, 4, 6, 8, 10]) - 0.6904761904761905) < 1e-12
+    assert mw([1, 1, 1], [1, 1, 1]) == 1.0
+    # large samples: the normal approximation, separated samples far below alpha
+    assert mw(list(range(30)), list(range(100, 130))) < 1e-6
 
 
 def doc(values, context=None, metric_col="write_bandwidth_MiBps"):
@@ -50,9 +61,11 @@ def doc(values, context=None, metric_col="write_bandwidth_MiBps"):
                      {"key": "hints.striping_factor", "kind": "hint", "values": [1, 2]}], "runs": runs}
 
 
-CLEAR = {(1, 1): [100, 105, 110], (1, 2): [50, 52, 55], (2, 1): [60, 62, 64], (2, 2): [70, 71, 75]}
+CLEAR = {(1, 1): [100, 105, 110, 103, 108], (1, 2): [50, 52, 55, 51, 53], (2, 1): [60, 62, 64, 61, 63],
+         (2, 2): [70, 71, 75, 72, 73]}
 # the best median (90) from a wide range that reaches below the runner-up's (79-88)
-UNCLEAR = {(1, 1): [155.86, 50.61, 90.0], (1, 2): [79, 85, 88], (2, 1): [60, 62, 64], (2, 2): [70, 71, 75]}
+UNCLEAR = {(1, 1): [155.86, 50.61, 90.0, 52.0, 150.0], (1, 2): [79, 85, 88, 84, 86], (2, 1): [60, 62, 64, 61, 63],
+           (2, 2): [70, 71, 75, 72, 73]}
 
 
 def test_heatmap_boxes_only_a_clear_winner(tmp_path):
@@ -60,14 +73,20 @@ def test_heatmap_boxes_only_a_clear_winner(tmp_path):
     heat = [f for f in figs if f[0].startswith("Heatmap")]
     assert len(heat) == 1 and os.path.isfile(heat[0][1])
     assert res.notes == ["cb_nodes x striping_factor: cb_nodes=1, striping_factor=1 beats the runner-up "
-                         "(cb_nodes=2, striping_factor=2) beyond both spreads"]
+                         "(cb_nodes=2, striping_factor=2): Mann-Whitney U, two-sided, alpha 0.05, at least 5 "
+                         "repetitions each, p = 0.00794"]
     figs, res = report.make_all(doc(UNCLEAR), str(tmp_path / "b"))
-    assert res.notes == ["cb_nodes x striping_factor: no clear winner: cb_nodes=1, striping_factor=1 and "
-                         "cb_nodes=1, striping_factor=2 overlap within their min-max"]
+    assert res.notes == ["cb_nodes x striping_factor: no clear winner between cb_nodes=1, striping_factor=1 and "
+                         "cb_nodes=1, striping_factor=2 (p = 0.69, not below 0.05; Mann-Whitney U, two-sided, "
+                         "alpha 0.05, at least 5 repetitions each)"]
     page = html.page(res, figs, str(tmp_path))
     assert "no clear winner" in page
     # the per-point table: median and range, not the mean (98.82)
     assert "<td class=\"num\">90</td><td class=\"num\">50.61</td><td class=\"num\">155.9</td>" in page
+    # three repetitions: no claim, whatever the ranges
+    three = {k: v[:3] for k, v in CLEAR.items()}
+    figs, res = report.make_all(doc(three), str(tmp_path / "c"))
+    assert "3 repetitions, the test needs at least 5" in res.notes[0] and "no clear winner" in res.notes[0]
 
 
 def test_metric_time_lower_is_better(tmp_path):
@@ -77,7 +96,8 @@ def test_metric_time_lower_is_better(tmp_path):
     assert res.notes[0].startswith("cb_nodes x striping_factor: cb_nodes=1, striping_factor=1 beats")
     with pytest.raises(SweepError, match="report --metric: expected write, read, time, a timer \\(wait\\)"):
         report.Results(doc(CLEAR), "nosuch")
-    assert report.resolve_metric("wait", ["timer.wait_max_s"]) == ("timer.wait_max_s", "timer.wait_max_s (s)", False)
+    assert report.resolve_metric("wait", ["timer.wait_max_s"]) == (
+        "timer.wait_max_s", "waiting for nonblocking writes, slowest rank (s)", False)
 
 
 def test_formats(tmp_path):

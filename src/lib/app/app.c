@@ -106,6 +106,7 @@ void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const
     a->argc = *argc;
     a->argv = *argv;
     a->t_start = MPI_Wtime();
+    cio_host_loadavg(a->host.load_start);
     cio_set_progname(kernel);
     cio_stats_init(&a->stats);
     cio_stats_init(&a->rstats);

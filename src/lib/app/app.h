@@ -15,6 +15,23 @@
 #include "app/settings.h"
 #include "base/stats.h"
 #include "drivers/storage.h"
+#include "base/host_info.h"
+
+/* What ran (app_what_ran.c): the cause of an iotype that ran as another (a key
+ * doc/results-schema.md lists; NULL when it ran as asked), the kernel's call
+ * pattern (NULL when it has none), the headline, and the line that says which
+ * repetition the blocks printed after the run describe. */
+struct cio_app;
+const char *cio_app_iotype_cause(const struct cio_app *a);
+const char *cio_app_call_pattern(const struct cio_app *a);
+void cio_app_headline(const struct cio_app *a, char *buf, size_t len);
+/* "nonblocking_collective (asked blocking_collective[; cause: KEY])", or the iotype when it ran as asked. */
+void cio_app_iotype_text(const struct cio_app *a, char *buf, size_t len, int with_cause);
+void cio_app_which_repetition(FILE *out, const struct cio_app *a);
+/* --fsync: the mode's name (CIO_FSYNC_*: none, close, end), and the syncs of
+ * --fsync end after an output phase (collective). */
+const char *cio_app_fsync_name(int mode);
+void cio_app_sync_at_end(struct cio_app *a);
 
 /* The options every kernel has (driver, iotype, format, hints, verify, json, ...). */
 extern const cio_param_spec cio_common_params[];
@@ -45,17 +62,21 @@ struct cio_app {
     int did_storage;
     cio_storage storage;        /* rank 0: every file's figures */
     char mode_note[256];        /* why the iotype was adjusted (filters need collective writes), or "" */
+    char mode_cause[48];        /* a kernel's cause for running another iotype than asked (results-schema.md), or "" */
     void *driver_conf;          /* what the driver's configure hook made of its parameters */
     int mode_adjusted;          /* the kernel's default iotype replaced by the driver's blocking mode */
     int param_file_given;       /* the parameter file was named on the command line */
     int durable;                /* --fsync made the files durable before the last close */
     cio_context context;        /* file system, nodes, MPI, build (valid on rank 0 after finish) */
+    cio_host_info host;         /* OS, CPU, memory, load at start and end (rank 0, after finish) */
     int finished;               /* cio_app_finish ran: cio_app_exit prints the closing lines */
     char closing_note[1024];    /* the page-cache note, or empty */
     char headline[512];         /* "climio: <kernel> <driver>/<format> ..." */
     int nreps;                  /* repetitions of the output phase that ran (0: cio_app_repeat not used) */
     cio_rep *reps;              /* their end-to-end figures (every rank) */
     cio_rep_summary rep_summary;
+    int nwarm;                  /* --warmup: output phases run first, left out of the figures */
+    cio_rep *warm_reps;         /* their figures (the JSON's "warmup") */
     int nref;                   /* --compression_reference: unfiltered runs of the output phase (0: none) */
     cio_rep *ref_reps;          /* their figures, one before each repetition */
     double t_start;

@@ -103,10 +103,13 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
     c->agg.io_tasks = (int)ntasks;
     c->agg.io_stride = (int)cio_param_int(p, "io_stride");
     c->agg.io_base = (int)cio_param_int(p, "io_base");
-    c->agg.rearranger = strcmp(cio_param_str(p, "rearranger"), "subset") == 0 ? CIO_REARR_SUBSET : CIO_REARR_BOX;
+    c->agg.rearranger = cio_rearranger_from_name(cio_param_str(p, "rearranger"));
+    c->agg.blocksize = cio_param_int(p, "pio_blocksize");
+    if (c->agg.rearranger == CIO_REARR_PIOBOX && c->agg.io_tasks == 0) c->agg.io_tasks = a->nprocs;
     c->agg.max_pend_req = (int)cio_param_int(p, "max_pend_req");
     c->agg.buffer_limit = cio_param_int(p, "rearr_buffer_size");
     c->fsync = set->fsync;
+    a->stats.clock_stops_for_data = strcmp(cio_param_str(p, "timing_window"), "io") == 0;
     cio_data_from_name(cio_param_str(p, "data"), &c->data);
     if (c->opts.quantize) c->verify_tol = cio_data_digits_tolerance(c->opts.quantize_digits);
     c->verify_only = set->verify_only;

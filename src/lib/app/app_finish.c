@@ -50,25 +50,14 @@ static void closing_lines(cio_app *a)
                  "inside end to end",
                  nb, avail, c->node_host);
     }
-    /* the mode that ran: a nonblocking fallback, or an independent iotype run
-     * collectively because filters need it (mode_note), is named as run */
-    cio_mode shown = a->ecfg.opts.mode;
-    char runs[32] = "1 run";
-    double mibps = s->bw_write / 1048576.0;
-    if (a->nreps > 1) {
-        snprintf(runs, sizeof runs, "median of %d", a->nreps);
-        mibps = a->rep_summary.mibps.median;
-    }
-    snprintf(a->headline, sizeof a->headline,
-             "climio: %s %s/%s %s np=%d bytes=%lld write=%.2f MiB/s end to end (%s), durable=%s", a->kernel,
-             a->ecfg.drv ? a->ecfg.drv->name : "-", cio_format_name(a->ecfg.opts.format), cio_mode_name(shown),
-             a->nprocs, (long long)s->bytes_written, mibps, runs, a->durable ? "yes" : "no");
+    cio_app_headline(a, a->headline, sizeof a->headline);
 }
 
 int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx)
 {
     cio_params *p = a->params;
     int verify = a->set.verify, readb = a->set.read;
+    if (a->nreps == 0) cio_app_sync_at_end(a);   /* a kernel that wrote once, outside cio_app_repeat */
     cio_stats_reduce(&a->stats, a->comm, &a->summary);
     if (a->nreps == 0) {    /* a kernel that writes once, outside cio_app_repeat */
         a->nreps = 1;
@@ -79,7 +68,10 @@ int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx)
     int stores = a->ecfg.drv && a->ecfg.drv->stores_data;
     cio_context_gather(&a->context, a->comm, a->engine && stores ? cio_engine_first_path(a->engine) : NULL,
                        bytes_stored(a));
-    if (a->rank == 0) closing_lines(a);
+    if (a->rank == 0) {
+        closing_lines(a);
+        cio_host_info_read(&a->host);
+    }
     a->finished = 1;
     if ((verify || readb) && a->engine) {
         if (!a->ecfg.drv->stores_data) {

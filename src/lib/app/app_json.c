@@ -1,6 +1,7 @@
 /* The JSON document of a run (--json FILE). */
 #include "config.h"
 #include "app/app.h"
+#include "base/hint_status.h"
 #include "drivers/compress.h"
 #include "base/util.h"
 
@@ -168,6 +169,7 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     cio_json_str(&j, "parameter_file", a->param_file);
     cio_json_str(&j, "headline", a->headline);
     cio_context_json(&j, &a->context);
+    cio_host_info_json(&j, &a->host);
 
     cio_json_obj(&j, "libraries");
     char mpiv[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -183,14 +185,20 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     cio_json_str(&j, "driver", a->ecfg.drv ? a->ecfg.drv->name : NULL);
     cio_json_str(&j, "iotype", cio_mode_name(a->mode_asked));
     cio_json_str(&j, "iotype_origin", a->set.iotype_origin ? a->set.iotype_origin : cio_param_origin(a->params, "iotype"));
+    cio_json_str(&j, "timing_window", a->stats.clock_stops_for_data ? "io" : "end_to_end_with_data");
     cio_json_str(&j, "iotype_effective", cio_mode_name(a->ecfg.opts.mode));
     if (a->mode_note[0]) cio_json_str(&j, "iotype_note", a->mode_note);
+    if (cio_app_iotype_cause(a)) cio_json_str(&j, "iotype_cause", cio_app_iotype_cause(a));
+    else cio_json_null(&j, "iotype_cause");
+    if (cio_app_call_pattern(a)) cio_json_str(&j, "call_pattern", cio_app_call_pattern(a));
+    else cio_json_null(&j, "call_pattern");
     cio_json_str(&j, "format", cio_format_name(a->ecfg.opts.format));
     cio_json_int(&j, "max_request_bytes", a->ecfg.max_request);
     cio_json_obj(&j, "aggregation");
     cio_json_int(&j, "io_tasks", a->ecfg.agg.io_tasks);
     if (a->ecfg.agg.io_tasks > 0) {
-        cio_json_str(&j, "rearranger", a->ecfg.agg.rearranger == CIO_REARR_BOX ? "box" : "subset");
+        cio_json_str(&j, "rearranger", cio_rearranger_name(a->ecfg.agg.rearranger));
+        if (a->ecfg.agg.rearranger == CIO_REARR_PIOBOX) cio_json_int(&j, "pio_blocksize", a->ecfg.agg.blocksize);
         cio_json_int(&j, "io_stride", a->ecfg.agg.io_stride);
         cio_json_int(&j, "io_base", a->ecfg.agg.io_base);
         cio_json_str(&j, "exchange", a->ecfg.agg.max_pend_req > 0 ? "point-to-point" : "alltoallw");
@@ -202,7 +210,8 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     if (a->ecfg.drv && a->ecfg.drv->describe) a->ecfg.drv->describe(note, sizeof note);
     cio_json_str(&j, "driver_report", note);
     cio_json_bool(&j, "verify_only", a->ecfg.verify_only);
-    cio_json_bool(&j, "fsync", a->ecfg.fsync);
+    cio_json_bool(&j, "fsync", a->ecfg.fsync != CIO_FSYNC_NONE);
+    cio_json_str(&j, "fsync_mode", cio_app_fsync_name(a->ecfg.fsync));
     cio_json_bool(&j, "durable", a->durable);
     cio_json_obj_end(&j);
 
@@ -234,10 +243,12 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     if (a->engine) {
         json_hints(&j, "requested", cio_engine_requested_hints(a->engine), 1);
         json_hints(&j, "applied", cio_engine_applied_hints(a->engine), 0);
+        cio_hint_status_json(&j, cio_engine_requested_hints(a->engine), cio_engine_applied_hints(a->engine),
+                             a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->name : NULL);
     }
     cio_json_obj_end(&j);
 
-    cio_rep_json(&j, a->reps, a->nreps, &a->rep_summary);
+    cio_rep_json(&j, a->reps, a->nreps, &a->rep_summary, a->warm_reps, a->nwarm);
     json_statistics(&j);
     json_summary(&j, "write", &a->summary);
     if (a->did_readback) json_summary(&j, "readback", &a->rsummary);

@@ -35,12 +35,20 @@ const cio_param_spec cio_common_params[] = {
      1073741824, 0},
     {"max_request_size", CIO_P_SIZE, CIO_XSTR(CIO_MAX_REQUEST_DEFAULT_NUM),
      "largest request per rank per MPI call; bigger ones are split (MPI counts are int)", 0, 64, 9.2e18, 0},
-    {"fsync", CIO_P_BOOL, "false",
-     "make every file durable before closing it (MPI_File_sync, ncmpi_sync, nc_sync, H5Fflush + MPI_File_sync): "
-     "timed as the sync phase, inside end to end",
-     0, 0, 0, 0},
+    {"fsync", CIO_P_CHOICE, "false",
+     "make the files durable, timed as the sync phase inside end to end: close (or true) before every close, reopens "
+     "included (MPI_File_sync, ncmpi_sync, nc_sync, H5Fflush + MPI_File_sync); end: each file once after its last "
+     "write, as IOR -e (fsync when the output phase ends); false: never",
+     "false|true|none|close|end", 0, 0, 0},
     {"repetitions", CIO_P_INT, "1",
      "run the output phase this many times in one job; the summary and the headline give the median", 0, 1, 1e6, 0},
+    {"timing_window", CIO_P_CHOICE, "io",
+     "io: each rank's clock stops while it makes the values it writes (the pack timer), so end to end times the "
+     "I/O layer (copies, library calls, syncs), as IOR fills its buffer before its timer; end_to_end_with_data: the "
+     "window also holds making the data", "io|end_to_end_with_data", 0, 0, 0},
+    {"warmup", CIO_P_INT, "0",
+     "run the output phase this many times first and leave those runs out of every figure (warm-up; their files "
+     "are removed like a repetition's)", 0, 0, 1e6, 0},
     {"repetition_delay", CIO_P_DOUBLE, "0", "seconds to wait between repetitions", 0, 0, 1e6, 0},
     {"keep_files", CIO_P_BOOL, "false",
      "keep each repetition's files for the next to overwrite (default: remove them between repetitions)", 0, 0, 0, 0},
@@ -65,8 +73,12 @@ const cio_param_spec cio_common_params[] = {
     {"io_tasks", CIO_P_STRING, "all", "PIO-style aggregation: number of I/O tasks, or 'all' (every rank writes its own share)", 0, 0, 0, 0},
     {"io_stride", CIO_P_INT, "0", "ranks between I/O tasks (0: nprocs / io_tasks)", 0, 0, 1e9, 0},
     {"io_base", CIO_P_INT, "0", "rank of the first I/O task", 0, 0, 1e9, 0},
-    {"rearranger", CIO_P_CHOICE, "box", "aggregation: box (contiguous ranges) or subset (groups of ranks)", "box|subset", 0,
+    {"rearranger", CIO_P_CHOICE, "box",
+     "aggregation: box (contiguous ranges), subset (groups of ranks) or pio_box (PIO's box rearranger: active I/O tasks "
+     "and their boxes from PIO's blocksize rule, rearranging at every io_tasks including all)", "box|subset|pio_box", 0,
      0, 0},
+    {"pio_blocksize", CIO_P_INT, "1048576", "rearranger pio_box: PIO's target bytes per I/O task (its blocksize)", 0,
+     257, 1e15, 0},
     {"max_pend_req", CIO_P_INT, "0", "aggregation exchange: 0 = MPI_Alltoallw, N = point-to-point with N pending sends", 0,
      0, 1e9, 0},
     {"rearr_buffer_size", CIO_P_SIZE, "128m", "aggregation: an I/O task flushes when it holds more than this", 0, 1, 9.2e18,

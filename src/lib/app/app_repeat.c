@@ -47,6 +47,35 @@ static void next_phase(cio_app *a)
     cio_stats_mark_start(&a->stats, a->comm);
 }
 
+/* --warmup N: the output phase N times before the measured ones, each recorded
+ * apart (the JSON's "warmup") and left out of every figure; returns N. */
+static int warm_up(cio_app *a, cio_output_fn output, void *ctx, int quiet)
+{
+    int n = (int)cio_param_int(a->params, "warmup");
+    double delay = cio_param_double(a->params, "repetition_delay");
+    cio_free(a->warm_reps);
+    a->warm_reps = n > 0 ? cio_calloc((size_t)n, sizeof *a->warm_reps) : NULL;
+    for (int w = 0; w < n; w++) {
+        if (w > 0) {
+            if (!cio_param_bool(a->params, "keep_files")) remove_created(a);
+            if (delay > 0) pause_seconds(delay);
+            next_phase(a);
+        }
+        output(ctx, w);
+        cio_app_sync_at_end(a);
+        cio_summary s;
+        cio_stats_reduce(&a->stats, a->comm, &s);
+        cio_rep_from_summary(&a->warm_reps[w], &s);
+        if (a->rank == 0 && !quiet) {
+            printf("warm-up %d of %d (left out of the figures): %.4f s end to end, %.2f MiB/s\n", w + 1, n,
+                   a->warm_reps[w].seconds, a->warm_reps[w].mibps);
+            fflush(stdout);
+        }
+    }
+    a->nwarm = n;
+    return n;
+}
+
 int cio_app_wants_reference(const cio_app *a)
 {
     return cio_param_bool(a->params, "compression_reference") && cio_compress_any(&a->ecfg.opts) && a->engine &&
@@ -64,9 +93,9 @@ void cio_app_repeat(cio_app *a, cio_output_fn output, void *ctx)
     cio_free(a->ref_reps);
     a->reps = cio_calloc((size_t)n, sizeof *a->reps);
     a->ref_reps = ref ? cio_calloc((size_t)n, sizeof *a->ref_reps) : NULL;
-    int phase = 0;      /* output phases run: the kernels start afresh when it is > 0 */
+    int phase = warm_up(a, output, ctx, quiet);   /* output phases run: the kernels start afresh when > 0 */
     for (int r = 0; r < n; r++) {
-        if (r > 0) {
+        if (phase > 0) {
             if (!keep) remove_created(a);
             if (delay > 0) pause_seconds(delay);
         }
@@ -76,6 +105,8 @@ void cio_app_repeat(cio_app *a, cio_output_fn output, void *ctx)
             if (phase > 0) next_phase(a);
             cio_engine_filters_off(a->engine, 1);
             output(ctx, phase++);
+        cio_app_sync_at_end(a);
+            cio_app_sync_at_end(a);
             cio_engine_filters_off(a->engine, 0);
             cio_summary s;
             cio_stats_reduce(&a->stats, a->comm, &s);
@@ -90,6 +121,7 @@ void cio_app_repeat(cio_app *a, cio_output_fn output, void *ctx)
         }
         if (phase > 0) next_phase(a);
         output(ctx, phase++);
+        cio_app_sync_at_end(a);
         cio_summary s;
         cio_stats_reduce(&a->stats, a->comm, &s);
         cio_rep_from_summary(&a->reps[r], &s);
@@ -108,6 +140,9 @@ void cio_app_refuse_repetitions(cio_app *a, const char *why)
     if (cio_param_int(a->params, "repetitions") > 1)
         cio_die_all(a->comm, "%s: repetitions: %s cannot repeat its output in one job: %s",
                     cio_param_origin(a->params, "repetitions"), a->kernel, why);
+    if (cio_param_int(a->params, "warmup") > 0)
+        cio_die_all(a->comm, "%s: warmup: %s cannot repeat its output in one job: %s",
+                    cio_param_origin(a->params, "warmup"), a->kernel, why);
     if (cio_param_bool(a->params, "compression_reference"))
         cio_die_all(a->comm, "%s: compression_reference needs a second, unfiltered run of the output, and %s cannot "
                              "repeat its output in one job: %s",

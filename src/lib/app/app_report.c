@@ -1,6 +1,7 @@
 /* The text reports rank 0 prints: the hints block and the climio summary. */
 #include "config.h"
 #include "app/app.h"
+#include "base/hint_status.h"
 #include "drivers/compress.h"
 
 #include <stdio.h>
@@ -53,9 +54,11 @@ void cio_report_summary(FILE *out, const cio_app *a, const cio_summary *s)
 {
     const double MiB = 1048576.0;
     fprintf(out, "==== climio %s summary ======================================\n", a->kernel);
-    fprintf(out, "driver %s, format %s, iotype %s%s, %d processes\n", a->ecfg.drv ? a->ecfg.drv->name : "-",
-            cio_format_name(a->ecfg.opts.format), cio_mode_name(a->ecfg.opts.mode),
-            a->mode_fallback ? " (nonblocking asked: run as blocking, --nc4_nonblocking_fallback)" : "", s->nprocs);
+    cio_app_which_repetition(out, a);
+    char mode[160];
+    cio_app_iotype_text(a, mode, sizeof mode, 1);
+    fprintf(out, "driver %s, format %s, iotype %s, %d processes\n", a->ecfg.drv ? a->ecfg.drv->name : "-",
+            cio_format_name(a->ecfg.opts.format), mode, s->nprocs);
     if (a->mode_note[0]) fprintf(out, "iotype: %s\n", a->mode_note);
     const cio_driver_opts *o = &a->ecfg.opts;
     fprintf(out, "data %s", cio_data_name(a->ecfg.data));
@@ -71,13 +74,22 @@ void cio_report_summary(FILE *out, const cio_app *a, const cio_summary *s)
     if (a->ecfg.agg.io_tasks > 0)
         fprintf(out, "aggregation: %d I/O tasks (stride %d, base %d), %s rearranger, %s exchange\n",
                 a->ecfg.agg.io_tasks < a->nprocs ? a->ecfg.agg.io_tasks : a->nprocs, a->ecfg.agg.io_stride,
-                a->ecfg.agg.io_base, a->ecfg.agg.rearranger == CIO_REARR_BOX ? "box" : "subset",
+                a->ecfg.agg.io_base, cio_rearranger_name(a->ecfg.agg.rearranger),
                 a->ecfg.agg.max_pend_req > 0 ? "point-to-point" : "MPI_Alltoallw");
     cio_context_print(out, &a->context);
+    if (a->engine)
+        cio_hint_status_print(out, cio_engine_requested_hints(a->engine), cio_engine_applied_hints(a->engine),
+                              a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->name : NULL);
     phase_table(out, s);
     report_stats(out, s);
     fprintf(out, "end to end               %.4f s from the first create/open to the last close%s: %.2f MiB/s\n",
-            s->window, a->ecfg.fsync ? " (a sync before each close included)" : "", s->bw_write / MiB);
+            s->window,
+            a->ecfg.fsync == CIO_FSYNC_CLOSE ? " (a sync before each close included)"
+            : a->ecfg.fsync == CIO_FSYNC_END ? " (each file synced once after its last write included)" : "",
+            s->bw_write / MiB);
+    fprintf(out, "making the data          %.4f s on the slowest rank (pack), %s the end-to-end window (--timing_window %s)\n",
+            s->t[CIO_T_PACK].sec.max, a->stats.clock_stops_for_data ? "outside" : "inside",
+            a->stats.clock_stops_for_data ? "io" : "end_to_end_with_data");
     cio_app_compression_time_print(out, a);
     if (a->did_readback) {
         const cio_summary *r = &a->rsummary;

@@ -5,6 +5,8 @@
 
 extern const char cio_build_version[];          /* "v0.1-12-gabc1234-dirty", or the release version */
 extern const char cio_build_version_origin[];   /* "git describe", "tarball (...)", "configure (...)" */
+extern const char cio_build_commit[];           /* the commit (git rev-parse HEAD, "-dirty" when modified), or
+                                                 * "unknown: " and why */
 extern const char cio_build_cc[];               /* the compiler command (e.g. mpicc) */
 extern const char cio_build_cflags[];           /* CFLAGS and climio's own flags */
 

@@ -12,6 +12,20 @@ if test -z "$version" && test -f "$srcdir/.tarball-version"; then
   version=`sed -n 1p "$srcdir/.tarball-version"` && origin="tarball (.tarball-version)"
 fi
 if test -z "$version"; then version=$pkgver origin="configure (no git, no .tarball-version)"; fi
+commit=""
+if test -e "$srcdir/.git" && command -v git >/dev/null 2>&1; then
+  commit=`git -C "$srcdir" rev-parse HEAD 2>/dev/null` &&
+    { git -C "$srcdir" diff --quiet HEAD 2>/dev/null || commit="$commit-dirty"; }
+fi
+if test -z "$commit"; then
+  if test -f "$srcdir/.tarball-version"; then
+    commit="unknown: built from a release tarball, no git history; its version (git describe when it was made): $version"
+  elif test -e "$srcdir/.git"; then
+    commit="unknown: git is not installed here to read $srcdir/.git"
+  else
+    commit="unknown: the source is neither a git checkout (no .git) nor a release tarball (no .tarball-version)"
+  fi
+fi
 # C string literal: backslashes and double quotes escaped
 q() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
 cat <<EOC
@@ -19,6 +33,7 @@ cat <<EOC
 #include "app/buildinfo.h"
 const char cio_build_version[] = "`q "$version"`";
 const char cio_build_version_origin[] = "`q "$origin"`";
+const char cio_build_commit[] = "`q "$commit"`";
 const char cio_build_cc[] = "`q "$cc"`";
 const char cio_build_cflags[] = "`q "$cflags"`";
 EOC

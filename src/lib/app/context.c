@@ -134,6 +134,7 @@ static void examine_fs(cio_fsinfo *fs, const char *file)
         return;
     }
     fs->known = 1;
+    snprintf(fs->dir_absolute, sizeof fs->dir_absolute, "%.1000s", real);
     fs->magic = (unsigned long)sf.f_type;
     const char *name = cio_fs_magic_name(fs->magic);
     if (name) snprintf(fs->statfs_type, sizeof fs->statfs_type, "%s", name);
@@ -372,6 +373,7 @@ void cio_context_json(cio_json *j, const cio_context *c)
     cio_json_bool(j, "known", fs->known);
     if (fs->known) {
         cio_json_str(j, "folder", fs->dir);
+        cio_json_str(j, "folder_absolute", fs->dir_absolute);
         cio_json_str(j, "type", fs->type);
         cio_json_str(j, "statfs_type", fs->statfs_type);
         char magic[24];
@@ -402,6 +404,7 @@ void cio_context_json(cio_json *j, const cio_context *c)
     cio_json_obj(j, "build");
     cio_json_str(j, "version", c->version);
     cio_json_str(j, "version_origin", c->version_origin);
+    cio_json_str(j, "commit", cio_build_commit);
     cio_json_str(j, "compiler", c->compiler);
     cio_json_str(j, "cflags", c->cflags);
     cio_json_obj_end(j);

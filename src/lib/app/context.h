@@ -14,6 +14,7 @@
 typedef struct cio_fsinfo {
     int known;                  /* 0: no file was written (null driver), or statfs failed */
     char dir[1024];             /* the folder examined: that of the first file written */
+    char dir_absolute[1024];    /* the same, absolute (realpath) */
     char type[64];              /* from /proc/self/mountinfo: "ext4", "nfs4", "lustre" */
     char statfs_type[64];       /* from the statfs magic, named as coreutils' `stat -f -c %T` does */
     unsigned long magic;

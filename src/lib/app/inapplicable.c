@@ -117,6 +117,9 @@ void cio_app_note_inapplicable(cio_app *a, int nprocs)
         if (ntasks <= 0 && given(a, agg_keys[i]))
             note(a, agg_keys[i], "%s (%s) has no effect without --io_tasks (every rank writes its own share)",
                  agg_keys[i], cio_param_origin(p, agg_keys[i]));
+    if (a->ecfg.agg.rearranger != CIO_REARR_PIOBOX && given(a, "pio_blocksize"))
+        note(a, "pio_blocksize", "pio_blocksize (%s) has no effect without --rearranger pio_box",
+             cio_param_origin(p, "pio_blocksize"));
     int verify = a->set.verify, readb = a->set.read;
     if (!verify && !readb && given(a, "verify_shift"))
         note(a, "verify_shift", "verify_shift (%s) has no effect without --verify or --read",

@@ -64,7 +64,10 @@ int cio_kernel_main(const cio_kernel *k, void *ctx, int argc, char **argv)
             cio_app_claim_outputs(a, outs);
         }
         k->output(a, ctx);
-        if (k->report) k->report(a, ctx);
+        if (k->report) {
+            if (a->rank == 0 && !cio_param_bool(a->params, "quiet")) cio_app_which_repetition(stdout, a);
+            k->report(a, ctx);
+        }
         rc = cio_app_finish(a, k->json, ctx);
         if (k->verdict) rc = k->verdict(a, ctx, rc);
     }

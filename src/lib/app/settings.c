@@ -1,6 +1,7 @@
 #include "config.h"
 #include "app/settings.h"
 #include "drivers/io_util.h"
+#include "engine/engine.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -148,9 +149,17 @@ int cio_settings_hints(const cio_params *p, const cio_kernel_asks *k, cio_settin
     return 0;
 }
 
+/* --fsync: true is close, false none (CIO_FSYNC_*). */
+static int fsync_mode(const char *value)
+{
+    if (strcmp(value, "true") == 0 || strcmp(value, "close") == 0) return CIO_FSYNC_CLOSE;
+    if (strcmp(value, "end") == 0) return CIO_FSYNC_END;
+    return CIO_FSYNC_NONE;
+}
+
 int cio_settings_fsync(const cio_params *p, cio_settings *s, cio_err *e)
 {
-    s->fsync = cio_param_bool(p, "fsync");
+    s->fsync = fsync_mode(cio_param_str(p, "fsync"));
     if (s->fsync && !s->driver->sync)
         return cio_seterr(e, "%s: fsync: the %s driver has no call that makes its files durable",
                           cio_param_origin(p, "fsync"), s->driver->name);

@@ -54,7 +54,7 @@ typedef struct cio_settings {
     const char *serial_origin;
     char *hints;                    /* NULL: none (freed by cio_settings_free) */
     const char *hints_origin;
-    int fsync;
+    int fsync;                      /* CIO_FSYNC_* (engine/engine.h) */
     int verify, verify_only, read;
     const char *verify_origin;
     int repetitions;

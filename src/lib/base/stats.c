@@ -30,6 +30,8 @@ const cio_stat_desc cio_stat_table[] = {
     STAT2_("rss_peak", RANKS, mem_rss_peak, mem_rss, "memory", "rss_peak_bytes", "bytes", "memory RSS peak"),
     STAT_("buffer_peak", RANKS, buffer_peak, "memory", "buffer_peak_bytes", "bytes", "write buffer peak"),
     STAT_("collective_calls", RANKS, collective_calls, "mpi", "collective_calls", "calls", NULL),
+    STAT_("generation_inside_io", SUM, generation_inside_io, "timing", "generation_inside_io_calls", "calls",
+          "data made inside I/O calls"),
 };
 const int cio_nstats = (int)(sizeof cio_stat_table / sizeof *cio_stat_table);
 
@@ -58,6 +60,7 @@ void cio_stats_reset(cio_stats *s)
         fresh.t[i].started = s->t[i].started;
     }
     fresh.ntimers = s->ntimers;
+    fresh.clock_stops_for_data = s->clock_stops_for_data;
     *s = fresh;
 }
 
@@ -78,9 +81,20 @@ int cio_stats_timer(cio_stats *s, const char *name)
 }
 
 /* Nested begin/end of the same timer count once, from the outermost begin. */
+/* The driver calls a timed window may hold; data generation must not run inside one. */
+static int in_io_call(const cio_stats *s)
+{
+    static const int io[] = {CIO_T_CREATE, CIO_T_OPEN, CIO_T_DEF_DIM, CIO_T_DEF_VAR, CIO_T_PUT_ATT, CIO_T_ENDDEF,
+                             CIO_T_PUT, CIO_T_IPUT, CIO_T_WAIT, CIO_T_SYNC, CIO_T_CLOSE};
+    for (size_t i = 0; i < sizeof io / sizeof *io; i++)
+        if (s->t[io[i]].depth > 0) return 1;
+    return 0;
+}
+
 void cio_timer_begin(cio_stats *s, int id)
 {
     cio_timer *t = &s->t[id];
+    if (id == CIO_T_PACK && t->depth == 0 && in_io_call(s)) s->generation_inside_io++;
     if (t->depth++ == 0) t->started = MPI_Wtime();
 }
 
@@ -89,6 +103,7 @@ void cio_timer_end(cio_stats *s, int id)
     cio_timer *t = &s->t[id];
     if (t->depth <= 0) cio_die("internal: timer %s ended without a begin", t->name);
     if (--t->depth == 0) {
+        if (id == CIO_T_PACK && s->clock_stops_for_data) s->data_paused += MPI_Wtime() - t->started;
         t->seconds += MPI_Wtime() - t->started;
         t->calls++;
         t->started = 0;
@@ -110,12 +125,18 @@ void cio_stats_count_requests(cio_stats *s, int64_t bytes, int64_t n)
     s->requests += n;
 }
 
-double cio_stats_now(const cio_stats *s) { return MPI_Wtime() - s->t0; }
+double cio_stats_now(const cio_stats *s)
+{
+    double now = MPI_Wtime(), paused = s->data_paused;
+    if (s->clock_stops_for_data && s->t[CIO_T_PACK].depth > 0) paused += now - s->t[CIO_T_PACK].started;
+    return now - s->t0 - paused;
+}
 
 void cio_stats_mark_start(cio_stats *s, MPI_Comm comm)
 {
     MPI_Barrier(comm);
     s->t0 = MPI_Wtime();
+    s->data_paused = 0;
     s->collectives_at_start = cio_mpi_collective_calls();
     cio_mpi_collective_by_call(s->collectives_by_call_at_start);
 }

@@ -71,6 +71,9 @@ typedef struct cio_stats {
     int64_t collective_calls;   /* set by cio_stats_reduce: MPI collectives since the start mark */
     int64_t collectives_at_start;
     int64_t collectives_by_call_at_start[CIO_MPICOUNT_NCALLS];
+    int64_t generation_inside_io;  /* data generation (pack) begun while a driver call was timed: 0 */
+    int clock_stops_for_data;   /* the clock (cio_stats_now) stops while data is generated (pack) */
+    double data_paused;         /* seconds the clock stood still since t0 */
     double first_open;          /* first create/open, seconds since t0; -1 none */
     double last_close;
     double t0;                  /* MPI_Wtime at the common start (after a barrier) */
@@ -109,7 +112,7 @@ typedef struct cio_summary {
     cio_tred t[CIO_MAX_TIMERS];
     int64_t bytes_written, bytes_read;
     int64_t lib_bytes_written, lib_bytes_read;   /* -1 when no driver reported them */
-    int64_t files_created, files_opened, requests, header_bytes;
+    int64_t files_created, files_opened, requests, header_bytes, generation_inside_io;
     int64_t req_hist[CIO_HIST_BINS];
     cio_red buffer_peak;
     double first_open, last_close;   /* min / max over ranks, seconds since t0 */

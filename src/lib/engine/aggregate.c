@@ -1,10 +1,21 @@
 #include "config.h"
 #include "engine/aggregate.h"
+#include "engine/piobox.h"
 #include "base/util.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+const char *cio_rearranger_name(cio_rearranger r)
+{
+    return r == CIO_REARR_SUBSET ? "subset" : r == CIO_REARR_PIOBOX ? "pio_box" : "box";
+}
+
+cio_rearranger cio_rearranger_from_name(const char *s)
+{
+    return !strcmp(s, "subset") ? CIO_REARR_SUBSET : !strcmp(s, "pio_box") ? CIO_REARR_PIOBOX : CIO_REARR_BOX;
+}
 
 /* ---------------------------------------------------------------- groups */
 cio_agg_group *cio_agg_group_new(const cio_agg_cfg *c, MPI_Comm comm, int vrank, int vsize)
@@ -15,7 +26,7 @@ cio_agg_group *cio_agg_group_new(const cio_agg_cfg *c, MPI_Comm comm, int vrank,
         MPI_Comm_rank(comm, &rank);
         MPI_Comm_size(comm, &size);
     }
-    if (size <= 1) return NULL;
+    if (size <= 1 && c->rearranger != CIO_REARR_PIOBOX) return NULL;
     cio_agg_group *g = cio_calloc(1, sizeof *g);
     g->comm = comm;
     g->rank = rank;
@@ -162,53 +173,72 @@ static MPI_Datatype indexed_type(const seg *s, int64_t n, size_t ts, int use_off
     return t;
 }
 
-cio_agg_plan *cio_agg_plan_new(const cio_agg_group *g, const cio_agg_cfg *c, const cio_decomp *d, int ndims,
-                               const int64_t *shape, size_t ts)
-{
-    cio_agg_plan *p = cio_calloc(1, sizeof *p);
-    p->comm = g->comm;
-    p->size = g->size;
-    p->ts = ts;
-    p->max_pend = c->max_pend_req;
-    p->virt = g->comm == MPI_COMM_NULL;
-    int64_t n = 1;
-    for (int k = 0; k < ndims; k++) n *= shape[k];
-    if (p->virt) {
-        /* a dry run sees one rank: an I/O task holds its whole box range */
-        if (g->my_task >= 0) {
-            p->io_decomp = cio_decomp_new(ndims, shape);
-            cio_range_to_boxes(ndims, shape, task_lo(g->my_task, n, g->ntasks),
-                               task_lo(g->my_task + 1, n, g->ntasks), p->io_decomp);
-        }
-        return p;
-    }
+/* Where an I/O task's elements come from: PIO's boxes (pio_box), the task's
+ * linear range (box) or the group of compute ranks (subset). */
+typedef struct route {
+    const cio_agg_group *g;
+    cio_rearranger kind;
+    int nd;
+    const int64_t *shape;
+    int64_t n;                  /* elements of the array */
+    int naio;                   /* pio_box: active I/O tasks and their boxes */
+    int64_t *bstart, *bcount;
+} route;
 
-    /* my runs, cut where they cross an I/O task's range (box) or sent whole (subset) */
+/* The I/O task (0-based) that receives element gi and how many of the next
+ * `left` elements go with it. */
+static int route_one(const route *rt, int64_t gi, int64_t left, int64_t *take)
+{
+    const cio_agg_group *g = rt->g;
+    *take = left;
+    if (rt->kind == CIO_REARR_SUBSET) return (int)((int64_t)g->rank * g->ntasks / g->size);
+    if (rt->kind == CIO_REARR_BOX) {
+        int t = (int)(gi * g->ntasks / rt->n);
+        while (t + 1 < g->ntasks && task_lo(t + 1, rt->n, g->ntasks) <= gi) t++;
+        while (t > 0 && task_lo(t, rt->n, g->ntasks) > gi) t--;
+        int64_t hi = task_lo(t + 1, rt->n, g->ntasks);
+        if (gi + *take > hi) *take = hi - gi;
+        return t;
+    }
+    int nd = rt->nd;
+    if (nd == 0) return 0;
+    int64_t co[CIO_MAX_DIMS], rem = gi;
+    for (int k = nd - 1; k >= 0; k--) {
+        co[k] = rem % rt->shape[k];
+        rem /= rt->shape[k];
+    }
+    for (int t = 0; t < rt->naio; t++) {
+        const int64_t *s = rt->bstart + (size_t)t * (size_t)nd, *c = rt->bcount + (size_t)t * (size_t)nd;
+        int in = 1;
+        for (int k = 0; k < nd && in; k++) in = co[k] >= s[k] && co[k] < s[k] + c[k];
+        if (!in) continue;
+        int64_t row_left = s[nd - 1] + c[nd - 1] - co[nd - 1];   /* the box's part of this row */
+        if (*take > row_left) *take = row_left;
+        return t;
+    }
+    cio_die("internal: PIO box rearranger: element %lld lies in no I/O task's box", (long long)gi);
+    return -1;
+}
+
+/* My runs, cut where they cross an I/O task's share, tagged with the
+ * destination rank, sorted by destination (stable). */
+static seg *route_runs(const route *rt, const cio_decomp *d, int64_t *nsp)
+{
     int64_t nruns;
     seg *runs = enumerate_runs(d, &nruns);
     int64_t ns = 0, cap = nruns + 16;
     seg *out = cio_malloc((size_t)cap * sizeof *out);
-    int my_group = (int)((int64_t)g->rank * g->ntasks / g->size);
     for (int64_t i = 0; i < nruns; i++) {
         int64_t gi = runs[i].g, left = runs[i].len, off = runs[i].off;
         while (left > 0) {
-            int t;
-            int64_t take = left;
-            if (c->rearranger == CIO_REARR_BOX) {
-                t = (int)(gi * g->ntasks / n);
-                while (t + 1 < g->ntasks && task_lo(t + 1, n, g->ntasks) <= gi) t++;
-                while (t > 0 && task_lo(t, n, g->ntasks) > gi) t--;
-                int64_t hi = task_lo(t + 1, n, g->ntasks);
-                if (gi + take > hi) take = hi - gi;
-            } else {
-                t = my_group;
-            }
+            int64_t take;
+            int t = route_one(rt, gi, left, &take);
             if (take > INT_MAX / 2) take = INT_MAX / 2;
             if (ns == cap) {
                 cap *= 2;
                 out = cio_realloc(out, (size_t)cap * sizeof *out);
             }
-            out[ns] = (seg){gi, take, off, g->task_rank[t], ns};
+            out[ns] = (seg){gi, take, off, rt->g->task_rank[t], ns};
             ns++;
             gi += take;
             off += take;
@@ -217,30 +247,51 @@ cio_agg_plan *cio_agg_plan_new(const cio_agg_group *g, const cio_agg_cfg *c, con
     }
     cio_free(runs);
     qsort(out, (size_t)ns, sizeof *out, cmp_peer);
+    *nsp = ns;
+    return out;
+}
 
-    /* tell every destination how many segments and which global ranges it gets */
-    int *scount = cio_calloc((size_t)g->size, sizeof *scount), *rcount = cio_calloc((size_t)g->size, sizeof *rcount);
-    for (int64_t i = 0; i < ns; i++) scount[out[i].peer]++;
-    MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, g->comm);
-    int *sdisp = cio_calloc((size_t)g->size, sizeof *sdisp), *rdisp = cio_calloc((size_t)g->size, sizeof *rdisp);
-    int *sc2 = cio_calloc((size_t)g->size, sizeof *sc2), *rc2 = cio_calloc((size_t)g->size, sizeof *rc2);
-    int64_t nr = 0;
-    for (int r = 0; r < g->size; r++) {
+/* The counts and (global index, length) pairs every rank sends every other. */
+typedef struct meta_xchg {
+    int *scount, *rcount;       /* segments per peer */
+    int64_t nr;                 /* segments received */
+    int64_t *rmeta;             /* 2 x nr */
+} meta_xchg;
+
+static void exchange_meta(const cio_agg_group *g, const seg *out, int64_t ns, meta_xchg *x)
+{
+    int n = g->size;
+    x->scount = cio_calloc((size_t)n, sizeof *x->scount);
+    x->rcount = cio_calloc((size_t)n, sizeof *x->rcount);
+    for (int64_t i = 0; i < ns; i++) x->scount[out[i].peer]++;
+    MPI_Alltoall(x->scount, 1, MPI_INT, x->rcount, 1, MPI_INT, g->comm);
+    int *sdisp = cio_calloc((size_t)n, sizeof *sdisp), *rdisp = cio_calloc((size_t)n, sizeof *rdisp);
+    int *sc2 = cio_calloc((size_t)n, sizeof *sc2), *rc2 = cio_calloc((size_t)n, sizeof *rc2);
+    x->nr = 0;
+    for (int r = 0; r < n; r++) {
         sdisp[r] = r ? sdisp[r - 1] + sc2[r - 1] : 0;
         rdisp[r] = r ? rdisp[r - 1] + rc2[r - 1] : 0;
-        sc2[r] = 2 * scount[r];
-        rc2[r] = 2 * rcount[r];
-        nr += rcount[r];
+        sc2[r] = 2 * x->scount[r];
+        rc2[r] = 2 * x->rcount[r];
+        x->nr += x->rcount[r];
     }
     int64_t *smeta = cio_malloc((size_t)(2 * ns + 1) * sizeof *smeta);
-    int64_t *rmeta = cio_malloc((size_t)(2 * nr + 1) * sizeof *rmeta);
+    x->rmeta = cio_malloc((size_t)(2 * x->nr + 1) * sizeof *x->rmeta);
     for (int64_t i = 0; i < ns; i++) {
         smeta[2 * i] = out[i].g;
         smeta[2 * i + 1] = out[i].len;
     }
-    MPI_Alltoallv(smeta, sc2, sdisp, MPI_INT64_T, rmeta, rc2, rdisp, MPI_INT64_T, g->comm);
+    MPI_Alltoallv(smeta, sc2, sdisp, MPI_INT64_T, x->rmeta, rc2, rdisp, MPI_INT64_T, g->comm);
+    cio_free(smeta);
+    cio_free(sdisp);
+    cio_free(rdisp);
+    cio_free(sc2);
+    cio_free(rc2);
+}
 
-    /* send side: one indexed type per destination over my packed buffer */
+/* Send side: one indexed type per destination over my packed buffer. */
+static void build_send_types(cio_agg_plan *p, const cio_agg_group *g, const seg *out, int64_t ns, const int *scount)
+{
     for (int r = 0; r < g->size; r++) p->nsend += scount[r] > 0;
     p->send_peer = cio_malloc((size_t)(p->nsend ? p->nsend : 1) * sizeof *p->send_peer);
     p->send_type = cio_malloc((size_t)(p->nsend ? p->nsend : 1) * sizeof *p->send_type);
@@ -249,25 +300,53 @@ cio_agg_plan *cio_agg_plan_new(const cio_agg_group *g, const cio_agg_cfg *c, con
         int64_t j = i;
         while (j < ns && out[j].peer == out[i].peer) j++;
         p->send_peer[k] = out[i].peer;
-        p->send_type[k++] = indexed_type(out + i, j - i, ts, 1, NULL);
+        p->send_type[k++] = indexed_type(out + i, j - i, p->ts, 1, NULL);
         i = j;
     }
+}
 
-    /* receive side (I/O tasks): sort what arrives by global index; that order is
-     * the I/O buffer and, merged into runs, the I/O decomposition */
-    if (g->my_task >= 0) {
-        seg *in = cio_malloc((size_t)(nr ? nr : 1) * sizeof *in);
-        int64_t m = 0;
-        for (int r = 0; r < g->size; r++)
-            for (int i = 0; i < rcount[r]; i++, m++)
-                in[m] = (seg){rmeta[2 * m], rmeta[2 * m + 1], 0, r, m};
+/* The I/O buffer when a PIO box is covered whole: the box in row-major order, so
+ * each segment lands at its place in the box and the task writes one block. */
+static int whole_box(const route *rt, int task, const seg *in, int64_t nr, int64_t *io_off, cio_decomp *io)
+{
+    if (rt->kind != CIO_REARR_PIOBOX || task >= rt->naio || rt->nd == 0) return 0;
+    int nd = rt->nd;
+    const int64_t *s = rt->bstart + (size_t)task * (size_t)nd, *c = rt->bcount + (size_t)task * (size_t)nd;
+    int64_t vol = 1, got = 0;
+    for (int k = 0; k < nd; k++) vol *= c[k];
+    for (int64_t i = 0; i < nr; i++) got += in[i].len;
+    if (got != vol) return 0;   /* elements nobody holds: write only what arrived */
+    for (int64_t i = 0; i < nr; i++) {
+        int64_t rem = in[i].g, local = 0, stride = 1;
+        for (int k = nd - 1; k >= 0; k--) {
+            local += (rem % rt->shape[k] - s[k]) * stride;
+            rem /= rt->shape[k];
+            stride *= c[k];
+        }
+        io_off[i] = local;
+    }
+    cio_decomp_add(io, s, c);
+    return 1;
+}
+
+/* Receive side (I/O tasks): sort what arrives by global index; that order is
+ * the I/O buffer and, merged into runs, the I/O decomposition (a covered PIO box:
+ * the box itself). */
+static void build_recv_side(cio_agg_plan *p, const cio_agg_group *g, const route *rt, const meta_xchg *x, int ndims,
+                            const int64_t *shape)
+{
+    int64_t nr = x->nr;
+    seg *in = cio_malloc((size_t)(nr ? nr : 1) * sizeof *in);
+    int64_t m = 0;
+    for (int r = 0; r < g->size; r++)
+        for (int i = 0; i < x->rcount[r]; i++, m++) in[m] = (seg){x->rmeta[2 * m], x->rmeta[2 * m + 1], 0, r, m};
+    int64_t *io_off = cio_malloc((size_t)(nr ? nr : 1) * sizeof *io_off);
+    p->io_decomp = cio_decomp_new(ndims, shape);
+    if (!whole_box(rt, g->my_task, in, nr, io_off, p->io_decomp)) {
         seg *sorted = cio_malloc((size_t)(nr ? nr : 1) * sizeof *sorted);
         memcpy(sorted, in, (size_t)nr * sizeof *in);
         qsort(sorted, (size_t)nr, sizeof *sorted, cmp_global);
-        int64_t *io_off = cio_malloc((size_t)(nr ? nr : 1) * sizeof *io_off);
-        int64_t pos = 0;
-        p->io_decomp = cio_decomp_new(ndims, shape);
-        int64_t run_a = -1, run_b = -1;
+        int64_t pos = 0, run_a = -1, run_b = -1;
         for (int64_t i = 0; i < nr; i++) {
             io_off[sorted[i].order] = pos;
             pos += sorted[i].len;
@@ -280,28 +359,60 @@ cio_agg_plan *cio_agg_plan_new(const cio_agg_group *g, const cio_agg_cfg *c, con
             }
         }
         if (run_a >= 0) cio_range_to_boxes(ndims, shape, run_a, run_b, p->io_decomp);
-        for (int r = 0; r < g->size; r++) p->nrecv += rcount[r] > 0;
-        p->recv_peer = cio_malloc((size_t)(p->nrecv ? p->nrecv : 1) * sizeof *p->recv_peer);
-        p->recv_type = cio_malloc((size_t)(p->nrecv ? p->nrecv : 1) * sizeof *p->recv_type);
-        k = 0;
-        for (int r = 0, first = 0; r < g->size; first += rcount[r], r++) {
-            if (!rcount[r]) continue;
-            p->recv_peer[k] = r;
-            p->recv_type[k++] = indexed_type(in + first, rcount[r], ts, 0, io_off + first);
-        }
-        cio_free(io_off);
         cio_free(sorted);
-        cio_free(in);
     }
-    cio_free(out);
-    cio_free(smeta);
-    cio_free(rmeta);
-    cio_free(scount);
-    cio_free(rcount);
-    cio_free(sdisp);
-    cio_free(rdisp);
-    cio_free(sc2);
-    cio_free(rc2);
+    for (int r = 0; r < g->size; r++) p->nrecv += x->rcount[r] > 0;
+    p->recv_peer = cio_malloc((size_t)(p->nrecv ? p->nrecv : 1) * sizeof *p->recv_peer);
+    p->recv_type = cio_malloc((size_t)(p->nrecv ? p->nrecv : 1) * sizeof *p->recv_type);
+    int k = 0;
+    for (int r = 0, first = 0; r < g->size; first += x->rcount[r], r++) {
+        if (!x->rcount[r]) continue;
+        p->recv_peer[k] = r;
+        p->recv_type[k++] = indexed_type(in + first, x->rcount[r], p->ts, 0, io_off + first);
+    }
+    cio_free(io_off);
+    cio_free(in);
+}
+
+cio_agg_plan *cio_agg_plan_new(const cio_agg_group *g, const cio_agg_cfg *c, const cio_decomp *d, int ndims,
+                               const int64_t *shape, size_t ts)
+{
+    cio_agg_plan *p = cio_calloc(1, sizeof *p);
+    p->comm = g->comm;
+    p->size = g->size;
+    p->ts = ts;
+    p->max_pend = c->max_pend_req;
+    p->virt = g->comm == MPI_COMM_NULL;
+    route rt = {g, c->rearranger, ndims, shape, 1, 0, NULL, NULL};
+    for (int k = 0; k < ndims; k++) rt.n *= shape[k];
+    if (rt.kind == CIO_REARR_PIOBOX)
+        rt.naio = cio_piobox_boxes(ndims, shape, ts, g->ntasks, c->blocksize > 0 ? c->blocksize : CIO_PIO_BLOCKSIZE,
+                                   &rt.bstart, &rt.bcount);
+    if (p->virt) {
+        /* a dry run sees one rank: an I/O task holds its whole share */
+        if (g->my_task >= 0) {
+            p->io_decomp = cio_decomp_new(ndims, shape);
+            if (rt.kind != CIO_REARR_PIOBOX)
+                cio_range_to_boxes(ndims, shape, task_lo(g->my_task, rt.n, g->ntasks),
+                                   task_lo(g->my_task + 1, rt.n, g->ntasks), p->io_decomp);
+            else if (g->my_task < rt.naio)
+                cio_decomp_add(p->io_decomp, ndims ? rt.bstart + (size_t)g->my_task * (size_t)ndims : NULL,
+                               ndims ? rt.bcount + (size_t)g->my_task * (size_t)ndims : NULL);
+        }
+    } else {
+        int64_t ns;
+        seg *out = route_runs(&rt, d, &ns);
+        meta_xchg x;
+        exchange_meta(g, out, ns, &x);
+        build_send_types(p, g, out, ns, x.scount);
+        if (g->my_task >= 0) build_recv_side(p, g, &rt, &x, ndims, shape);
+        cio_free(out);
+        cio_free(x.scount);
+        cio_free(x.rcount);
+        cio_free(x.rmeta);
+    }
+    cio_free(rt.bstart);
+    cio_free(rt.bcount);
     return p;
 }
 

@@ -2,7 +2,10 @@
  * the data from the compute decomposition and only they write.  The "box"
  * rearranger gives each I/O task a contiguous range of each variable; the
  * "subset" rearranger gives each I/O task the elements of a group of compute
- * ranks, sorted and merged by offset.  The exchange is one MPI_Alltoallw with
+ * ranks, sorted and merged by offset.  The "pio_box" rearranger is PIO's
+ * box rearranger as PIO computes it (piobox.h): the active I/O tasks and their
+ * boxes from PIO's blocksize rule, each box written whole when it is covered,
+ * at every I/O task count including every rank.  The exchange is one MPI_Alltoallw with
  * indexed datatypes (no packing), or point-to-point with a bounded number of
  * pending requests, as PIO does. */
 #ifndef CLIMIO_AGGREGATE_H
@@ -12,7 +15,11 @@
 #include <stdint.h>
 #include "data/schema.h"
 
-typedef enum cio_rearranger { CIO_REARR_BOX = 0, CIO_REARR_SUBSET } cio_rearranger;
+typedef enum cio_rearranger { CIO_REARR_BOX = 0, CIO_REARR_SUBSET, CIO_REARR_PIOBOX } cio_rearranger;
+
+/* "box", "subset", "pio_box" */
+const char *cio_rearranger_name(cio_rearranger r);
+cio_rearranger cio_rearranger_from_name(const char *s);   /* box for an unknown name (the parameter is a choice) */
 
 typedef struct cio_agg_cfg {
     int io_tasks;               /* 0: every rank writes its own share (no rearrangement) */
@@ -21,6 +28,7 @@ typedef struct cio_agg_cfg {
     cio_rearranger rearranger;
     int max_pend_req;           /* 0: MPI_Alltoallw; > 0: point-to-point, at most this many pending sends */
     int64_t buffer_limit;       /* an I/O task flushes when it holds more than this */
+    int64_t blocksize;          /* pio_box: PIO's target bytes per I/O task (0: PIO's 1 MiB) */
 } cio_agg_cfg;
 
 /* The I/O tasks of one communicator: task i is comm rank (base + i*stride) mod size. */
@@ -34,7 +42,8 @@ typedef struct cio_agg_group {
 } cio_agg_group;
 
 /* Collective over comm (unless virtual: comm MPI_COMM_NULL with rank/size given).
- * Returns NULL when aggregation does not apply (off, or a one-rank communicator). */
+ * Returns NULL when aggregation does not apply (off, or a one-rank communicator
+ * with a rearranger other than pio_box, which PIO runs on one rank too). */
 cio_agg_group *cio_agg_group_new(const cio_agg_cfg *c, MPI_Comm comm, int vrank, int vsize);
 void cio_agg_group_free(cio_agg_group *g);
 

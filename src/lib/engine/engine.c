@@ -68,6 +68,8 @@ void cio_engine_free(cio_engine *e)
     cio_hints_free(&e->applied);
     cio_hints_free(&e->cfg.hints);
     cio_free(e->first_path);
+    for (int i = 0; i < e->nsync; i++) cio_free(e->sync_paths[i]);
+    cio_free(e->sync_paths);
     cio_engine_forget_created(e);
     cio_free(e->created);
     cio_free(e);

@@ -29,13 +29,18 @@
 #define CIO_MAX_REQUEST_DEFAULT_NUM 2146435071
 #define CIO_MAX_REQUEST_DEFAULT ((int64_t)CIO_MAX_REQUEST_DEFAULT_NUM)
 
+/* --fsync: none; close: every written file before each close (reopens
+ * included); end: every file written once, when the output phase ends
+ * (cio_engine_sync_written), as IOR's -e. */
+enum { CIO_FSYNC_NONE, CIO_FSYNC_CLOSE, CIO_FSYNC_END };
+
 typedef struct cio_engine_cfg {
     const cio_driver *drv;
     cio_driver_opts opts;
     cio_hints hints;            /* requested MPI-IO hints (the engine copies them) */
     int64_t max_request;        /* bytes per rank per driver call or per wait round */
     int remember;               /* keep written files for read-back (verify / read benchmark) */
-    int fsync;                  /* sync every written file before closing it (the sync timer) */
+    int fsync;                  /* CIO_FSYNC_*: when written files are synced (the sync timer) */
     int verify_only;            /* write nothing: plan the files only, so read-back checks existing output */
     cio_agg_cfg agg;            /* I/O-task aggregation (io_tasks 0: off) */
     cio_data_kind data;         /* the values written: the pattern or model-like fields */
@@ -51,6 +56,10 @@ cio_engine *cio_engine_new(const cio_engine_cfg *cfg, MPI_Comm world, cio_stats 
  * `rank` of `nprocs` would write.  Collective agreements use this rank's values. */
 cio_engine *cio_engine_new_virtual(const cio_engine_cfg *cfg, int rank, int nprocs, cio_stats *stats);
 void cio_engine_free(cio_engine *e);
+/* --fsync end: sync every file this rank wrote since the last call, once each
+ * (the sync timer, inside the end-to-end window); 0, or an error naming the
+ * file.  Not collective. */
+int cio_engine_sync_written(cio_engine *e, cio_err *err);
 int cio_engine_is_virtual(const cio_engine *e);
 const cio_engine_cfg *cio_engine_config(const cio_engine *e);
 cio_stats *cio_engine_stats(cio_engine *e);

@@ -155,8 +155,9 @@ void eng_plain_close(cio_file *f)
         }
         if (f->df.writable && d->header_size && d->header_size(&f->df, &b) == 0 && b > 0 && f->df.rank == 0)
             e->stats->header_bytes += b;
-        /* --fsync: inside the end-to-end window, as IOR's -e (fsync before close) */
-        if (f->df.writable && e->cfg.fsync) DCALL(f, CIO_T_SYNC, 0, "sync", d->sync(&f->df));
+        /* --fsync close: before every close, inside the end-to-end window; end: once, later */
+        if (f->df.writable && e->cfg.fsync == CIO_FSYNC_CLOSE) DCALL(f, CIO_T_SYNC, 0, "sync", d->sync(&f->df));
+        if (f->df.writable && e->cfg.fsync == CIO_FSYNC_END) eng_note_for_sync(e, f->path);
         DCALL(f, CIO_T_CLOSE, 0, "close", d->close(&f->df));
         e->stats->last_close = cio_stats_now(e->stats);
     }

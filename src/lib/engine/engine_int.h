@@ -56,6 +56,8 @@ struct cio_engine {
     char *first_path;   /* the first file this rank created through a driver (run context) */
     cio_driver_opts filtered;   /* the configured opts while cio_engine_filters_off holds them off */
     int filters_off;
+    char **sync_paths;  /* --fsync end: the files written since the last cio_engine_sync_written */
+    int nsync, synccap;
     char **created;     /* files created where this rank is rank 0 of the file's communicator */
     int ncreated, createdcap;
 };
@@ -130,6 +132,7 @@ void eng_buf_put(cio_engine *e, void *p);
 int eng_registry_entry(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm, int reset);
 /* the file this rank created (first_path; the list --repetitions removes when rank 0 of its communicator) */
 void eng_note_created(cio_engine *e, const char *path);
+void eng_note_for_sync(cio_engine *e, const char *path);   /* --fsync end (engine_sync_end.c) */
 
 /* Time one driver call into timer `t` and stop every rank if it fails. */
 #define DCALL(f, t, bytes, verb, call)                                       \

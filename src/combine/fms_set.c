@@ -1,0 +1,122 @@
+/* The members of a set, listed as FRE-NCtools' mppnccombine lists them: the
+ * inputs named, verbatim; else output.NNNN from -n (4 digits, or 6 when the
+ * first is found so), up to -e or to the first member's NumFilesInSet. */
+#include "fms_combine.h"
+
+#include <netcdf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int exists(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0;
+}
+
+static void add(fms_set *s, const char *path, int present)
+{
+    s->mem = realloc(s->mem, (size_t)(s->nmem + 1) * sizeof *s->mem);
+    if (!s->mem) {
+        fprintf(stderr, "Error: cannot allocate enough memory!\n");
+        exit(1);
+    }
+    fms_member *m = &s->mem[s->nmem++];
+    memset(m, 0, sizeof *m);
+    m->path = strdup(path);
+    m->present = present;
+    m->ncid = -1;
+}
+
+/* NumFilesInSet of a member (-1 when it has none or cannot be opened). */
+static int files_in_set(const char *path)
+{
+    int id, n = -1;
+    if (nc_open(path, NC_NOWRITE, &id) != NC_NOERR) return -1;
+    nc_type t;
+    size_t len;
+    if (nc_inq_att(id, NC_GLOBAL, "NumFilesInSet", &t, &len) != NC_NOERR || len != 1 ||
+        nc_get_att_int(id, NC_GLOBAL, "NumFilesInSet", &n) != NC_NOERR)
+        n = -1;
+    nc_close(id);
+    return n;
+}
+
+static int missing_member(const char *path)
+{
+    printf("ERROR: missing at least %s from the input file set.  Exiting.\n", path);
+    fflush(stdout);
+    return 9;
+}
+
+/* output.NNNN at number a, the width found from the first member that exists. */
+static int numbered(fms_set *s, int a, char *buf, size_t len)
+{
+    if (s->width == 0) {
+        snprintf(buf, len, "%s.%04d", s->output, a);
+        if (exists(buf)) s->width = 4;
+        else {
+            snprintf(buf, len, "%s.%06d", s->output, a);
+            if (!exists(buf)) return 0;
+            s->width = 6;
+        }
+    }
+    snprintf(buf, len, "%s.%0*d", s->output, s->width, a);
+    return 1;
+}
+
+static int list_named(fms_set *s, const fms_opts *o)
+{
+    for (int i = 0; i < o->ninputs; i++) {
+        int p = exists(o->inputs[i]);
+        if (!p && !o->force) return missing_member(o->inputs[i]);
+        add(s, o->inputs[i], p);
+    }
+    return 0;
+}
+
+static int list_numbered(fms_set *s, const fms_opts *o)
+{
+    char name[4200];
+    s->numbered = 1;
+    int end = o->end, want = -1;
+    for (int a = o->start; end < 0 ? a <= o->start + (want > 0 ? want - 1 : 0) : a <= end; a++) {
+        if (!numbered(s, a, name, sizeof name)) {
+            if (end < 0) break;
+            continue;       /* -e: members before the first found are skipped */
+        }
+        int p = exists(name);
+        if (!p && !o->force) return missing_member(name);
+        add(s, name, p);
+        if (s->nmem == 1) want = files_in_set(name);
+        if (want > 0 && s->nmem == want) break;
+    }
+    if (s->nmem == 0) {
+        if (end >= 0) fprintf(stderr, "Warning: No input file found in range.\n");
+        else
+            fprintf(stderr, "Error: no input file: neither %s.%04d nor %s.%06d exists (name the set's output, "
+                            "whose members are output.0000, ..., or list the inputs)\n",
+                    s->output, o->start, s->output, o->start);
+        return 1;
+    }
+    return 0;
+}
+
+int fms_set_list(fms_set *s, const fms_opts *o)
+{
+    int rc = o->ninputs ? list_named(s, o) : list_numbered(s, o);
+    if (rc) return rc;
+    s->first = -1;
+    for (int i = 0; i < s->nmem && s->first < 0; i++)
+        if (s->mem[i].present) s->first = i;
+    for (int i = 0; i < s->nmem; i++)
+        if (!s->mem[i].present) {     /* -f: combined without it, its points 0 (or -m's missing_value) */
+            fprintf(stderr, "Error: cannot open input file \"%s\"\n", s->mem[i].path);
+            s->errors++;
+        }
+    if (s->first < 0) {
+        fprintf(stderr, "Error: none of the %d input files listed exists; nothing to combine\n", s->nmem);
+        return 1;
+    }
+    return 0;
+}

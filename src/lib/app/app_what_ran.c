@@ -1,0 +1,77 @@
+/* What ran, said in every product: the headline (what ran, with what was asked
+ * in parentheses where they differ, the median with its spread and n), the
+ * cause of an iotype that ran as another, and the line that says which
+ * repetition the blocks after the run describe. */
+#include "config.h"
+#include "app/app.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *cio_app_iotype_cause(const cio_app *a)
+{
+    if (a->mode_cause[0]) return a->mode_cause;
+    if (a->mode_fallback) return "nc4_nonblocking_fallback";
+    if (a->mode_adjusted) return "adjusted_for_driver";
+    if (a->mode_note[0]) return "filters_need_collective";
+    return NULL;
+}
+
+const char *cio_app_fsync_name(int mode)
+{
+    return mode == CIO_FSYNC_CLOSE ? "close" : mode == CIO_FSYNC_END ? "end" : "none";
+}
+
+void cio_app_sync_at_end(cio_app *a)
+{
+    if (!a->engine || a->ecfg.fsync != CIO_FSYNC_END) return;
+    cio_err e = {0};
+    cio_engine_sync_written(a->engine, &e);
+    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
+}
+
+const char *cio_app_call_pattern(const cio_app *a)
+{
+    return cio_param_known(a->params, "call_pattern") ? cio_param_str(a->params, "call_pattern") : NULL;
+}
+
+void cio_app_iotype_text(const cio_app *a, char *buf, size_t len, int with_cause)
+{
+    const char *cause = cio_app_iotype_cause(a);
+    if (a->mode_asked == a->ecfg.opts.mode)
+        snprintf(buf, len, "%s", cio_mode_name(a->ecfg.opts.mode));
+    else if (with_cause && cause)
+        snprintf(buf, len, "%s (asked %s; cause: %s)", cio_mode_name(a->ecfg.opts.mode), cio_mode_name(a->mode_asked),
+                 cause);
+    else
+        snprintf(buf, len, "%s (asked %s)", cio_mode_name(a->ecfg.opts.mode), cio_mode_name(a->mode_asked));
+}
+
+void cio_app_headline(const cio_app *a, char *buf, size_t len)
+{
+    const cio_summary *s = &a->summary;
+    char mode[96];
+    cio_app_iotype_text(a, mode, sizeof mode, 0);
+    char figure[160];
+    if (a->nreps > 1) {
+        const cio_rep_stats *m = &a->rep_summary.mibps;
+        char warm[48] = "";
+        if (a->nwarm > 0) snprintf(warm, sizeof warm, " after %d warm-up", a->nwarm);
+        snprintf(figure, sizeof figure, "write=%.2f [%.2f-%.2f] MiB/s end to end (median of %d%s, %d flagged)",
+                 m->median, m->min, m->max, a->nreps, warm, a->rep_summary.flagged);
+    } else {
+        snprintf(figure, sizeof figure, "write=%.2f MiB/s end to end (1 run%s)", s->bw_write / 1048576.0,
+                 a->nwarm > 0 ? ", after warm-up" : "");
+    }
+    snprintf(buf, len, "climio: %s %s/%s %s np=%d bytes=%lld %s, durable=%s", a->kernel,
+             a->ecfg.drv ? a->ecfg.drv->name : "-", cio_format_name(a->ecfg.opts.format), mode, a->nprocs,
+             (long long)s->bytes_written, figure, a->durable ? "yes" : "no");
+}
+
+void cio_app_which_repetition(FILE *out, const cio_app *a)
+{
+    if (a->nreps > 1)
+        fprintf(out, "---- the figures below (until the summary of all repetitions) are repetition %d of %d, the "
+                     "last ----\n",
+                a->nreps, a->nreps);
+}

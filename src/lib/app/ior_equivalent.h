@@ -1,0 +1,21 @@
+/* The IOR command line equivalent to a dry run's plan (ior_equivalent.c). */
+#ifndef CLIMIO_IOR_EQUIVALENT_H
+#define CLIMIO_IOR_EQUIVALENT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct cio_ior_plan {
+    const char *driver;
+    int nprocs, files;          /* files: distinct files the plan writes */
+    double rank_bytes_mean;     /* bytes one rank writes over all files (mean over ranks) */
+    const int64_t *hist;        /* request sizes, log2 buckets (all ranks) */
+    int nbins;
+    int collective;             /* a collective iotype: IOR's -c */
+    int fsync_end;              /* --fsync end: IOR's -e */
+} cio_ior_plan;
+
+/* Two lines: the command and what it matches. */
+void cio_ior_equivalent(FILE *out, const cio_ior_plan *p);
+
+#endif

@@ -163,13 +163,13 @@ static void fsync_verify_repetitions(void)
 {
     cio_settings s = {.driver = &no_sync};
     cio_err e = {0};
-    char *argv[] = {"test_settings", "--fsync", "true", "--verify_only", NULL};
+    char *argv[] = {"test_settings", "--fsync", "end", "--verify_only", NULL};
     cio_params *p = parse("repetitions 3\n", argv);
     CHECK(cio_settings_fsync(p, &s, &e) != 0);
     CHECK_CONTAINS(e.msg, "command line: fsync: the nosync driver has no call that makes its files durable");
     s.driver = &blocking_only;
     CHECK_EQ_INT(cio_settings_fsync(p, &s, &e), 0);
-    CHECK(s.fsync);
+    CHECK_EQ_INT(s.fsync, CIO_FSYNC_END);
     CHECK_EQ_INT(cio_settings_verify(p, &s, &e), 0);
     CHECK(s.verify && s.verify_only && strcmp(s.verify_origin, "implied by --verify_only") == 0);
     CHECK_EQ_INT(cio_settings_repetitions(p, &s, &e), 0);

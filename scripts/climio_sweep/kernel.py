@@ -48,10 +48,6 @@ def find_executable(sweep):
                          sweep.where("sweep", "kernel"), _esc(sweep.kernel), ", ".join(dict.fromkeys(looked))))
 
 
-NONBLOCKING_TO_BLOCKING = {"nonblocking_collective": "blocking_collective",
-                           "nonblocking_independent": "blocking_independent"}
-
-
 class KernelParams:
     """What `kernel [FILE] --print_params [--key=value ...]` says: the parameter
     set a run would use, normalised and validated by the kernel itself, the
@@ -82,24 +78,10 @@ class KernelParams:
                 and not p.get("command_line_only")]
 
     def io_problem(self):
-        """Why the driver cannot run the iotype or format asked, or None."""
-        driver = self.value("driver") or (next(iter(self.drivers)) if self.drivers else None)
-        if driver not in self.drivers:
-            return "driver: expected one of the drivers built into %s (%s), found '%s'" % (
-                self.doc.get("kernel"), " ".join(self.drivers), driver)
-        d = self.drivers[driver]
-        iotype = self.value("iotype")
-        if iotype and d.get("iotypes") is not None and iotype not in d["iotypes"]:
-            blocking = NONBLOCKING_TO_BLOCKING.get(iotype)
-            if not (blocking in d["iotypes"] and self.value("nc4_nonblocking_fallback") == "true"):
-                return "the %s driver has no %s mode; it runs: %s%s" % (
-                    driver, iotype, ", ".join(d["iotypes"]),
-                    " (or set nc4_nonblocking_fallback = true to run %s)" % blocking
-                    if blocking in d["iotypes"] else "")
-        fmt = self.value("format")
-        if fmt and fmt != "default" and d.get("formats") is not None and fmt not in d["formats"]:
-            return "the %s driver cannot write format %s; it writes: %s" % (driver, fmt, ", ".join(d["formats"]))
-        return None
+        """Why the kernel would refuse the driver, iotype and format asked, in its
+        own words, or None: the kernel applies its own rule (--print_params's
+        "io"), the sweep keeps no copy of it."""
+        return (self.doc.get("io") or {}).get("refused")
 
 
 class KernelRefused(Exception):

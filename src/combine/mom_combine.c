@@ -1010,7 +1010,7 @@ static void setup(combine *k, cio_app *a, mpp_cli *cli, int dropin, const cio_pa
     if (!dropin) {
         const char *in = cio_param_str(a->params, "input"), *outp = cio_param_str(a->params, "output");
         if (in) snprintf(k->prefix, sizeof k->prefix, "%s", in);
-        else snprintf(k->prefix, sizeof k->prefix, "%s/%s%s", k->cfg.outdir, k->cfg.base, k->cfg.suffix);
+        else mom_file_prefix(&k->cfg, k->prefix, sizeof k->prefix);
         snprintf(k->output, sizeof k->output, "%s", outp ? outp : k->prefix);
     }
     k->t_open = cio_stats_timer(&a->stats, "combine_open");

@@ -19,6 +19,10 @@ const cio_param_spec decomp_params[] = {
      "them and pioperf and dat2nc read them; c: as PIOc_write_decomp writes them)", "fortran|c", 0, 0, 0},
     {"e3sm_fill", CIO_P_BOOL, "false",
      "E3SM-IO maps: also write the fill requests (those past fill_starts), as e3sm_io -u does", 0, 0, 0, 0},
+    {"e3sm_shifted", CIO_P_BOOL, "false",
+     "E3SM-IO maps with fill pairs: read each task's requests from the fill_starts prefix sums, as e3sm_io without -u "
+     "does (every task after the first one with fill pairs then replays other tasks' pairs; the default replays "
+     "each task's own)", 0, 0, 0, 0},
     {"varsize", CIO_P_INT, "1024", "BLOCK / ROUNDROBIN: elements per rank (pioperf's varsize)", 0, 1, 1e12, 0},
     {"nvars", CIO_P_INT, "10", "variables written per decomposition (pioperf's nvars)", 0, 1, 1e6, 0},
     {"records", CIO_P_INT, "1", "records written per variable (pioperf's nframes)", 0, 1, 1e9, 0},
@@ -150,6 +154,10 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
         return cio_seterr(e, "%s: unknown decomp_format", cio_param_origin(p, "decomp_format"));
     c->opts.text_c_order = cio_strcaseeq(cio_param_str(p, "decomp_order"), "c");
     c->opts.e3sm_fill = cio_param_bool(p, "e3sm_fill");
+    c->opts.e3sm_shifted = cio_param_bool(p, "e3sm_shifted");
+    if (c->opts.e3sm_fill && c->opts.e3sm_shifted)
+        return cio_seterr(e, "%s: e3sm_shifted is how e3sm_io reads without -u (fill mode); e3sm_fill is -u: choose one",
+                          cio_param_origin(p, "e3sm_shifted"));
     c->varsize = cio_param_int(p, "varsize");
     c->nvars = cio_param_int(p, "nvars");
     c->records = cio_param_int(p, "records");

@@ -306,6 +306,10 @@ static void *combo_cfg(cio_app *a, const combo *k, cio_engine_cfg *cfg)
     if (!(k->drv->modes & CIO_MODE_BIT(cfg->opts.mode))) cfg->opts.mode = CIO_MODE_BLOCKING_COLLECTIVE;
     void *conf = NULL;
     cio_err e = {0};
+    /* PIO writes netcdf and netcdf4c serially: the I/O tasks' data go to one task,
+     * which writes through the serial netCDF API (the driver's nc_serial, for this file) */
+    int serial = k->iotype == 2 || k->iotype == 3;
+    cfg->opts.serial = serial;      /* read by a driver with a serial API (serial_api) */
     if (k->drv->configure && k->drv->configure(a->params, &cfg->opts, &conf, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
     cfg->opts.conf = conf;
     cfg->remember = 1;
@@ -315,6 +319,7 @@ static void *combo_cfg(cio_app *a, const combo *k, cio_engine_cfg *cfg)
     cfg->agg.io_stride = a->nprocs / k->ntasks > 1 ? a->nprocs / k->ntasks : 1;
     cfg->agg.io_base = 0;
     cfg->agg.rearranger = k->rearr == 2 ? CIO_REARR_SUBSET : CIO_REARR_PIOBOX;
+    if (serial) cfg->agg.io_tasks = 1;
     return conf;
 }
 

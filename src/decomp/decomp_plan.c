@@ -504,7 +504,7 @@ static int map_summary(const decomp_cfg *c, dmap_file *f, int nprocs)
             return 2;
         }
         char dims[128];
-        printf("  D%d: %s = %lld elements; %lld named (%.1f%%), %lld holes, %lld never written\n", k + 1,
+        printf("  D%d: %s = %lld elements; %lld named (%.1f%%), %lld holes, %lld unheld (their fill is not planned)\n", k + 1,
                dmap_dims_str(d, dims, sizeof dims), (long long)g, (long long)elems, 100.0 * (double)elems / (double)g,
                (long long)holes, (long long)(g - elems));
         printf("      per recorded task: %lld to %lld elements (mean %.1f), %lld to %lld contiguous runs (mean %.1f)\n",

@@ -73,6 +73,8 @@ typedef struct dmap_opts {
     dmap_format format;         /* DMAP_AUTO: from the file's first bytes */
     int text_c_order;           /* PIO text lists C order (PIOc_write_decomp); default Fortran (pioperf, dat2nc) */
     int e3sm_fill;              /* E3SM-IO: also replay the fill pairs (e3sm_io -u) */
+    int e3sm_shifted;           /* E3SM-IO: locate each task's requests from the fill_starts prefix sums, as
+                                 * e3sm_io without -u reads them (shifted past the first task with fill pairs) */
 } dmap_opts;
 
 /* An open map file: its header, read by one process.  Text files are read

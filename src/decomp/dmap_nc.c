@@ -335,6 +335,8 @@ static int e3sm_header(dmap_file *f, nc_state *s, cio_err *e)
                 if (s->use[k][t] < 0 || s->use[k][t] > s->count[k][t])
                     return cio_seterr(e, "%s: variable %s, task %lld: %lld: expected 0 to D%d.nreqs (%lld)", f->path,
                                       name, (long long)t, (long long)s->use[k][t], k + 1, (long long)s->count[k][t]);
+            /* e3sm_io's reading: task t's fill_starts[t] requests from the sum of the fill_starts before it */
+            for (int64_t t = 0, at = 0; f->opts.e3sm_shifted && t < P; at += s->use[k][t], t++) s->first[k][t] = at;
         }
         snprintf(name, sizeof name, "D%d.offsets", k + 1);
         if (int_var(f, ncid, name, 1, d_t, &s->varid[k][0], e)) return -1;

@@ -271,3 +271,8 @@ void mom_config_signature(const mom_config *c, char *buf, size_t len)
                                        c->fields[i].grid == MOM_GRID_U ? ":u" : "");
     }
 }
+
+void mom_file_prefix(const mom_config *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s%s", c->outdir, c->base, c->suffix ? c->suffix : ".nc");
+}

@@ -69,6 +69,9 @@ void mom_config_free(mom_config *c);
  * climio_mom_fields) so mom_combine can tell a parameter file that does not match
  * the set (a different nk or pack would otherwise be read silently). */
 void mom_config_signature(const mom_config *c, char *buf, size_t len);
+/* The one file name the run writes, or its sets' common prefix: outdir/base.nc
+ * (suffix set: ".raw" with the mpiio driver); a set's members add .NNNN. */
+void mom_file_prefix(const mom_config *c, char *buf, size_t len);
 
 /* "16,15", "16x15", "16 15" or "auto" (-> {-1, -1}); entries of 0 only with allow_zero. */
 int mom_parse_pair(const char *s, int out[2], int allow_zero);

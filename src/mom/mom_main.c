@@ -60,7 +60,7 @@ static const char *read_path(mom_ctx *m, char *buf, size_t len, cio_err *e)
                    mom_pattern_name(c->pattern), c->pattern == MOM_PAT_PERPE ? m->dom.npes : mom_ntiles(&m->dom));
         return NULL;
     }
-    snprintf(buf, len, "%s/%s%s", c->outdir, c->base, c->suffix);
+    mom_file_prefix(c, buf, len);
     return buf;
 }
 

@@ -102,7 +102,7 @@ void mom_json(cio_json *j, void *ctx)
     cio_json_int(j, "writers", m->nwriters);
     cio_json_int(j, "files", m->nfiles);
     char prefix[4096];
-    snprintf(prefix, sizeof prefix, "%s/%s%s", c->outdir, c->base, c->suffix);
+    mom_file_prefix(c, prefix, sizeof prefix);
     cio_json_str(j, "file", prefix);
     cio_json_bool(j, "file_set", m->nfiles > 1);
     cio_json_str(j, "type", c->type == CIO_FLOAT ? "float" : "double");

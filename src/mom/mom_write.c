@@ -13,13 +13,13 @@ static void whole_file(const mom_config *c, mom_role *r)
 {
     r->view.area = (mom_box){0, 0, c->ni, c->nj};
     r->view.nfiles = 0;
-    snprintf(r->path, sizeof r->path, "%s/%s%s", c->outdir, c->base, c->suffix);
+    mom_file_prefix(c, r->path, sizeof r->path);
 }
 
 static void member_file(const mom_config *c, mom_role *r, const mom_box *area, int n, int nfiles)
 {
     char prefix[4000];
-    snprintf(prefix, sizeof prefix, "%s/%s%s", c->outdir, c->base, c->suffix);
+    mom_file_prefix(c, prefix, sizeof prefix);
     r->view.area = *area;
     r->view.nfiles = nfiles;
     r->view.member = n;

@@ -1,6 +1,6 @@
 /* The map readers and writers from the command line, for the tests:
  *
- *   dmap_tool dump FILE [c_order] [fill]   load at this many ranks, print every task's
+ *   dmap_tool dump FILE [c_order] [fill] [shifted]   load at this many ranks, print every task's
  *                                          entries 1-based (0 = hole) in task order
  *   dmap_tool text OUT FILE [c_order]      read FILE (1 rank), write it as PIO text
  *   dmap_tool e3sm OUT CMDLINE [raw] FILE...  read the files, write one E3SM-IO map */
@@ -35,6 +35,7 @@ static int dump(const char *path, int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "c_order")) o.text_c_order = 1;
         if (!strcmp(argv[i], "fill")) o.e3sm_fill = 1;
+        if (!strcmp(argv[i], "shifted")) o.e3sm_shifted = 1;
     }
     int rank, n;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

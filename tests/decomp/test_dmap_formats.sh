@@ -119,6 +119,13 @@ run 4 "$T" dump "$W/fill.nc" >"$W/fl.dump"
 same "$D/tiny_map.dump" "$W/fl.dump" "e3sm map with fill pairs (fill mode off)"
 run 2 "$T" dump "$W/fill.nc" fill >"$W/fl2.dump"
 grep -q '^D3 task 0: 1 2 3 7 8 9 24$' "$W/fl2.dump" || fail "e3sm fill mode: the fill pair"
+# e3sm_io's own reading (e3sm_shifted): task t reads fill_starts[t] = 2 pairs from the
+# sum of the fill_starts before it, 2t: pairs 0-1 (0,3) (6,3); 2-3 (23,1) (9,3) -- task
+# 0's fill pair and task 1's first; 4-5 (3,3) (12,3); 6-7 (18,3) (15,3); (21,2) is never read
+run 3 "$T" dump "$W/fill.nc" shifted >"$W/fl3.dump"
+for l in "0: 1 2 3 7 8 9" "1: 24 10 11 12" "2: 4 5 6 13 14 15" "3: 19 20 21 16 17 18"; do
+    grep -q "^D3 task $l\$" "$W/fl3.dump" || { cat "$W/fl3.dump"; fail "e3sm_shifted: D3 task $l"; }
+done
 
 # --- bad files
 bad() {   # bad NP "message" FILE [opts]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # PIO's box rearranger (--rearranger pio_box) as PIO computes it: how many of the
 # I/O tasks are active (CalcStartandCount's blocksize rule), which box each holds,
 # and one request per active task and variable; SUBSET as before.  The counts

@@ -133,12 +133,27 @@ def test_driver_iotype_points_the_driver_cannot_run(gcrm, tmp_path):
     p = run_tool(["run", sw], cwd=str(tmp_path), check=False)
     assert p.returncode == 2
     assert "s.toml:10: gcrm_io cannot run" in p.stderr
-    assert "the %s driver has no nonblocking_collective mode" % drv in p.stderr
+    # the kernel's own words (its origin and the driver's reason), not a copy of its rule
+    assert "command line: the %s driver has no nonblocking_collective mode (" % drv in p.stderr
     assert not os.path.exists(str(tmp_path / "s.sweep"))
     # excluded, the sweep runs
     write(sw, open(sw).read() + '[[exclude]]\ndriver = "%s"\niotype = "nonblocking_collective"\n' % drv)
     p = run_tool(["run", sw, "--dry-run"], cwd=str(tmp_path))
     assert "3 run(s)" in p.stdout
+
+
+def test_print_params_says_whether_the_run_accepts_its_io(gcrm, tmp_path):
+    """--print_params resolves driver, iotype and format as the run does: the sweep's one source of that rule."""
+    doc = json.loads(print_params(["--driver", "null", "--iotype", "blocking_independent"], str(tmp_path)).stdout)
+    assert doc["io"] == {"driver": "null", "iotype": "blocking_independent", "iotype_effective": "blocking_independent",
+                         "format": "none", "refused": None}
+    doc = json.loads(print_params(["--driver", "null", "--format", "cdf5"], str(tmp_path)).stdout)
+    assert doc["io"]["refused"] == "command line: the null driver cannot write format cdf5; it writes: none"
+    blocking_only = [d for d, v in doc["drivers"].items() if "nonblocking_collective" not in v["iotypes"]]
+    if blocking_only:
+        # not chosen: the kernel's default iotype runs as the driver's blocking mode, as in a run
+        doc = json.loads(print_params(["--driver", blocking_only[0]], str(tmp_path)).stdout)
+        assert doc["io"]["refused"] is None and doc["io"]["iotype"] == "blocking_collective", doc["io"]
 
 
 def test_failed_run_shows_the_kernels_error_line(gcrm, tmp_path):

@@ -46,7 +46,8 @@ CASES = [
     ("bad-bool", HEAD + 'nprocs = 1\n[parameters]\nverify = "maybe"\n', 5,
      "engine_exercise: error: command line: verify expects true or false, found 'maybe'"),
     ("driver-not-built", HEAD + 'nprocs = 1\n[parameters]\ndriver = ["null", "nosuch"]\n', 5,
-     'engine_exercise cannot run driver = "nosuch": driver: expected one of the drivers built into engine_exercise ('),
+     'engine_exercise cannot run driver = "nosuch": command line: driver \'nosuch\' is not built into this '
+     'engine_exercise; drivers built: '),
     ("reserved-json", HEAD + 'nprocs = 1\n[parameters]\njson = "x.json"\n', 5,
      "json: expected a kernel parameter the sweep does not set itself, found 'json' (the sweep passes --json "
      "itself)"),

@@ -33,6 +33,7 @@ void cio_app_exit(cio_app *a, int status)
         printf("%s\n", a->headline);
     }
     cio_free(a->driver_conf);
+    cio_settings_free(&a->set);
     a->driver_conf = NULL;
     for (int i = 0; i < a->nunused; i++) {
         cio_free(a->unused[i].key);
@@ -177,7 +178,7 @@ void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const
     if (cio_params_apply_cmdline(a->params, &e) != 0) fail_all(a, &e);
     cio_free(pos);
     if (cio_param_bool(a->params, "print_params")) {
-        if (a->rank == 0) cio_print_params(stdout, kernel, a->param_file, a->params);
+        if (a->rank == 0) cio_print_params(stdout, kernel, a->param_file, a->params, a->param_file_given);
         cio_app_exit(a, 0);
     }
     if (a->rank == 0 && !cio_param_bool(a->params, "quiet")) cio_params_report_ignored(a->params, stderr);

@@ -33,16 +33,6 @@ static void load_hints(cio_app *a, cio_hints *h)
     if (env && *env && cio_hints_parse(h, env, "environment PNETCDF_HINTS", &e) != 0) fail_all(a, &e);
 }
 
-/* Did the user choose the iotype (command line, or a parameter file named on it)?
- * A value from the built-in input or the default file found in the working
- * folder is the kernel's default. */
-static int iotype_chosen(const cio_app *a)
-{
-    const cio_params *p = a->params;
-    if (!cio_param_isset(p, "iotype")) return 0;
-    return strcmp(cio_param_origin(p, "iotype"), "command line") == 0 || a->param_file_given;
-}
-
 /* The common settings (settings.h), once; a refusal ends every rank. */
 static void resolve_settings(cio_app *a, cio_format kernel_default)
 {
@@ -50,7 +40,7 @@ static void resolve_settings(cio_app *a, cio_format kernel_default)
     char note[512];
     a->asks.kernel = a->kernel;
     a->asks.kernel_format = kernel_default;
-    if (cio_settings_resolve(a->params, &a->asks, iotype_chosen(a), &a->set, note, sizeof note, &e) != 0)
+    if (cio_settings_resolve(a->params, &a->asks, cio_settings_iotype_chosen(a->params, a->param_file_given), &a->set, note, sizeof note, &e) != 0)
         fail_all(a, &e);
     if (a->rank == 0 && note[0]) fprintf(stderr, "%s: note: %s\n", a->kernel, note);
     a->mode_asked = a->set.iotype;

@@ -244,7 +244,7 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
         json_hints(&j, "requested", cio_engine_requested_hints(a->engine), 1);
         json_hints(&j, "applied", cio_engine_applied_hints(a->engine), 0);
         cio_hint_status_json(&j, cio_engine_requested_hints(a->engine), cio_engine_applied_hints(a->engine),
-                             a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->name : NULL);
+                             a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->hint_prefix : NULL);
     }
     cio_json_obj_end(&j);
 

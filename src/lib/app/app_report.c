@@ -79,7 +79,7 @@ void cio_report_summary(FILE *out, const cio_app *a, const cio_summary *s)
     cio_context_print(out, &a->context);
     if (a->engine)
         cio_hint_status_print(out, cio_engine_requested_hints(a->engine), cio_engine_applied_hints(a->engine),
-                              a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->name : NULL);
+                              a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->hint_prefix : NULL);
     phase_table(out, s);
     report_stats(out, s);
     fprintf(out, "end to end               %.4f s from the first create/open to the last close%s: %.2f MiB/s\n",

@@ -291,8 +291,9 @@ static void print_plan(FILE *out, const cio_app *a, const plan_result *res)
     if (res->nplanned < res->nprocs)
         fprintf(out, " (%d planned, every other rank like one of them)\n", res->nplanned);
     else fprintf(out, " (each rank planned)\n");
-    cio_ior_plan ior = {a->ecfg.drv->name, res->nprocs, res->files.n, res->fig[F_BYTES].sum / res->nprocs, res->hist,
-                        CIO_HIST_BINS, cio_mode_collective(a->ecfg.opts.mode), a->ecfg.fsync == CIO_FSYNC_END};
+    cio_ior_plan ior = {a->ecfg.drv->ior_api, res->nprocs, res->files.n, res->fig[F_BYTES].sum / res->nprocs,
+                        res->hist, CIO_HIST_BINS, cio_mode_collective(a->ecfg.opts.mode),
+                        a->ecfg.fsync == CIO_FSYNC_END};
     cio_ior_equivalent(out, &ior);
 }
 

@@ -10,12 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *ior_api(const char *driver)
-{
-    if (strcmp(driver, "pnetcdf") == 0) return "NCMPI";
-    if (strcmp(driver, "hdf5") == 0) return "HDF5";
-    return "MPIIO";     /* mpiio; netcdf (IOR has no netCDF-4 API); null */
-}
+/* mpiio, netcdf (IOR has no netCDF-4 API), null: IOR's MPIIO */
+static const char *ior_api(const char *api) { return api ? api : "MPIIO"; }
 
 /* The transfer size: the request bucket holding the most requests (its lower
  * bound, a power of two), at most the bytes per file and 16 MiB. */
@@ -42,7 +38,7 @@ void cio_ior_equivalent(FILE *out, const cio_ior_plan *p)
     double ratio = (double)block * p->files / p->rank_bytes_mean;
     fprintf(out, "IOR equivalent (same bytes per rank in as many files; IOR reports each file's bandwidth, climio the "
                  "whole output's):\n  mpiexec -n %d ior -a %s -w -k%s%s -m -i %d -b %lld -t %lld -s 1 -o ior.out\n",
-            p->nprocs, ior_api(p->driver), p->collective ? " -c" : "", p->fsync_end ? " -e" : "", p->files,
+            p->nprocs, ior_api(p->ior_api), p->collective ? " -c" : "", p->fsync_end ? " -e" : "", p->files,
             (long long)block, (long long)t);
     fprintf(out, "  (%d files x %lld bytes per rank = %.1f%% of the plan's mean %.0f bytes per rank; transfers of "
                  "%lld bytes, the plan's most common request size%s)\n",

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 typedef struct cio_ior_plan {
-    const char *driver;
+    const char *ior_api;        /* IOR's -a for the driver's library (cio_driver.ior_api); NULL: MPIIO */
     int nprocs, files;          /* files: distinct files the plan writes */
     double rank_bytes_mean;     /* bytes one rank writes over all files (mean over ranks) */
     const int64_t *hist;        /* request sizes, log2 buckets (all ranks) */

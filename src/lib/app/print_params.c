@@ -2,6 +2,7 @@
 #include "app/print_params.h"
 #include "drivers/driver.h"
 #include "base/json.h"
+#include "app/settings.h"
 
 #include <string.h>
 
@@ -75,7 +76,33 @@ static void print_drivers(cio_json *j)
     cio_json_obj_end(j);
 }
 
-void cio_print_params(FILE *out, const char *kernel, const char *param_file, const cio_params *p)
+/* The driver x iotype x format check, as the run makes it (before the kernel's own
+ * requests, which only a run knows). */
+static void print_io(cio_json *j, const cio_params *p, const char *kernel, int param_file_given)
+{
+    cio_kernel_asks k = {.kernel = kernel, .kernel_format = CIO_FMT_NONE};
+    cio_settings s = {0};
+    cio_err e = {0};
+    char note[512];
+    int refused = cio_settings_driver(p, &k, &s, &e) ||
+                  cio_settings_iotype(p, cio_settings_iotype_chosen(p, param_file_given), &s, note, sizeof note, &e) ||
+                  cio_settings_format(p, &k, &s, &e);
+    cio_json_obj(j, "io");
+    if (refused) {
+        cio_json_null(j, "driver");
+        cio_json_str(j, "refused", e.msg);
+    } else {
+        cio_json_str(j, "driver", s.driver->name);
+        cio_json_str(j, "iotype", cio_mode_name(s.iotype));
+        cio_json_str(j, "iotype_effective", cio_mode_name(s.mode));
+        cio_json_str(j, "format", cio_format_name(s.format));
+        cio_json_null(j, "refused");
+    }
+    cio_json_obj_end(j);
+}
+
+void cio_print_params(FILE *out, const char *kernel, const char *param_file, const cio_params *p,
+                      int param_file_given)
 {
     cio_json j;
     cio_json_begin(&j, out, 1);
@@ -86,6 +113,7 @@ void cio_print_params(FILE *out, const char *kernel, const char *param_file, con
     cio_json_str(&j, "parameter_file", param_file);
     print_parameters(&j, p);
     print_drivers(&j);
+    print_io(&j, p, kernel, param_file_given);
     cio_json_obj_end(&j);
     cio_json_end(&j);
 }

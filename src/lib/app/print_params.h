@@ -8,6 +8,11 @@
 #include <stdio.h>
 #include "base/params.h"
 
-void cio_print_params(FILE *out, const char *kernel, const char *param_file, const cio_params *p);
+/* --print_params: the parameters as parsed, the drivers built, and "io": the
+ * driver, iotype and format this run would use, or why the run refuses them (the
+ * same resolution as the run's, app/settings.h), so that a sweep asks rather than
+ * copies the rule. */
+void cio_print_params(FILE *out, const char *kernel, const char *param_file, const cio_params *p,
+                      int param_file_given);
 
 #endif

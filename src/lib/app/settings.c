@@ -28,6 +28,14 @@ static cio_mode blocking_of(cio_mode m)
     return cio_mode_collective(m) ? CIO_MODE_BLOCKING_COLLECTIVE : CIO_MODE_BLOCKING_INDEPENDENT;
 }
 
+/* A value from the built-in input or the default file found in the working folder
+ * is the kernel's default, not a choice. */
+int cio_settings_iotype_chosen(const cio_params *p, int param_file_given)
+{
+    if (!cio_param_isset(p, "iotype")) return 0;
+    return strcmp(cio_param_origin(p, "iotype"), "command line") == 0 || param_file_given;
+}
+
 int cio_settings_iotype(const cio_params *p, int chosen, cio_settings *s, char *note, size_t notelen, cio_err *e)
 {
     const cio_driver *d = s->driver;

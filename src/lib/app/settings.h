@@ -75,9 +75,11 @@ enum {
 /* Each returns 0, or -1 with e naming the setting's origin.  They run in this
  * order, each reading what the ones before resolved. */
 int cio_settings_driver(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e);
-/* iotype: chosen (the command line, or a parameter file named on it) or the
+/* iotype: chosen (the command line, or a parameter file named on it:
+ * cio_settings_iotype_chosen) or the
  * kernel's default, which a driver without it replaces by its blocking mode of
  * the same collectivity (note says so; "" when nothing changed). */
+int cio_settings_iotype_chosen(const cio_params *p, int param_file_given);
 int cio_settings_iotype(const cio_params *p, int chosen, cio_settings *s, char *note, size_t notelen, cio_err *e);
 int cio_settings_format(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e);
 int cio_settings_header_pad(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e);

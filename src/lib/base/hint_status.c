@@ -18,12 +18,12 @@ static int romio_hint(const char *key)
     return 0;
 }
 
-cio_hint_status cio_hint_status_of(const char *key, int read_back, const char *io_component, const char *driver)
+cio_hint_status cio_hint_status_of(const char *key, int read_back, const char *io_component, const char *lib_prefix)
 {
-    int pnetcdf = driver && strcmp(driver, "pnetcdf") == 0;
-    if (pnetcdf_hint(key) && !pnetcdf) return CIO_HINT_NOT_APPLICABLE;
+    int lib_reads = lib_prefix && *lib_prefix && strncmp(key, lib_prefix, strlen(lib_prefix)) == 0;
+    if (pnetcdf_hint(key) && !lib_reads) return CIO_HINT_NOT_APPLICABLE;
     if (!read_back) return CIO_HINT_NOT_REPORTED;
-    if (pnetcdf_hint(key)) return CIO_HINT_CONFIRMED;   /* PnetCDF lists the nc_* hints it uses */
+    if (lib_reads) return CIO_HINT_CONFIRMED;   /* PnetCDF lists the nc_* hints it uses */
     if (io_component && strcmp(io_component, "ROMIO") == 0 && romio_hint(key)) return CIO_HINT_CONFIRMED;
     return CIO_HINT_ECHOED;
 }
@@ -59,11 +59,11 @@ static int read_back(const cio_hints *applied, const char *key)
 }
 
 void cio_hint_status_json(cio_json *j, const cio_hints *asked, const cio_hints *applied, const char *io_component,
-                          const char *driver)
+                          const char *lib_prefix)
 {
     cio_json_obj(j, "status");
     for (int i = 0; i < asked->n; i++) {
-        cio_hint_status s = cio_hint_status_of(asked->key[i], read_back(applied, asked->key[i]), io_component, driver);
+        cio_hint_status s = cio_hint_status_of(asked->key[i], read_back(applied, asked->key[i]), io_component, lib_prefix);
         cio_json_obj(j, asked->key[i]);
         cio_json_str(j, "status", cio_hint_status_name(s));
         cio_json_str(j, "why", cio_hint_status_why(s, asked->key[i], io_component));
@@ -73,10 +73,10 @@ void cio_hint_status_json(cio_json *j, const cio_hints *asked, const cio_hints *
 }
 
 void cio_hint_status_print(FILE *out, const cio_hints *asked, const cio_hints *applied, const char *io_component,
-                           const char *driver)
+                           const char *lib_prefix)
 {
     for (int i = 0; i < asked->n; i++) {
-        cio_hint_status s = cio_hint_status_of(asked->key[i], read_back(applied, asked->key[i]), io_component, driver);
+        cio_hint_status s = cio_hint_status_of(asked->key[i], read_back(applied, asked->key[i]), io_component, lib_prefix);
         fprintf(out, "hint %-24s %-14s %s (%s)\n", asked->key[i], asked->val[i], cio_hint_status_name(s),
                 cio_hint_status_why(s, asked->key[i], io_component));
     }

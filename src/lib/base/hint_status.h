@@ -18,16 +18,17 @@ typedef enum cio_hint_status {
 } cio_hint_status;
 
 /* key: the hint asked; read_back: the file's info listed it; io_component:
- * "OMPIO", "ROMIO" or "unknown"; driver: the climio driver's name. */
-cio_hint_status cio_hint_status_of(const char *key, int read_back, const char *io_component, const char *driver);
+ * "OMPIO", "ROMIO" or "unknown"; lib_prefix: the hints the driver's library reads
+ * itself and lists back (cio_driver.hint_prefix, PnetCDF's "nc_"; NULL: none). */
+cio_hint_status cio_hint_status_of(const char *key, int read_back, const char *io_component, const char *lib_prefix);
 const char *cio_hint_status_name(cio_hint_status s);
 /* Why, in a few words, for the report. */
 const char *cio_hint_status_why(cio_hint_status s, const char *key, const char *io_component);
 
 /* "status": {KEY: {status, why}} for every hint asked; one text line each. */
 void cio_hint_status_json(cio_json *j, const cio_hints *asked, const cio_hints *applied, const char *io_component,
-                          const char *driver);
+                          const char *lib_prefix);
 void cio_hint_status_print(FILE *out, const cio_hints *asked, const cio_hints *applied, const char *io_component,
-                           const char *driver);
+                           const char *lib_prefix);
 
 #endif

@@ -161,6 +161,8 @@ typedef struct cio_driver {
     int serial_api;             /* writes a one-rank file through the library's serial API when
                                  * cio_driver_opts.serial asks (FMS's and MAPL's single writers) */
     int no_char;                /* its library has no text type: CIO_CHAR variables are refused */
+    const char *hint_prefix;    /* hints its library reads itself and lists back (PnetCDF: "nc_") */
+    const char *ior_api;        /* IOR's -a for the same library ("NCMPI", "HDF5"); NULL: MPIIO */
     const char *(*version)(void);   /* library version text */
 
     /* Optional: the driver's own parameters ("<driver>: ..." in their help),

@@ -781,6 +781,7 @@ const cio_driver cio_driver_hdf5 = {
     .stores_data = 1,
     .filter_formats = CIO_FMT_BIT(CIO_FMT_HDF5),
     .filters_collective = 1,
+    .ior_api = "HDF5",
     .open_diagnosis = cio_nc_open_diagnosis,
     .refusal = h5_refusal,
     .version = h5_version,

@@ -12,7 +12,7 @@ dist_climiosweep_DATA = \
   scripts/climio_sweep/local.py scripts/climio_sweep/lustre.py scripts/climio_sweep/plan.py \
   scripts/climio_sweep/prepare.py scripts/climio_sweep/report.py scripts/climio_sweep/state.py \
   scripts/climio_sweep/sweepfile.py scripts/climio_sweep/bench.py scripts/climio_sweep/verdict.py \
-  scripts/climio_sweep/runs_as.py
+  scripts/climio_sweep/runs_as.py scripts/climio_sweep/launcher.py
 # bench.py: the runner the scripts/bench-* share; they find the package as the
 # launcher does (beside them, or in $(datadir)/climio/python)
 dist_doc_DATA += doc/bench.md
@@ -39,3 +39,5 @@ dist_bin_SCRIPTS += scripts/bench-scale
 dist_bin_SCRIPTS += scripts/bench-decomp
 # bench-compress: filter x level x shuffle x quantization on model data (doc/compression.md)
 dist_bin_SCRIPTS += scripts/bench-compress
+# build-mpich-deps: PnetCDF built with MPICH into a cache, for CI's MPICH build (doc/building.md)
+EXTRA_DIST += scripts/build-mpich-deps

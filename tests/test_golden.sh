@@ -7,7 +7,9 @@
 #   CLIMIO_GOLDEN_UPDATE=1 make check TESTS=tests/test_golden.sh
 # Files whose bytes are not reproducible by design are compared through a dump:
 # plain HDF5 files (the hdf5 driver keeps HDF5's object times) through h5dump's
-# text, ADIOS2's BP folders (their metadata holds times) through climio_bp2nc's
+# text, without the never-written values of dimension scales that differ between
+# MPI-IO libraries (tests/golden/h5dump_dims.awk), ADIOS2's BP folders (their
+# metadata holds times) through climio_bp2nc's
 # netCDF.
 . "$top_srcdir/tests/lib.sh"
 set -e
@@ -37,7 +39,14 @@ for c in $combos; do
   io="--driver $d --iotype blocking_collective"
   [ "$f" = raw ] || io="$io --format $f"
   case_run "gcrm-$d-$f" 2 "$bin/gcrm/gcrm_io" $io --restart_interval 0 --cdf_output_nsamples 1 --end_minutes 0
-  case_run "mom-$d-$f" 2 "$bin/mom/mom_io" ../mom.in.tiny $io --out out
+  # mom_io's one-writer files go through the serial netCDF-C API for netCDF drivers
+  # (single_writer serial, the default), through the driver itself with mpiio
+  if [ $d != pnetcdf ] || have_driver netcdf; then
+    case_run "mom-$d-$f" 2 "$bin/mom/mom_io" ../mom.in.tiny $io --out out
+  fi
+  if [ $d = pnetcdf ]; then
+    case_run "momself-$d-$f" 2 "$bin/mom/mom_io" ../mom.in.tiny $io --single_writer mpiio --out out
+  fi
   case_run "pfio-$d-$f" 2 "$bin/pfio/pfio_io" ../pfio.in $io --output_dir out \
     --im_world 36 --jm_world 19 --km_world 4
   case_run "decomp-$d-$f" 2 "$bin/decomp/decomp_io" --decomp ../decomp.holes.4p.dat \
@@ -79,7 +88,8 @@ fi
 for dir in */out; do
   find "$dir" -type f ! -path '*.bp/*' ! -name '*.json' ! -name '.climio.lock' | LC_ALL=C sort | while read -r f; do
     case $dir in
-    *-hdf5-hdf5/out) [ -n "$H5DUMP" ] || fail "h5dump is needed"; sum=$("$H5DUMP" "$f" | sed 1d | sha256sum) ;;
+    *-hdf5-hdf5/out) [ -n "$H5DUMP" ] || fail "h5dump is needed"
+      sum=$("$H5DUMP" "$f" | sed 1d | awk -f "$top_srcdir/tests/golden/h5dump_dims.awk" | sha256sum) ;;
     *) sum=$(sha256sum <"$f") ;;
     esac
     echo "$(echo "$sum" | cut -c1-64)  $f"

@@ -20,6 +20,7 @@ import time
 
 from .execute import run_command, run_environment
 from .kernel import kernel_error_line
+from .launcher import launcher_words
 from . import verdict
 
 SPREAD_LIMIT = 0.25      # (max - min) / median above this: the cell is flagged
@@ -51,7 +52,7 @@ def add_arguments(ap, dir_default=None):
                         "says so)")
     g.add_argument("--json", metavar="FILE", help="also write the table, with every repetition's figures, as JSON")
     g.add_argument("--json-dir", metavar="DIR", help="keep every run's own JSON result in DIR")
-    g.add_argument("--mpiexec", default=os.environ.get("MPIEXEC", "mpiexec"), metavar="CMD",
+    g.add_argument("--mpiexec", default=shlex.join(launcher_words()), metavar="CMD",
                    help="MPI launcher, words split as a shell would (default: $MPIEXEC, else %(default)s)")
     g.add_argument("--timeout", type=float, default=1800, metavar="S",
                    help="seconds a run may take before it is stopped (default: %(default)s)")

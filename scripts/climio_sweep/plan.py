@@ -8,8 +8,9 @@ import json
 import os
 import random
 import re
-import shlex
 from dataclasses import dataclass
+
+from . import launcher
 
 SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt])(?:i?b)?\s*$", re.I)
 SIZE_HINTS = ("striping_unit", "cb_buffer_size", "ind_rd_buffer_size", "ind_wr_buffer_size",
@@ -300,5 +301,5 @@ def _beside(value, dirs):
 
 def launcher_words(sweep, environ):
     """MPIEXEC from the environment wins over [launch] mpiexec (as in the tests)."""
-    cmd = environ.get("MPIEXEC") or sweep.launch.get("mpiexec") or "mpiexec"
-    return shlex.split(cmd) + list(sweep.launch.get("mpiexec_args", []))
+    return launcher.launcher_words(environ, sweep.launch.get("mpiexec") or "mpiexec") + \
+        list(sweep.launch.get("mpiexec_args", []))

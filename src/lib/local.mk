@@ -20,6 +20,7 @@ src_lib_libcio_base_a_SOURCES = \
 	src/lib/base/json.h \
 	src/lib/base/mpicount.c \
 	src/lib/base/mpicount.h \
+	src/lib/base/mpiwait.h \
 	src/lib/base/params.c \
 	src/lib/base/params.h \
 	src/lib/base/stats.c \

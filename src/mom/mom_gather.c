@@ -1,5 +1,6 @@
 #include "config.h"
 #include "mom_gather.h"
+#include "base/mpiwait.h"
 #include "base/util.h"
 
 #include <limits.h>
@@ -112,7 +113,7 @@ int64_t mom_gather(mom_group *g, int64_t nz, cio_type t, const void *mine, void 
         bytes += g->mem[i].nx * g->mem[i].ny * nz * (int64_t)ts;
     }
     mom_block_to_area(&g->area, &g->mem[0], nz, ts, mine, area);
-    MPI_Waitall(g->size - 1, req, MPI_STATUSES_IGNORE);
+    cio_waitall(g->size - 1, req);
     cio_free(req);
     return bytes;
 }
@@ -133,7 +134,7 @@ int64_t mom_scatter(mom_group *g, int64_t nz, cio_type t, const void *area, void
         bytes += g->mem[i].nx * g->mem[i].ny * nz * (int64_t)ts;
     }
     mom_area_to_block(&g->area, &g->mem[0], nz, ts, area, mine);
-    MPI_Waitall(g->size - 1, req, MPI_STATUSES_IGNORE);
+    cio_waitall(g->size - 1, req);
     cio_free(req);
     return bytes;
 }

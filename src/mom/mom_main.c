@@ -93,10 +93,18 @@ static void fms_file_tuning(cio_app *a, const mom_config *c)
         return;
     }
     const cio_driver *serial = cio_driver_with_serial_api();
-    if (!serial)
-        cio_die_all(a->comm, "%s: single_writer serial writes one-writer files with the serial netCDF-C API, and no "
-                             "driver with a serial API (netcdf) is built (drivers built: %s); use --single_writer mpiio",
-                    cio_param_origin(p, "single_writer"), cio_driver_names());
+    if (!serial) {
+        /* asked for by name: only a real run needs it; by default: the closest built path */
+        if (cio_param_isset(p, "single_writer") && !cio_param_bool(p, "dry_run"))
+            cio_die_all(a->comm, "%s: single_writer serial writes one-writer files with the serial netCDF-C API, and no "
+                                 "driver with a serial API (netcdf) is built (drivers built: %s); use --single_writer mpiio",
+                        cio_param_origin(p, "single_writer"), cio_driver_names());
+        cio_app_note_unused(a, "single_writer", "single_writer serial (%s) needs the netcdf driver, which is not built "
+                            "(drivers built: %s): pattern %s writes its files through the %s driver on MPI_COMM_SELF, "
+                            "as --single_writer mpiio", cio_param_origin(p, "single_writer"), cio_driver_names(),
+                            mom_pattern_name(c->pattern), d->name);
+        return;
+    }
     if (drv && d != serial && a->rank == 0 && !cio_param_bool(p, "quiet"))
         printf("mom_io: pattern %s writes its files with the serial netCDF-C API (single_writer serial, as FMS); "
                "driver %s (%s) applies to the parallel pattern and to --single_writer mpiio\n",

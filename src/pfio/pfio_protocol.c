@@ -4,6 +4,7 @@
  * the request id as the tag. */
 #include "config.h"
 #include "pfio.h"
+#include "base/mpiwait.h"
 #include "base/util.h"
 
 #include <limits.h>
@@ -164,15 +165,11 @@ void pf_waitall(int n, MPI_Request *reqs)
 {
     if (n <= 0) return;
     if (poll_max_s <= 0) {
-        MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+        cio_waitall(n, reqs);
         return;
     }
     double s = 1e-6;
-    for (int flag = 0;;) {
-        MPI_Testall(n, reqs, &flag, MPI_STATUSES_IGNORE);
-        if (flag) return;
-        nap(&s);
-    }
+    while (!cio_testall(n, reqs)) nap(&s);
 }
 
 void pf_lazy_barrier(MPI_Comm comm)

@@ -12,3 +12,6 @@ EXTRA_DIST += tests/mom/test_mom_files.sh tests/mom/test_mom_combine_errors.sh
 TESTS += tests/mom/test_bench_mom.sh tests/mom/test_mom_fms.sh tests/mom/test_mom_combine_mpp.sh tests/mom/test_mom_combine_opts.sh
 EXTRA_DIST += tests/mom/test_bench_mom.sh tests/mom/test_mom_fms.sh tests/mom/test_mom_combine_mpp.sh \
 	tests/mom/test_mom_combine_opts.sh
+# mom_io's serial single writer in a build without the netcdf driver (CI's MPICH build)
+TESTS += tests/mom/test_mom_single_writer_fallback.sh
+EXTRA_DIST += tests/mom/test_mom_single_writer_fallback.sh

@@ -300,9 +300,11 @@ void cio_context_gather(cio_context *c, MPI_Comm comm, const char *first_path, i
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0;
     MPI_Get_library_version(lib, &len);
-    char *nl = strchr(lib, '\n');
-    if (nl) *nl = '\0';
-    snprintf(c->mpi_library, sizeof c->mpi_library, "%s", lib);
+    /* its first line, cut to the field: MPICH's whole string can be 8 KiB */
+    size_t n = strcspn(lib, "\n");
+    if (n >= sizeof c->mpi_library) n = sizeof c->mpi_library - 1;
+    memcpy(c->mpi_library, lib, n);
+    c->mpi_library[n] = '\0';
 
     /* the file system, examined where the first file was written */
     int owner = lowest_with(first_path != NULL, rank, comm);

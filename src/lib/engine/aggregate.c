@@ -1,5 +1,6 @@
 #include "config.h"
 #include "engine/aggregate.h"
+#include "base/mpiwait.h"
 #include "engine/piobox.h"
 #include "base/util.h"
 
@@ -480,9 +481,9 @@ int64_t cio_agg_exchange(const cio_agg_plan *p, const void *cbuf, void *iobuf, i
     for (int i = 0; i < nsend; i += p->max_pend) {
         int w = nsend - i < p->max_pend ? nsend - i : p->max_pend;
         for (int k = 0; k < w; k++) MPI_Isend(sbuf, 1, stype[i + k], speer[i + k], 917, p->comm, &sq[k]);
-        MPI_Waitall(w, sq, MPI_STATUSES_IGNORE);
+        cio_waitall(w, sq);
     }
-    MPI_Waitall(nrecv, rq, MPI_STATUSES_IGNORE);
+    cio_waitall(nrecv, rq);
     cio_free(sq);
     cio_free(rq);
     return sent;

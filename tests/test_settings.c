@@ -1,5 +1,6 @@
 /* Unit tests of the common settings' resolution (settings.c): each setting from
  * the parameters alone, from what a kernel asks, and its refusals. */
+/* sanitizers: yes */
 #include "config.h"
 #include "check.h"
 #include "app/app.h"

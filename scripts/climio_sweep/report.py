@@ -432,11 +432,11 @@ def ratio_bandwidth(res, path):
 
 def phases(res, path, max_bars=60):
     """Stacked mean time per rank in each phase, one bar per point; the
-    engine's buffer filling (pack) is shown too, since it is inside the
-    end-to-end window."""
+    engine's making of the data (pack) is shown too: outside the end-to-end
+    window by default (io.timing_window io), inside with end_to_end_with_data."""
     pts = list(res.points().items())[:max_bars]
     cols = [("phase.%s_mean_s" % p, PHASE_LABELS[p], PHASE_COLORS[p]) for p, _ in PHASES]
-    cols.append(("timer.pack_mean_s", "fill buffers (pack, not I/O)", "#bbbbbb"))
+    cols.append(("timer.pack_mean_s", "making the data (pack, not I/O)", "#bbbbbb"))
     used = [c for c in cols if any((r.get(c[0]) or 0) > 0 for _, rows in pts for r in rows)]
     if not used:
         return None

@@ -256,29 +256,15 @@ static int get_blocks(adios2_engine *eng, cvar *cv, int64_t step, char *buf, siz
     return 0;
 }
 
-static void convert(conv *c, const char *in, const char *out)
+/* Each variable's blocks, and this rank's share of them as its decomposition;
+ * returns the records of the output.  A refusal ends every rank. */
+static int64_t plan_vars(conv *c, cio_schema *s, adios2_io *io, adios2_engine *eng, cvar *cv, const char *in)
 {
     cio_app *a = c->app;
-    cio_stats *st = &a->stats;
     char err[CIO_ERRMSG_LEN - 64];
     cio_err e = {0};
-    adios2_adios *ad = adios2_init_mpi(a->comm);
-    adios2_io *io = ad ? adios2_declare_io(ad, "bp2nc") : NULL;
-    adios2_engine *eng = NULL;
-    cio_timer_begin(st, c->t_read);
-    /* "File" reads BP3, BP4 and BP5 alike */
-    if (!io || adios2_set_engine(io, "File") != adios2_error_none) cio_seterr(&e, "%s: cannot set up ADIOS2", in);
-    else if (!(eng = adios2_open(io, in, adios2_mode_readRandomAccess)))
-        cio_seterr(&e, "%s: adios2_open for reading failed (ADIOS2 printed why on stderr)", in);
-    cio_schema *s = NULL;
-    if (!e.code && !(s = cio_bp_read_schema(io, in, err, sizeof err))) cio_seterr(&e, "%s", err);
-    cio_timer_end(st, c->t_read);
-    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s: %s", a->kernel, e.msg);
-
-    /* each variable's blocks, and this rank's share of them as its decomposition */
-    cvar *cv = cio_calloc((size_t)(s->nvars ? s->nvars : 1), sizeof *cv);
     int64_t nrecs = 0;
-    cio_timer_begin(st, c->t_read);
+    cio_timer_begin(&a->stats, c->t_read);
     for (int v = 0; v < s->nvars && !e.code; v++) {
         cio_var *var = &s->vars[v];
         var->flags |= CIO_VAR_NOVERIFY;     /* the values are the kernel's, not a pattern we can recompute */
@@ -302,9 +288,14 @@ static void convert(conv *c, const char *in, const char *out)
         cio_schema_set_decomp(s, v, d);
         cio_decomp_release(d);
     }
-    cio_timer_end(st, c->t_read);
+    cio_timer_end(&a->stats, c->t_read);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s: %s", a->kernel, e.msg);
+    return nrecs;
+}
 
+/* The output's folder, made by rank 0. */
+static void make_out_dir(cio_app *a, const char *out)
+{
     cio_err me = {0};
     if (a->rank == 0) {
         char dir[4096];
@@ -316,13 +307,18 @@ static void convert(conv *c, const char *in, const char *out)
         }
     }
     if (cio_agree(a->comm, &me)) cio_die_all(a->comm, "%s", me.msg);
-    cio_engine_event(a->engine);
-    cio_file *f = cio_create(a->engine, out, s, a->comm);
+}
+
+/* The fixed variables (their last write, as netCDF keeps it), then record by
+ * record: read from the BP output, written through the engine. */
+static void copy_records(conv *c, cio_file *f, const cio_schema *s, cvar *cv, adios2_engine *eng, int64_t nrecs,
+                         const char *in)
+{
+    cio_app *a = c->app;
     void **bufs = cio_calloc((size_t)(s->nvars ? s->nvars : 1), sizeof *bufs);
-    /* the fixed variables (their last write, as netCDF keeps it), then record by record */
     for (int64_t rec = -1; rec < nrecs; rec++) {
         int any = 0;
-        cio_timer_begin(st, c->t_read);
+        cio_timer_begin(&a->stats, c->t_read);
         for (int v = 0; v < s->nvars; v++) {
             const cio_var *var = &s->vars[v];
             if (!cv[v].av || (rec < 0) != !var->is_record || (var->is_record && rec >= cv[v].nsteps)) continue;
@@ -336,7 +332,7 @@ static void convert(conv *c, const char *in, const char *out)
         }
         if (any && adios2_perform_gets(eng) != adios2_error_none)
             cio_die("%s: %s: adios2_perform_gets failed (ADIOS2 printed why on stderr)", a->kernel, in);
-        cio_timer_end(st, c->t_read);
+        cio_timer_end(&a->stats, c->t_read);
         for (int v = 0; v < s->nvars; v++)
             if (bufs[v]) cio_write_buf(f, v, rec < 0 ? 0 : rec, bufs[v]);
         cio_flush(f);
@@ -345,6 +341,34 @@ static void convert(conv *c, const char *in, const char *out)
             bufs[v] = NULL;
         }
     }
+    cio_free(bufs);
+}
+
+static void convert(conv *c, const char *in, const char *out)
+{
+    cio_app *a = c->app;
+    cio_stats *st = &a->stats;
+    char err[CIO_ERRMSG_LEN - 64];
+    cio_err e = {0};
+    adios2_adios *ad = adios2_init_mpi(a->comm);
+    adios2_io *io = ad ? adios2_declare_io(ad, "bp2nc") : NULL;
+    adios2_engine *eng = NULL;
+    cio_timer_begin(st, c->t_read);
+    /* "File" reads BP3, BP4 and BP5 alike */
+    if (!io || adios2_set_engine(io, "File") != adios2_error_none) cio_seterr(&e, "%s: cannot set up ADIOS2", in);
+    else if (!(eng = adios2_open(io, in, adios2_mode_readRandomAccess)))
+        cio_seterr(&e, "%s: adios2_open for reading failed (ADIOS2 printed why on stderr)", in);
+    cio_schema *s = NULL;
+    if (!e.code && !(s = cio_bp_read_schema(io, in, err, sizeof err))) cio_seterr(&e, "%s", err);
+    cio_timer_end(st, c->t_read);
+    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s: %s", a->kernel, e.msg);
+
+    cvar *cv = cio_calloc((size_t)(s->nvars ? s->nvars : 1), sizeof *cv);
+    int64_t nrecs = plan_vars(c, s, io, eng, cv, in);
+    make_out_dir(a, out);
+    cio_engine_event(a->engine);
+    cio_file *f = cio_create(a->engine, out, s, a->comm);
+    copy_records(c, f, s, cv, eng, nrecs, in);
     cio_close(f);
     cio_timer_begin(st, c->t_read);
     adios2_close(eng);
@@ -358,7 +382,6 @@ static void convert(conv *c, const char *in, const char *out)
         cio_free(cv[v].count);
     }
     cio_free(cv);
-    cio_free(bufs);
     cio_schema_free(s);
 }
 

@@ -54,21 +54,22 @@ static void set_decomp(cio_schema *s, int varid, cio_decomp *d)
     cio_decomp_release(d);
 }
 
-/* The whole output of one rank; runs on a real or a virtual (dry-run) engine. */
-static void plan_rank(void *ctx, cio_engine *eng, int rank, int n)
+/* The variables of the plan, in writing order (-1: not in this plan). */
+enum { V_TIME, V_TEMP, V_SALT, V_MASK, V_GMEAN, V_LEVEL, V_CELLS, NVARS };
+
+/* time, temp, salt and mask with this rank's decompositions. */
+static void main_vars(const exercise *x, cio_schema *s, int rank, int n, int *v)
 {
-    exercise *x = ctx;
     int64_t nx = x->nx, ny = x->ny, nz = x->nz;
-    cio_schema *s = cio_schema_new("exercise");
     cio_schema_dim(s, "time", CIO_UNLIMITED);
     cio_schema_dim(s, "z", nz);
     cio_schema_dim(s, "y", ny);
     cio_schema_dim(s, "x", nx);
     const char *d_t[] = {"time"}, *d_tzyx[] = {"time", "z", "y", "x"}, *d_yx[] = {"y", "x"};
-    int v_time = cio_schema_var(s, "time", CIO_DOUBLE, 1, d_t);
-    int v_temp = cio_schema_var(s, "temp", CIO_FLOAT, 4, d_tzyx);
-    int v_salt = cio_schema_var(s, "salt", CIO_DOUBLE, 4, d_tzyx);
-    int v_mask = cio_schema_var(s, "mask", CIO_INT, 2, d_yx);
+    int v_time = v[V_TIME] = cio_schema_var(s, "time", CIO_DOUBLE, 1, d_t);
+    int v_temp = v[V_TEMP] = cio_schema_var(s, "temp", CIO_FLOAT, 4, d_tzyx);
+    int v_salt = v[V_SALT] = cio_schema_var(s, "salt", CIO_DOUBLE, 4, d_tzyx);
+    int v_mask = v[V_MASK] = cio_schema_var(s, "mask", CIO_INT, 2, d_yx);
     cio_schema_att_text(s, v_time, "units", "seconds");
     cio_schema_att_text(s, v_temp, "long_name", "temperature \"quoted\"");
     double fv = -1.0;
@@ -106,49 +107,55 @@ static void plan_rank(void *ctx, cio_engine *eng, int rank, int n)
         cio_decomp_add(dmask, st, ct);
     }
     set_decomp(s, v_mask, dmask);
+}
 
-    int v_gmean = -1, v_level = -1, v_cells = -1;
-    if (x->extras) {
-        const char *d_tz[] = {"time", "z"}, *d_x[] = {"x"};
-        v_gmean = cio_schema_var(s, "gmean", CIO_DOUBLE, 0, NULL);
-        cio_schema_att_text(s, v_gmean, "long_name", "a fixed scalar");
-        v_level = cio_schema_var(s, "level", CIO_SHORT, 2, d_tz);
-        if (x->has_int64) v_cells = cio_schema_var(s, "cells", CIO_INT64, 1, d_x);
-        /* gmean: the last rank's */
-        cio_decomp *dg = cio_decomp_new(0, NULL);
-        if (rank == n - 1) cio_decomp_add(dg, NULL, NULL);
-        set_decomp(s, v_gmean, dg);
-        /* level: element z on rank z mod n */
-        int64_t shz[1] = {nz};
-        cio_decomp *dl = cio_decomp_new(1, shz);
-        for (int64_t z = rank; z < nz; z += n) {
-            int64_t st[1] = {z}, ct[1] = {1};
-            cio_decomp_add(dl, st, ct);
-        }
-        set_decomp(s, v_level, dl);
-        /* cells: runs of 5 x-points, the first ranks only when there are few */
-        if (v_cells >= 0) {
-            int64_t shx[1] = {nx};
-            cio_decomp *dc = cio_decomp_new(1, shx);
-            for (int64_t c = 5 * rank; c < nx; c += 5 * n) {
-                int64_t st[1] = {c}, ct[1] = {c + 5 > nx ? nx - c : 5};
-                cio_decomp_add(dc, st, ct);
-            }
-            set_decomp(s, v_cells, dc);
-        }
+/* --extras: gmean, level and (formats with int64) cells. */
+static void extra_vars(const exercise *x, cio_schema *s, int rank, int n, int *v)
+{
+    int64_t nx = x->nx, nz = x->nz;
+    const char *d_tz[] = {"time", "z"}, *d_x[] = {"x"};
+    v[V_GMEAN] = cio_schema_var(s, "gmean", CIO_DOUBLE, 0, NULL);
+    cio_schema_att_text(s, v[V_GMEAN], "long_name", "a fixed scalar");
+    v[V_LEVEL] = cio_schema_var(s, "level", CIO_SHORT, 2, d_tz);
+    if (x->has_int64) v[V_CELLS] = cio_schema_var(s, "cells", CIO_INT64, 1, d_x);
+    /* gmean: the last rank's */
+    cio_decomp *dg = cio_decomp_new(0, NULL);
+    if (rank == n - 1) cio_decomp_add(dg, NULL, NULL);
+    set_decomp(s, v[V_GMEAN], dg);
+    /* level: element z on rank z mod n */
+    int64_t shz[1] = {nz};
+    cio_decomp *dl = cio_decomp_new(1, shz);
+    for (int64_t z = rank; z < nz; z += n) {
+        int64_t st[1] = {z}, ct[1] = {1};
+        cio_decomp_add(dl, st, ct);
     }
+    set_decomp(s, v[V_LEVEL], dl);
+    /* cells: runs of 5 x-points, the first ranks only when there are few */
+    if (v[V_CELLS] >= 0) {
+        int64_t shx[1] = {nx};
+        cio_decomp *dc = cio_decomp_new(1, shx);
+        for (int64_t c = 5 * rank; c < nx; c += 5 * n) {
+            int64_t st[1] = {c}, ct[1] = {c + 5 > nx ? nx - c : 5};
+            cio_decomp_add(dc, st, ct);
+        }
+        set_decomp(s, v[V_CELLS], dc);
+    }
+}
 
+/* Every record, the fixed variables with the first; reopened for each record
+ * with --reopen. */
+static void write_records(const exercise *x, cio_engine *eng, cio_schema *s, const int *v)
+{
     cio_file *f = NULL;
     for (int64_t r = 0; r < x->nrec; r++) {
         cio_engine_event(eng);
         if (!f) f = r == 0 ? cio_create(eng, x->path, s, x->comm) : cio_open(eng, x->path, s, x->comm);
         if (r > 0 && x->reopen && !x->is_null && !cio_engine_is_virtual(eng) && cio_file_nrecs(f) != r)
             cio_die("%s holds %lld records before record %lld", x->path, (long long)cio_file_nrecs(f), (long long)r);
-        int vars[] = {v_time, v_temp, v_salt, v_mask, v_gmean, v_level, v_cells};
-        for (int k = 0; k < 7; k++) {
-            if (vars[k] < 0) continue;
-            if ((vars[k] == v_mask || vars[k] == v_gmean || vars[k] == v_cells) && r > 0) continue;
-            cio_write(f, vars[k], r);
+        for (int k = 0; k < NVARS; k++) {
+            if (v[k] < 0) continue;
+            if ((k == V_MASK || k == V_GMEAN || k == V_CELLS) && r > 0) continue;   /* fixed */
+            cio_write(f, v[k], r);
             if (x->per_field) cio_flush(f);
         }
         if (x->reopen) {
@@ -159,6 +166,17 @@ static void plan_rank(void *ctx, cio_engine *eng, int rank, int n)
         }
     }
     if (f) cio_close(f);
+}
+
+/* The whole output of one rank; runs on a real or a virtual (dry-run) engine. */
+static void plan_rank(void *ctx, cio_engine *eng, int rank, int n)
+{
+    exercise *x = ctx;
+    cio_schema *s = cio_schema_new("exercise");
+    int v[NVARS] = {-1, -1, -1, -1, -1, -1, -1};
+    main_vars(x, s, rank, n, v);
+    if (x->extras) extra_vars(x, s, rank, n, v);
+    write_records(x, eng, s, v);
     cio_schema_free(s);
 }
 

@@ -257,12 +257,128 @@ static int parse_bool_word(const char *v, int *out)
     return 0;
 }
 
+/* 'name VARIABLE': the previous descriptor must be complete; a new one starts. */
+static int parse_name(lexer *lx, gcrm_desc_set *ds, char *s)
+{
+    if (ds->n > 0 && complete(lx, &ds->d[ds->n - 1]) != 0) return -1;
+    char *nm = next_token(&s);
+    if (!nm) return fail(lx, "expected a variable name after 'name', found nothing%s%s", "", "");
+    strip_quotes(nm);
+    char *extra = next_token(&s);
+    if (extra) return fail(lx, "expected one word after 'name %s', found '%s'", nm, extra);
+    gcrm_desc *d = new_desc(ds);
+    d->name = cio_strdup(nm);
+    d->line = lx->line;
+    return 0;
+}
+
+/* 'property NAME VALUE' before the first descriptor: a global attribute. */
+static int parse_property(lexer *lx, gcrm_desc_set *ds, const char *key, char *s)
+{
+    if (!cio_strcaseeq(key, "property"))
+        return fail(lx, "expected 'property NAME VALUE' or 'name VARIABLE' (the first descriptor), found '%s'", key, "");
+    char *pname = next_token(&s), *val = NULL;
+    if (!pname || lex_value(lx, pname, s, &val) != 0 || !val) {
+        int rc = -1;
+        if (!lx->e->code) rc = fail(lx, "expected 'property NAME VALUE', found 'property %s'", pname ? pname : "", "");
+        cio_free(val);
+        return rc;
+    }
+    add_att(&ds->props, &ds->nprops, pname, val);
+    return 0;
+}
+
+/* 'isgridvar' or 'restart', alone or with true/false. */
+static int parse_flag(lexer *lx, gcrm_desc *d, const char *key, char *s)
+{
+    int on = 1;
+    char *v = next_token(&s);
+    if (v) {
+        strip_quotes(v);
+        if (parse_bool_word(v, &on) != 0) return fail(lx, "expected nothing or true/false after '%s', found '%s'", key, v);
+    }
+    if (cio_strcaseeq(key, "isgridvar")) d->isgridvar = on;
+    else d->restart = on;
+    return 0;
+}
+
+static void trim_right(char *v)
+{
+    while (*v && isspace((unsigned char)v[strlen(v) - 1])) v[strlen(v) - 1] = '\0';
+}
+
+/* 'KEY VALUE' of a descriptor (takes val): its type, names, units, index, no_data,
+ * output name, or any other key as a text attribute. */
+static int parse_value(lexer *lx, gcrm_desc *d, const char *key, char *val)
+{
+    int rc = 0;
+    if (cio_strcaseeq(key, "long_name")) {
+        cio_free(d->long_name);
+        d->long_name = val;
+        return 0;
+    } else if (cio_strcaseeq(key, "units")) {
+        cio_free(d->units);
+        d->units = val;
+        return 0;
+    } else if (cio_strcaseeq(key, "standard_name")) {
+        cio_free(d->standard_name);
+        d->standard_name = val;
+        return 0;
+    } else if (cio_strcaseeq(key, "type")) {
+        cio_type t;
+        strip_quotes(val);
+        trim_right(val);
+        if (cio_type_from_name(val, &t) != 0 || (t != CIO_INT && t != CIO_FLOAT && t != CIO_DOUBLE)) {
+            rc = fail(lx, "expected 'type integer', 'type float' or 'type double', found 'type %s'%s", val, "");
+        } else {
+            d->type = t;
+            d->has_type = 1;
+        }
+    } else if (cio_strcaseeq(key, "index")) {
+        trim_right(val);
+        if (!cio_strcaseeq(val, "all")) rc = fail(lx, "expected 'index all', found 'index %s'%s", val, "");
+        d->index_all = 1;
+    } else if (cio_strcaseeq(key, "no_data")) {
+        trim_right(val);
+        if (parse_bool_word(val, &d->no_data) != 0)
+            rc = fail(lx, "expected 'no_data true' or 'no_data false', found 'no_data %s'%s", val, "");
+    } else if (cio_strcaseeq(key, "output_name")) {
+        char *v = val, *tok = next_token(&v);
+        if (!tok || next_token(&v)) rc = fail(lx, "expected one word after 'output_name', found '%s'%s", val, "");
+        else {
+            cio_free(d->output_name);
+            d->output_name = cio_strdup(tok);
+        }
+    } else if (cio_strcaseeq(key, "property")) {
+        rc = fail(lx, "expected 'property' lines before the first 'name' only, found one in descriptor '%s'%s", d->name, "");
+    } else {
+        add_att(&d->atts, &d->natts, key, val);     /* any other key: a text attribute */
+        return 0;
+    }
+    cio_free(val);
+    return rc;
+}
+
+/* One line of the file (past blank and comment lines). */
+static int parse_line(lexer *lx, gcrm_desc_set *ds, const char *key, char *s)
+{
+    if (cio_strcaseeq(key, "name")) return parse_name(lx, ds, s);
+    if (ds->n == 0) return parse_property(lx, ds, key, s);
+    gcrm_desc *d = &ds->d[ds->n - 1];
+    if (cio_strcaseeq(key, "isgridvar") || cio_strcaseeq(key, "restart")) return parse_flag(lx, d, key, s);
+    if (cio_strcaseeq(key, "dimension")) return parse_dims(lx, d, s);
+    if (cio_strcaseeq(key, "slice")) return parse_slice(lx, d, s);
+    char *val = NULL;
+    if (lex_value(lx, key, s, &val) != 0) return -1;
+    if (!val) return fail(lx, "expected a value after '%s' (descriptor '%s'), found nothing", key, d->name);
+    return parse_value(lx, d, key, val);
+}
+
 int gcrm_desc_parse(gcrm_desc_set *ds, const char *text, const char *fname, cio_err *e)
 {
     memset(ds, 0, sizeof *ds);
     ds->fname = cio_strdup(fname);
     lexer lx = {fname, 0, e};
-    gcrm_desc *d = NULL;
     cio_lines L;
     cio_lines_init(&L, text);
     char *line;
@@ -278,122 +394,7 @@ int gcrm_desc_parse(gcrm_desc_set *ds, const char *text, const char *fname, cio_
         char *s = line;
         char *key = next_token(&s);
         if (!key || key[0] == '#' || key[0] == '!') continue;
-        if (cio_strcaseeq(key, "name")) {
-            if (d && (d = &ds->d[ds->n - 1], complete(&lx, d) != 0)) {
-                rc = -1;
-                break;
-            }
-            char *nm = next_token(&s);
-            if (!nm) {
-                rc = fail(&lx, "expected a variable name after 'name', found nothing%s%s", "", "");
-                break;
-            }
-            strip_quotes(nm);
-            char *extra = next_token(&s);
-            if (extra) {
-                rc = fail(&lx, "expected one word after 'name %s', found '%s'", nm, extra);
-                break;
-            }
-            d = new_desc(ds);
-            d->name = cio_strdup(nm);
-            d->line = lx.line;
-            continue;
-        }
-        if (!d) {
-            if (!cio_strcaseeq(key, "property")) {
-                rc = fail(&lx, "expected 'property NAME VALUE' or 'name VARIABLE' (the first descriptor), found '%s'", key, "");
-                break;
-            }
-            char *pname = next_token(&s), *val = NULL;
-            if (!pname || lex_value(&lx, pname, s, &val) != 0 || !val) {
-                if (!e->code) rc = fail(&lx, "expected 'property NAME VALUE', found 'property %s'", pname ? pname : "", "");
-                else rc = -1;
-                cio_free(val);
-                break;
-            }
-            add_att(&ds->props, &ds->nprops, pname, val);
-            continue;
-        }
-        d = &ds->d[ds->n - 1];
-        if (cio_strcaseeq(key, "isgridvar") || cio_strcaseeq(key, "restart")) {
-            int on = 1;
-            char *v = next_token(&s);
-            if (v) {
-                strip_quotes(v);
-                if (parse_bool_word(v, &on) != 0) {
-                    rc = fail(&lx, "expected nothing or true/false after '%s', found '%s'", key, v);
-                    break;
-                }
-            }
-            if (cio_strcaseeq(key, "isgridvar")) d->isgridvar = on;
-            else d->restart = on;
-            continue;
-        }
-        if (cio_strcaseeq(key, "dimension")) {
-            rc = parse_dims(&lx, d, s);
-            continue;
-        }
-        if (cio_strcaseeq(key, "slice")) {
-            rc = parse_slice(&lx, d, s);
-            continue;
-        }
-        char *val = NULL;
-        if (lex_value(&lx, key, s, &val) != 0) {
-            rc = -1;
-            break;
-        }
-        if (!val) {
-            rc = fail(&lx, "expected a value after '%s' (descriptor '%s'), found nothing", key, d->name);
-            break;
-        }
-        if (cio_strcaseeq(key, "type")) {
-            cio_type t;
-            char *v = val;
-            strip_quotes(v);
-            while (*v && isspace((unsigned char)v[strlen(v) - 1])) v[strlen(v) - 1] = '\0';
-            if (cio_type_from_name(v, &t) != 0 || (t != CIO_INT && t != CIO_FLOAT && t != CIO_DOUBLE)) {
-                rc = fail(&lx, "expected 'type integer', 'type float' or 'type double', found 'type %s'%s", v, "");
-                cio_free(val);
-                break;
-            }
-            d->type = t;
-            d->has_type = 1;
-            cio_free(val);
-        } else if (cio_strcaseeq(key, "long_name")) {
-            cio_free(d->long_name);
-            d->long_name = val;
-        } else if (cio_strcaseeq(key, "units")) {
-            cio_free(d->units);
-            d->units = val;
-        } else if (cio_strcaseeq(key, "standard_name")) {
-            cio_free(d->standard_name);
-            d->standard_name = val;
-        } else if (cio_strcaseeq(key, "index")) {
-            char *v = val;
-            while (*v && isspace((unsigned char)v[strlen(v) - 1])) v[strlen(v) - 1] = '\0';
-            if (!cio_strcaseeq(v, "all")) rc = fail(&lx, "expected 'index all', found 'index %s'%s", v, "");
-            d->index_all = 1;
-            cio_free(val);
-        } else if (cio_strcaseeq(key, "no_data")) {
-            char *v = val;
-            while (*v && isspace((unsigned char)v[strlen(v) - 1])) v[strlen(v) - 1] = '\0';
-            if (parse_bool_word(v, &d->no_data) != 0)
-                rc = fail(&lx, "expected 'no_data true' or 'no_data false', found 'no_data %s'%s", v, "");
-            cio_free(val);
-        } else if (cio_strcaseeq(key, "output_name")) {
-            char *v = val, *tok = next_token(&v);
-            if (!tok || next_token(&v)) rc = fail(&lx, "expected one word after 'output_name', found '%s'%s", val, "");
-            else {
-                cio_free(d->output_name);
-                d->output_name = cio_strdup(tok);
-            }
-            cio_free(val);
-        } else if (cio_strcaseeq(key, "property")) {
-            rc = fail(&lx, "expected 'property' lines before the first 'name' only, found one in descriptor '%s'%s", d->name, "");
-            cio_free(val);
-        } else {
-            add_att(&d->atts, &d->natts, key, val);     /* any other key: a text attribute */
-        }
+        rc = parse_line(&lx, ds, key, s);
     }
     cio_lines_free(&L);
     if (rc == 0 && ds->n > 0) rc = complete(&lx, &ds->d[ds->n - 1]);

@@ -65,6 +65,80 @@ static int match_key(const char *w)
 
 #define FAIL(...) (cio_seterr(e, __VA_ARGS__), rc = -1)
 
+/* 'file_prefix NAME': a new kind of history file. */
+static void add_kind(gcrm_fcfg *fc, const char *v, int lineno)
+{
+    if (fc->n == fc->cap) {
+        fc->cap = fc->cap ? 2 * fc->cap : 16;
+        fc->k = cio_realloc(fc->k, (size_t)fc->cap * sizeof *fc->k);
+    }
+    gcrm_fkind *fk = &fc->k[fc->n++];
+    memset(fk, 0, sizeof *fk);
+    fk->prefix = cio_strdup(v);
+    fk->line = lineno;
+    fk->frequency_line = lineno;
+}
+
+/* 'field NAME [avg]' (the rest of the line in *s): a described field, once. */
+static int add_field(gcrm_fkind *fk, gcrm_desc_set *ds, const char *v, char **s, const char *fname, int lineno,
+                     cio_err *e)
+{
+    int rc = 0;
+    int d = gcrm_desc_find(ds, v);
+    if (d < 0) {
+        const char *sug = gcrm_desc_suggest(ds, v);
+        return FAIL("%s:%d: expected a field described in %s, found '%s'%s%s%s", fname, lineno, ds->fname, v,
+                    sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
+    }
+    char *opt = token(s);
+    if (opt && !cio_strcaseeq(opt, "avg"))
+        return FAIL("%s:%d: expected 'avg' or nothing after 'field %s', found '%s'", fname, lineno, v, opt);
+    if (opt) d = gcrm_desc_avg(ds, d);
+    for (int i = 0; i < fk->nfields; i++)
+        if (fk->fields[i].desc == d)
+            return FAIL("%s:%d: field '%s%s' is already in this file (line %d); expected each field once", fname,
+                        lineno, v, opt ? " avg" : "", fk->fields[i].line);
+    if (fk->nfields == fk->cap) {
+        fk->cap = fk->cap ? 2 * fk->cap : 8;
+        fk->fields = cio_realloc(fk->fields, (size_t)fk->cap * sizeof *fk->fields);
+    }
+    fk->fields[fk->nfields].desc = d;
+    fk->fields[fk->nfields].line = lineno;
+    fk->nfields++;
+    return rc;
+}
+
+/* 'KEY VALUE' of the current kind (key k, not file_prefix). */
+static int kind_setting(gcrm_fkind *fk, int k, const char *v, char **s, gcrm_desc_set *ds, const char *fname,
+                        int lineno, cio_err *e)
+{
+    int rc = 0;
+    switch (k) {
+    case K_FIELD:
+        return add_field(fk, ds, v, s, fname, lineno, e);
+    case K_FREQUENCY:
+        if (cio_parse_double(v, &fk->frequency) != 0 || !(fk->frequency > 0) || fk->frequency > 1e12)
+            FAIL("%s:%d: expected a frequency in seconds above 0 (a file that is never written: leave it out), "
+                 "found '%s'", fname, lineno, v);
+        fk->has_frequency = 1;
+        fk->frequency_line = lineno;
+        break;
+    case K_NSAMPLES:
+        if (cio_parse_int(v, &fk->nsamples) != 0 || fk->nsamples <= 0)
+            FAIL("%s:%d: expected a number of records per file (1 or more), found '%s'", fname, lineno, v);
+        fk->has_nsamples = 1;
+        break;
+    case K_BASEDIR:
+        cio_free(fk->base_dir);
+        fk->base_dir = cio_strdup(v);
+        break;
+    default:
+        cio_warn0("%s:%d: '%s' is accepted and ignored (GIO never finished it)", fname, lineno, keys[k]);
+        break;
+    }
+    return rc;
+}
+
 int gcrm_fcfg_parse(gcrm_fcfg *fc, const char *text, const char *fname, gcrm_desc_set *ds, cio_err *e)
 {
     memset(fc, 0, sizeof *fc);
@@ -107,73 +181,14 @@ int gcrm_fcfg_parse(gcrm_fcfg *fc, const char *text, const char *fname, gcrm_des
                 rc = -1;
                 break;
             }
-            if (fc->n == fc->cap) {
-                fc->cap = fc->cap ? 2 * fc->cap : 16;
-                fc->k = cio_realloc(fc->k, (size_t)fc->cap * sizeof *fc->k);
-            }
-            gcrm_fkind *fk = &fc->k[fc->n++];
-            memset(fk, 0, sizeof *fk);
-            fk->prefix = cio_strdup(v);
-            fk->line = lineno;
-            fk->frequency_line = lineno;
+            add_kind(fc, v, lineno);
             continue;
         }
         if (fc->n == 0) {
             FAIL("%s:%d: expected 'file_prefix' before '%s', found '%s' first", fname, lineno, keys[k], w);
             break;
         }
-        gcrm_fkind *fk = &fc->k[fc->n - 1];
-        switch (k) {
-        case K_FIELD: {
-            int d = gcrm_desc_find(ds, v);
-            if (d < 0) {
-                const char *sug = gcrm_desc_suggest(ds, v);
-                FAIL("%s:%d: expected a field described in %s, found '%s'%s%s%s", fname, lineno, ds->fname, v,
-                     sug ? " (did you mean '" : "", sug ? sug : "", sug ? "'?)" : "");
-                break;
-            }
-            char *opt = token(&s);
-            if (opt && !cio_strcaseeq(opt, "avg")) {
-                FAIL("%s:%d: expected 'avg' or nothing after 'field %s', found '%s'", fname, lineno, v, opt);
-                break;
-            }
-            if (opt) d = gcrm_desc_avg(ds, d);
-            for (int i = 0; i < fk->nfields; i++)
-                if (fk->fields[i].desc == d) {
-                    FAIL("%s:%d: field '%s%s' is already in this file (line %d); expected each field once", fname,
-                         lineno, v, opt ? " avg" : "", fk->fields[i].line);
-                    break;
-                }
-            if (rc) break;
-            if (fk->nfields == fk->cap) {
-                fk->cap = fk->cap ? 2 * fk->cap : 8;
-                fk->fields = cio_realloc(fk->fields, (size_t)fk->cap * sizeof *fk->fields);
-            }
-            fk->fields[fk->nfields].desc = d;
-            fk->fields[fk->nfields].line = lineno;
-            fk->nfields++;
-            break;
-        }
-        case K_FREQUENCY:
-            if (cio_parse_double(v, &fk->frequency) != 0 || !(fk->frequency > 0) || fk->frequency > 1e12)
-                FAIL("%s:%d: expected a frequency in seconds above 0 (a file that is never written: leave it out), "
-                     "found '%s'", fname, lineno, v);
-            fk->has_frequency = 1;
-            fk->frequency_line = lineno;
-            break;
-        case K_NSAMPLES:
-            if (cio_parse_int(v, &fk->nsamples) != 0 || fk->nsamples <= 0)
-                FAIL("%s:%d: expected a number of records per file (1 or more), found '%s'", fname, lineno, v);
-            fk->has_nsamples = 1;
-            break;
-        case K_BASEDIR:
-            cio_free(fk->base_dir);
-            fk->base_dir = cio_strdup(v);
-            break;
-        default:
-            cio_warn0("%s:%d: '%s' is accepted and ignored (GIO never finished it)", fname, lineno, keys[k]);
-            break;
-        }
+        rc = kind_setting(&fc->k[fc->n - 1], k, v, &s, ds, fname, lineno, e);
     }
     cio_lines_free(&L);
     if (rc == 0 && fc->n == 0) FAIL("%s: expected at least one 'file_prefix' line, found none", fname);

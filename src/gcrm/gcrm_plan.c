@@ -106,9 +106,10 @@ static int check_on_steps(double f, const gcrm_settings *s, const char *what, co
                       origin, what, f, s->level, dt, below, above);
 }
 
-int gcrm_plan_build(gcrm_plan *pl, const gcrm_settings *s, const gcrm_desc_set *ds, const gcrm_fcfg *fc, cio_err *e)
+/* Every output time must fall on a model step: the restart interval and each
+ * history frequency (the default one when a kind uses it). */
+static int check_frequencies(const gcrm_settings *s, const gcrm_fcfg *fc, cio_err *e)
 {
-    memset(pl, 0, sizeof *pl);
     if (check_on_steps(s->restart_interval, s, "restart_interval", s->interval_origin, e)) return -1;
     int default_used = 0;
     for (int f = 0; f < fc->n; f++) {
@@ -118,44 +119,59 @@ int gcrm_plan_build(gcrm_plan *pl, const gcrm_settings *s, const gcrm_desc_set *
         else if (check_on_steps(fc->k[f].frequency, s, "frequency", origin, e)) return -1;
     }
     if (default_used && check_on_steps(s->frequency, s, "cdf_output_frequency", s->frequency_origin, e)) return -1;
-    char *note = NULL, *only_time = NULL;
-    size_t nlen = 0, tlen = 0;
-    int nleft = 0, nonly = 0;
-    for (int f = 0; f < fc->n; f++) {
-        const gcrm_fkind *fk = &fc->k[f];
-        char origin[600];
-        snprintf(origin, sizeof origin, "%s:%d", fc->fname, fk->line);
-        gcrm_kind *k = new_kind(pl, GCRM_KIND_HISTORY, fk->prefix, fk->base_dir ? fk->base_dir : s->out_path,
-                                fk->base_dir ? origin : s->out_origin);
-        snprintf(k->source, sizeof k->source, "file_prefix '%s' (%s)", fk->prefix, origin);
-        k->frequency = fk->has_frequency ? fk->frequency : s->frequency;
-        k->nsamples = fk->has_nsamples ? fk->nsamples : s->nsamples;
-        for (int i = 0; i < fk->nfields; i++) {
-            int d = fk->fields[i].desc;
-            if (!gcrm_field_produced(ds, d, s->physics)) {
-                char item[300];
-                snprintf(item, sizeof item, "%s%s (line %d)", nleft ? ", " : "", ds->d[d].name, fk->fields[i].line);
-                append(&note, &nlen, item);
-                nleft++;
-                continue;
-            }
-            if (!kind_has(k, d)) add_var(k, d);
-        }
-        if (s->grid_option == GCRM_GRID_ALL_FILES)
-            for (int d = 0; d < ds->n; d++)
-                if (ds->d[d].isgridvar && ds->d[d].avg_of < 0 && gcrm_field_produced(ds, d, s->physics) &&
-                    !kind_has(k, d) && gcrm_desc_find(ds, ds->d[d].name) == d)
-                    add_var(k, d);
-        int fields = 0;
-        for (int i = 0; i < k->nvars; i++)
-            if (!cio_strcaseeq(ds->d[k->descs[i]].name, "time") && gcrm_desc_is_record(&ds->d[k->descs[i]])) fields++;
-        if (fields == 0) {
+    return 0;
+}
+
+/* What the history kinds leave out: fields the model does not produce, kinds
+ * that hold only time. */
+typedef struct left_out {
+    char *note, *only_time;
+    size_t nlen, tlen;
+    int nleft, nonly;
+} left_out;
+
+/* One history kind of the field configuration, with its fields (and the grid
+ * variables when every file holds them). */
+static void history_kind(gcrm_plan *pl, const gcrm_settings *s, const gcrm_desc_set *ds, const gcrm_fcfg *fc,
+                         const gcrm_fkind *fk, left_out *lo)
+{
+    char origin[600];
+    snprintf(origin, sizeof origin, "%s:%d", fc->fname, fk->line);
+    gcrm_kind *k = new_kind(pl, GCRM_KIND_HISTORY, fk->prefix, fk->base_dir ? fk->base_dir : s->out_path,
+                            fk->base_dir ? origin : s->out_origin);
+    snprintf(k->source, sizeof k->source, "file_prefix '%s' (%s)", fk->prefix, origin);
+    k->frequency = fk->has_frequency ? fk->frequency : s->frequency;
+    k->nsamples = fk->has_nsamples ? fk->nsamples : s->nsamples;
+    for (int i = 0; i < fk->nfields; i++) {
+        int d = fk->fields[i].desc;
+        if (!gcrm_field_produced(ds, d, s->physics)) {
             char item[300];
-            snprintf(item, sizeof item, "%s%s", nonly ? ", " : "", fk->prefix);
-            append(&only_time, &tlen, item);
-            nonly++;
+            snprintf(item, sizeof item, "%s%s (line %d)", lo->nleft ? ", " : "", ds->d[d].name, fk->fields[i].line);
+            append(&lo->note, &lo->nlen, item);
+            lo->nleft++;
+            continue;
         }
+        if (!kind_has(k, d)) add_var(k, d);
     }
+    if (s->grid_option == GCRM_GRID_ALL_FILES)
+        for (int d = 0; d < ds->n; d++)
+            if (ds->d[d].isgridvar && ds->d[d].avg_of < 0 && gcrm_field_produced(ds, d, s->physics) &&
+                !kind_has(k, d) && gcrm_desc_find(ds, ds->d[d].name) == d)
+                add_var(k, d);
+    int fields = 0;
+    for (int i = 0; i < k->nvars; i++)
+        if (!cio_strcaseeq(ds->d[k->descs[i]].name, "time") && gcrm_desc_is_record(&ds->d[k->descs[i]])) fields++;
+    if (fields == 0) {
+        char item[300];
+        snprintf(item, sizeof item, "%s%s", lo->nonly ? ", " : "", fk->prefix);
+        append(&lo->only_time, &lo->tlen, item);
+        lo->nonly++;
+    }
+}
+
+/* The separate grid file (cdf_sep_grid) and the restart file. */
+static void grid_and_restart(gcrm_plan *pl, const gcrm_settings *s, const gcrm_desc_set *ds)
+{
     if (s->grid_option == GCRM_GRID_SEPARATE) {
         gcrm_kind *k = new_kind(pl, GCRM_KIND_GRID, s->sep_grid, s->out_path, s->out_origin);
         snprintf(k->source, sizeof k->source, "cdf_sep_grid '%s' (%s)", s->sep_grid, s->sep_grid_origin);
@@ -171,8 +187,11 @@ int gcrm_plan_build(gcrm_plan *pl, const gcrm_settings *s, const gcrm_desc_set *
         if (ds->d[d].restart && ds->d[d].avg_of < 0 && gcrm_field_produced(ds, d, s->physics) &&
             gcrm_desc_find(ds, ds->d[d].name) == d)
             add_var(rk, d);
+}
 
-    /* GCRM-IO's counts (the run-time parameter block) */
+/* GCRM-IO's counts (the run-time parameter block). */
+static void count_written(gcrm_plan *pl, const gcrm_desc_set *ds)
+{
     char *grid_seen = cio_calloc((size_t)ds->n, 1);
     for (int i = 0; i < pl->nkinds; i++) {
         gcrm_kind *k = &pl->kinds[i];
@@ -189,28 +208,43 @@ int gcrm_plan_build(gcrm_plan *pl, const gcrm_settings *s, const gcrm_desc_set *
     }
     for (int d = 0; d < ds->n; d++) pl->grid_vars += grid_seen[d];
     cio_free(grid_seen);
-    pl->format = gio_format(ds, s->level);
+}
 
-    if (nleft || nonly) {
-        char head[1200];
-        size_t len = 0;
-        pl->left_out = NULL;
-        if (nleft) {
-            snprintf(head, sizeof head, "%s: %d field%s named here %s not produced by the model%s and %s left out, as "
-                     "GCRM-IO does: ", fc->fname, nleft, nleft > 1 ? "s" : "", nleft > 1 ? "are" : "is",
-                     s->physics ? "" : " (physics_mode is disabled)", nleft > 1 ? "are" : "is");
-            append(&pl->left_out, &len, head);
-            append(&pl->left_out, &len, note);
-        }
-        if (nonly) {
-            snprintf(head, sizeof head, "%s%d history file kind%s will hold only time: ", nleft ? "; " : "", nonly,
-                     nonly > 1 ? "s" : "");
-            append(&pl->left_out, &len, head);
-            append(&pl->left_out, &len, only_time);
-        }
+/* The note on what was left out, or none. */
+static void left_out_note(gcrm_plan *pl, const gcrm_settings *s, const gcrm_fcfg *fc, const left_out *lo)
+{
+    if (!lo->nleft && !lo->nonly) return;
+    char head[1200];
+    size_t len = 0;
+    int nleft = lo->nleft, nonly = lo->nonly;
+    pl->left_out = NULL;
+    if (nleft) {
+        snprintf(head, sizeof head, "%s: %d field%s named here %s not produced by the model%s and %s left out, as "
+                 "GCRM-IO does: ", fc->fname, nleft, nleft > 1 ? "s" : "", nleft > 1 ? "are" : "is",
+                 s->physics ? "" : " (physics_mode is disabled)", nleft > 1 ? "are" : "is");
+        append(&pl->left_out, &len, head);
+        append(&pl->left_out, &len, lo->note);
     }
-    cio_free(note);
-    cio_free(only_time);
+    if (nonly) {
+        snprintf(head, sizeof head, "%s%d history file kind%s will hold only time: ", nleft ? "; " : "", nonly,
+                 nonly > 1 ? "s" : "");
+        append(&pl->left_out, &len, head);
+        append(&pl->left_out, &len, lo->only_time);
+    }
+}
+
+int gcrm_plan_build(gcrm_plan *pl, const gcrm_settings *s, const gcrm_desc_set *ds, const gcrm_fcfg *fc, cio_err *e)
+{
+    memset(pl, 0, sizeof *pl);
+    if (check_frequencies(s, fc, e) != 0) return -1;
+    left_out lo = {0};
+    for (int f = 0; f < fc->n; f++) history_kind(pl, s, ds, fc, &fc->k[f], &lo);
+    grid_and_restart(pl, s, ds);
+    count_written(pl, ds);
+    pl->format = gio_format(ds, s->level);
+    left_out_note(pl, s, fc, &lo);
+    cio_free(lo.note);
+    cio_free(lo.only_time);
     return 0;
 }
 

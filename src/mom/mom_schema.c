@@ -194,14 +194,11 @@ static void time_var(cio_schema *s, int id, const char *long_name, const char *u
     cio_schema_att_text(s, id, "units", units);
 }
 
-cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const mom_share *sh, mom_fill *fill,
-                             mom_vars *ids)
+/* The dimensions, the axes (their long names, units and cartesian axes) and the
+ * time variables' metadata. */
+static void axes_and_time(cio_schema *s, const mom_config *c, const mom_fileview *v, mom_vars *ids)
 {
     const mom_box *a = &v->area;
-    fill->c = c;
-    fill->ox = a->x;
-    fill->oy = a->y;
-    cio_schema *s = cio_schema_new("mom_ocean");
     cio_schema_dim(s, "xt_ocean", a->nx);
     cio_schema_dim(s, "yt_ocean", a->ny);
     cio_schema_dim(s, "st_ocean", c->nk);
@@ -214,7 +211,7 @@ cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const m
     ids->yt = axis_var(s, "yt_ocean", "tcell latitude", "degrees_N", "Y", v, c->nj, a->y);
     ids->st = axis_var(s, "st_ocean", "tcell zstar depth", "meters", "Z", v, 0, 0);
     cio_schema_att_text(s, ids->st, "positive", "down");
-    const char *dt[] = {"time"}, *dtn[] = {"time", "nv"}, *dn[] = {"nv"};
+    const char *dt[] = {"time"}, *dn[] = {"nv"};
     ids->time = cio_schema_var(s, "time", CIO_DOUBLE, 1, dt);
     time_var(s, ids->time, "time", TIME_UNITS);
     cio_schema_att_text(s, ids->time, "cartesian_axis", "T");
@@ -229,39 +226,48 @@ cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const m
     cio_schema_att_text(s, ids->nv, "cartesian_axis", "N");
     ids->xu = axis_var(s, "xu_ocean", "ucell longitude", "degrees_E", "X", v, c->ni, a->x);
     ids->yu = axis_var(s, "yu_ocean", "ucell latitude", "degrees_N", "Y", v, c->nj, a->y);
+}
 
-    ids->field = cio_calloc((size_t)c->nfields, sizeof *ids->field);
+/* Field i: its variable, attributes, model geometry and this rank's block. */
+static int field_var(cio_schema *s, const mom_config *c, const mom_fileview *v, const mom_share *sh, mom_fill *fill,
+                     int i)
+{
+    const mom_box *a = &v->area;
+    const mom_field *f = &c->fields[i];
     int part = a->x != 0 || a->y != 0 || a->nx != c->ni || a->ny != c->nj;
     double fv = -1.0e20;
     float fvf = -1.0e20f;
-    for (int i = 0; i < c->nfields; i++) {
-        const mom_field *f = &c->fields[i];
-        const char *xd = f->grid == MOM_GRID_U ? "xu_ocean" : "xt_ocean";
-        const char *yd = f->grid == MOM_GRID_U ? "yu_ocean" : "yt_ocean";
-        const char *d3[] = {"time", "st_ocean", yd, xd}, *d2[] = {"time", yd, xd}, *ds[] = {yd, xd};
-        int id = f->kind == MOM_F3D   ? cio_schema_var(s, f->name, c->type, 4, d3)
-                 : f->kind == MOM_F2D ? cio_schema_var(s, f->name, c->type, 3, d2)
-                                      : cio_schema_var(s, f->name, c->type, 2, ds);
-        ids->field[i] = id;
-        const char *ln = f->name, *un = field_units(f->name);
-        for (size_t k = 0; k < sizeof known / sizeof *known; k++)
-            if (strcmp(known[k].name, f->name) == 0) ln = known[k].long_name;
-        cio_schema_att_text(s, id, "long_name", ln);
-        cio_schema_att_text(s, id, "units", un);
-        const void *fillv = c->type == CIO_FLOAT ? (const void *)&fvf : (const void *)&fv;
-        cio_schema_att(s, id, "missing_value", c->type, 1, fillv);
-        cio_schema_att(s, id, "_FillValue", c->type, 1, fillv);
-        if (f->kind != MOM_FSTATIC) {
-            cio_schema_att_text(s, id, "cell_methods", "time: mean");
-            cio_schema_att_text(s, id, "time_avg_info", "average_T1,average_T2,average_DT");
-        }
-        cio_schema_set_model(s, id, &c->geom[f->grid == MOM_GRID_U][f->kind == MOM_F3D]);
-        if (part) cio_schema_set_fill(s, id, fill_field_part, fill);
-        int64_t shape[3] = {c->nk, a->ny, a->nx};
-        int64_t start[3] = {0, sh->box.y - a->y, sh->box.x - a->x}, count[3] = {c->nk, sh->box.ny, sh->box.nx};
-        int off = f->kind == MOM_F3D ? 0 : 1;
-        set_block(s, id, 3 - off, shape + off, start + off, count + off, sh->fields);
+    const char *xd = f->grid == MOM_GRID_U ? "xu_ocean" : "xt_ocean";
+    const char *yd = f->grid == MOM_GRID_U ? "yu_ocean" : "yt_ocean";
+    const char *d3[] = {"time", "st_ocean", yd, xd}, *d2[] = {"time", yd, xd}, *ds[] = {yd, xd};
+    int id = f->kind == MOM_F3D   ? cio_schema_var(s, f->name, c->type, 4, d3)
+             : f->kind == MOM_F2D ? cio_schema_var(s, f->name, c->type, 3, d2)
+                                  : cio_schema_var(s, f->name, c->type, 2, ds);
+    const char *ln = f->name, *un = field_units(f->name);
+    for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+        if (strcmp(known[k].name, f->name) == 0) ln = known[k].long_name;
+    cio_schema_att_text(s, id, "long_name", ln);
+    cio_schema_att_text(s, id, "units", un);
+    const void *fillv = c->type == CIO_FLOAT ? (const void *)&fvf : (const void *)&fv;
+    cio_schema_att(s, id, "missing_value", c->type, 1, fillv);
+    cio_schema_att(s, id, "_FillValue", c->type, 1, fillv);
+    if (f->kind != MOM_FSTATIC) {
+        cio_schema_att_text(s, id, "cell_methods", "time: mean");
+        cio_schema_att_text(s, id, "time_avg_info", "average_T1,average_T2,average_DT");
     }
+    cio_schema_set_model(s, id, &c->geom[f->grid == MOM_GRID_U][f->kind == MOM_F3D]);
+    if (part) cio_schema_set_fill(s, id, fill_field_part, fill);
+    int64_t shape[3] = {c->nk, a->ny, a->nx};
+    int64_t start[3] = {0, sh->box.y - a->y, sh->box.x - a->x}, count[3] = {c->nk, sh->box.ny, sh->box.nx};
+    int off = f->kind == MOM_F3D ? 0 : 1;
+    set_block(s, id, 3 - off, shape + off, start + off, count + off, sh->fields);
+    return id;
+}
+
+/* The time average variables and the time bounds. */
+static void average_vars(cio_schema *s, mom_vars *ids)
+{
+    const char *dt[] = {"time"}, *dtn[] = {"time", "nv"};
     ids->t1 = cio_schema_var(s, "average_T1", CIO_DOUBLE, 1, dt);
     time_var(s, ids->t1, "Start time for average period", TIME_UNITS);
     ids->t2 = cio_schema_var(s, "average_T2", CIO_DOUBLE, 1, dt);
@@ -270,7 +276,11 @@ cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const m
     time_var(s, ids->dt, "Length of average period", "days");
     ids->bnds = cio_schema_var(s, "time_bnds", CIO_DOUBLE, 2, dtn);
     time_var(s, ids->bnds, "time axis boundaries", "days");
+}
 
+/* FMS's global attributes. */
+static void global_atts(cio_schema *s, const mom_config *c, const mom_fileview *v)
+{
     /* FMS mpp_open: the file's own name, ocean.nc.0003 for a member */
     char fname[1024], base[1000];
     snprintf(base, sizeof base, "%s%s", c->base, c->suffix ? c->suffix : ".nc");
@@ -287,8 +297,13 @@ cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const m
     char sig[4096];
     mom_config_signature(c, sig, sizeof sig);
     cio_schema_att_text(s, -1, "climio_mom_fields", sig);
+}
 
-    /* who writes the axes and the time variables; values from the fill functions */
+/* Who writes the axes and the time variables; values from the fill functions. */
+static void axis_blocks(cio_schema *s, const mom_config *c, const mom_fileview *v, const mom_share *sh,
+                        mom_fill *fill, const mom_vars *ids)
+{
+    const mom_box *a = &v->area;
     int64_t zero = 0, two = 2, nk = c->nk;
     int axes[] = {ids->xt, ids->xu, ids->yt, ids->yu};
     for (int k = 0; k < 4; k++) {
@@ -309,6 +324,21 @@ cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const m
     }
     set_block(s, ids->bnds, 1, &two, &zero, &two, sh->scalars);
     cio_schema_set_fill(s, ids->bnds, fill_time, fill);
+}
+
+cio_schema *mom_schema_build(const mom_config *c, const mom_fileview *v, const mom_share *sh, mom_fill *fill,
+                             mom_vars *ids)
+{
+    fill->c = c;
+    fill->ox = v->area.x;
+    fill->oy = v->area.y;
+    cio_schema *s = cio_schema_new("mom_ocean");
+    axes_and_time(s, c, v, ids);
+    ids->field = cio_calloc((size_t)c->nfields, sizeof *ids->field);
+    for (int i = 0; i < c->nfields; i++) ids->field[i] = field_var(s, c, v, sh, fill, i);
+    average_vars(s, ids);
+    global_atts(s, c, v);
+    axis_blocks(s, c, v, sh, fill, ids);
     return s;
 }
 

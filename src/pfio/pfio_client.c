@@ -77,12 +77,22 @@ static void stage_remote(pf_ctx *c, conn *k, pf_stage *st, const void *data, int
     k->staged++;
 }
 
-void pf_client_run(pf_ctx *c)
+/* A client's state through the run. */
+typedef struct client {
+    pf_ctx *c;
+    int ns;                     /* servers (0: this group writes itself) */
+    conn *k;                    /* one connection per server */
+    int cur;                    /* the server of the files being written */
+    pf_mpiserver *local;        /* ns == 0: the group's own writer */
+    int local_id;
+    int nf;
+    field *f;
+} client;
+
+/* The model's fields: each rank's (lev, lat, lon) block, all levels, of every
+ * variable of every collection; model rank m of C. */
+static field *model_fields(const pf_opts *o, int m, int C, int *nf)
 {
-    const pf_opts *o = &c->o;
-    int m, C;
-    MPI_Comm_rank(c->group_comm, &m);
-    MPI_Comm_size(c->group_comm, &C);
     int nx, ny;
     pf_decompose_proc(C, &nx, &ny);
     int ix = m % nx, iy = m / nx;
@@ -90,10 +100,8 @@ void pf_client_run(pf_ctx *c)
     pf_decompose_dim(o->im, nx, ix, &i0, &ni);
     pf_decompose_dim(o->jm, ny, iy, &j0, &nj);
     size_t ts = cio_type_size(o->type);
-
-    /* the model's fields: each rank's (lev, lat, lon) block, all levels */
-    int nf = o->ncollections * o->nvars;
-    field *f = cio_calloc((size_t)nf, sizeof *f);
+    *nf = o->ncollections * o->nvars;
+    field *f = cio_calloc((size_t)*nf, sizeof *f);
     for (int k = 0; k < o->ncollections; k++)
         for (int v = 0; v < o->nvars; v++) {
             field *x = &f[k * o->nvars + v];
@@ -117,17 +125,143 @@ void pf_client_run(pf_ctx *c)
             x->bytes = x->elems * (int64_t)ts;
             x->buf = cio_malloc((size_t)(x->bytes ? x->bytes : 1));
         }
+    return f;
+}
+
+/* AddHistCollection on every server: the id it returns is the collection's. */
+static void add_collections(client *cl)
+{
+    pf_ctx *c = cl->c;
+    for (int i = 0; i < c->o.ncollections; i++) {
+        if (cl->ns == 0) {
+            pf_mpiserver_local_add(cl->local, &c->coll[i]);
+            continue;
+        }
+        int n = pf_collection_words(&c->coll[i]);
+        int32_t *w = cio_malloc((size_t)(n + 1) * 4);
+        w[0] = PF_MSG_ADD_HIST_COLLECTION;
+        pf_collection_pack(&c->coll[i], w + 1);
+        for (int s = 0; s < cl->ns; s++) {
+            int rn;
+            pf_send_ctrl(w, n + 1, cl->k[s].peer, c->pcomm);
+            int32_t *r = expect_reply(c, &cl->k[s], PF_MSG_ID, &rn);
+            if (rn < 2 || r[1] != c->coll[i].id)
+                cio_die("protocol: o_server%d gave collection %d the id %d", s + 1, c->coll[i].id, rn < 2 ? -1 : (int)r[1]);
+            cio_free(r);
+        }
+        cio_free(w);
+    }
+}
+
+/* One field's record: the model's new values (their time returned, outside the
+ * output time), then staged to the server or the group's own writer. */
+static double stage_field(client *cl, const field *x, int file, int record, int phase)
+{
+    const pf_opts *o = &cl->c->o;
+    pf_stage st;
+    memset(&st, 0, sizeof st);
+    st.collection_id = x->coll;
+    st.file = file;
+    st.var = x->var;
+    st.record = record;
+    st.phase = phase;
+    st.type = o->type;
+    st.ndims = x->ndims;
+    memcpy(st.start, x->start, sizeof st.start);
+    memcpy(st.count, x->count, sizeof st.count);
+    memcpy(st.global_count, x->shape, sizeof st.global_count);
+    pf_file_name(o, x->coll, file, st.file_name, sizeof st.file_name);
+    snprintf(st.var_name, sizeof st.var_name, "%s", o->vars[x->var].name);
+    double tf = MPI_Wtime();
+    cio_box box = {x->ndims, x->shape, x->start, x->count};
+    uint64_t sum = 0, key = pf_pattern_key(x->coll, st.var_name, file);
+    if (o->data == CIO_DATA_MODEL) {
+        cio_model_var mv = {st.var_name, pf_var_units(st.var_name), key, NULL};
+        cio_model_fill(&mv, o->type, record, &box, x->buf, &sum);
+    } else {
+        cio_pattern_fill(o->type, x->buf, cio_pattern_seed(key, record), &box, &sum);
+    }
+    double fill_s = MPI_Wtime() - tf;
+    if (cl->ns) {
+        conn *k = &cl->k[cl->cur];
+        st.request_id = k->next_id;
+        k->next_id = k->next_id == PF_REQ_LAST ? PF_REQ_FIRST : k->next_id + 1;
+        stage_remote(cl->c, k, &st, x->buf, x->bytes);
+    } else {
+        st.request_id = cl->local_id;
+        cl->local_id = cl->local_id == PF_REQ_LAST ? PF_REQ_FIRST : cl->local_id + 1;
+        pf_mpiserver_local_stage(cl->local, &st, x->buf);
+    }
+    cl->c->staged_bytes += x->bytes;
+    return fill_s;
+}
+
+/* CollectiveStageDone to every server staged to since the last. */
+static void stage_done(client *cl)
+{
+    if (!cl->ns) {
+        pf_mpiserver_local_done(cl->local);
+        return;
+    }
+    for (int s = 0; s < cl->ns; s++)
+        if (cl->k[s].staged) {
+            int32_t w = PF_MSG_COLLECTIVE_STAGE_DONE;
+            pf_send_ctrl(&w, 1, cl->k[s].peer, cl->c->pcomm);
+            cl->k[s].staged = 0;
+        }
+}
+
+/* Step n's output: the server of a new file, every field staged, the phase's end. */
+static void output_step(client *cl, int n, pf_server_choice *choice, FILE *log)
+{
+    pf_ctx *c = cl->c;
+    const pf_opts *o = &c->o;
+    double t0 = MPI_Wtime();
+    int file = (n - 1) / o->num_time_records, record = (n - 1) % o->num_time_records;
+    int phase = (n - 1) / o->done_every;
+    if (cl->ns) {
+        /* set_optimal_server(nwriting) at the first record of each file, with
+         * nwriting the collections starting a file.  (pfio_MAPL_demo calls it
+         * every step, which with several servers spreads one file's records
+         * over servers that may write it at once; a file keeps one server
+         * here.)  Then wait() for what we sent that server. */
+        if (record == 0) cl->cur = pf_choice_next(choice, o->ncollections, cl->ns > 1 ? log : NULL);
+        conn *k = &cl->k[cl->cur];
+        conn_wait(k);
+        if (record == 0)
+            for (int i = 0; i < o->ncollections; i++) {
+                int32_t w[2] = {PF_MSG_MODIFY_METADATA, c->coll[i].id};
+                int rn;
+                pf_send_ctrl(w, 2, k->peer, c->pcomm);
+                cio_free(expect_reply(c, k, PF_MSG_DUMMY, &rn));
+            }
+    }
+    for (int i = 0; i < cl->nf; i++) t0 += stage_field(cl, &cl->f[i], file, record, phase);
+    if (n % o->done_every == 0 || n == o->num_steps) stage_done(cl);
+    if (cl->ns && !o->fast_oclient) conn_wait(&cl->k[cl->cur]);   /* post_wait */
+    double dt = MPI_Wtime() - t0;
+    c->blocked_s += dt;
+    c->ph.blocked[phase] += dt;
+}
+
+void pf_client_run(pf_ctx *c)
+{
+    const pf_opts *o = &c->o;
+    int m, C;
+    MPI_Comm_rank(c->group_comm, &m);
+    MPI_Comm_size(c->group_comm, &C);
+    client cl = {.c = c, .ns = o->nserver, .local_id = PF_REQ_FIRST};
+    cl.f = model_fields(o, m, C, &cl.nf);
 
     /* connections: one per server, to the server rank that serves this client */
-    int ns = o->nserver;
-    conn *k = cio_calloc((size_t)(ns ? ns : 1), sizeof *k);
-    pf_mpiserver *local = NULL;
+    int ns = cl.ns;
+    cl.k = cio_calloc((size_t)(ns ? ns : 1), sizeof *cl.k);
     for (int s = 0; s < ns; s++) {
         const pf_server_layout *S = &c->L.server[s];
-        k[s].peer = S->front[pf_server_of_client(m, C, S->nfront)];
-        k[s].next_id = PF_REQ_FIRST;
+        cl.k[s].peer = S->front[pf_server_of_client(m, C, S->nfront)];
+        cl.k[s].next_id = PF_REQ_FIRST;
     }
-    if (ns == 0) local = pf_mpiserver_new(c, c->group_comm, c->L.model, 1, NULL);
+    if (ns == 0) cl.local = pf_mpiserver_new(c, c->group_comm, c->L.model, 1, NULL);
     /* split_server_pools, as pfio_MAPL_demo calls it; MAPL prints on model rank 0 */
     FILE *log = c->L.model[0] == c->wrank && !o->quiet ? stdout : NULL;
     pf_server_choice choice;
@@ -135,123 +269,30 @@ void pf_client_run(pf_ctx *c)
     for (int s = 0; s < ns; s++) sizes[s] = c->L.server[s].nranks;
     pf_choice_init(&choice, ns, sizes, 0, 0, ns > 1 ? log : NULL);
     cio_free(sizes);
+    add_collections(&cl);
 
-    /* AddHistCollection on every server: the id it returns is the collection's */
-    for (int i = 0; i < o->ncollections; i++) {
-        if (ns == 0) {
-            pf_mpiserver_local_add(local, &c->coll[i]);
-            continue;
-        }
-        int n = pf_collection_words(&c->coll[i]);
-        int32_t *w = cio_malloc((size_t)(n + 1) * 4);
-        w[0] = PF_MSG_ADD_HIST_COLLECTION;
-        pf_collection_pack(&c->coll[i], w + 1);
-        for (int s = 0; s < ns; s++) {
-            int rn;
-            pf_send_ctrl(w, n + 1, k[s].peer, c->pcomm);
-            int32_t *r = expect_reply(c, &k[s], PF_MSG_ID, &rn);
-            if (rn < 2 || r[1] != c->coll[i].id)
-                cio_die("protocol: o_server%d gave collection %d the id %d", s + 1, c->coll[i].id, rn < 2 ? -1 : (int)r[1]);
-            cio_free(r);
-        }
-        cio_free(w);
-    }
-
-    int cur = 0, local_id = PF_REQ_FIRST;
     for (int n = 1; n <= o->num_steps; n++) {
         c->compute_s += pf_compute(o, o->compute_time);
-        double t0 = MPI_Wtime();
-        int file = (n - 1) / o->num_time_records, record = (n - 1) % o->num_time_records;
-        int phase = (n - 1) / o->done_every;
-        if (ns) {
-            /* set_optimal_server(nwriting) at the first record of each file, with
-             * nwriting the collections starting a file.  (pfio_MAPL_demo calls it
-             * every step, which with several servers spreads one file's records
-             * over servers that may write it at once; a file keeps one server
-             * here.)  Then wait() for what we sent that server. */
-            if (record == 0) cur = pf_choice_next(&choice, o->ncollections, ns > 1 ? log : NULL);
-            conn_wait(&k[cur]);
-            if (record == 0)
-                for (int i = 0; i < o->ncollections; i++) {
-                    int32_t w[2] = {PF_MSG_MODIFY_METADATA, c->coll[i].id};
-                    int rn;
-                    pf_send_ctrl(w, 2, k[cur].peer, c->pcomm);
-                    cio_free(expect_reply(c, &k[cur], PF_MSG_DUMMY, &rn));
-                }
-        }
-        for (int i = 0; i < nf; i++) {
-            field *x = &f[i];
-            pf_stage st;
-            memset(&st, 0, sizeof st);
-            st.collection_id = x->coll;
-            st.file = file;
-            st.var = x->var;
-            st.record = record;
-            st.phase = phase;
-            st.type = o->type;
-            st.ndims = x->ndims;
-            memcpy(st.start, x->start, sizeof st.start);
-            memcpy(st.count, x->count, sizeof st.count);
-            memcpy(st.global_count, x->shape, sizeof st.global_count);
-            pf_file_name(o, x->coll, file, st.file_name, sizeof st.file_name);
-            snprintf(st.var_name, sizeof st.var_name, "%s", o->vars[x->var].name);
-            /* the model's new values of this field (outside the output time) */
-            double tf = MPI_Wtime();
-            cio_box box = {x->ndims, x->shape, x->start, x->count};
-            uint64_t sum = 0, key = pf_pattern_key(x->coll, st.var_name, file);
-            if (o->data == CIO_DATA_MODEL) {
-                cio_model_var mv = {st.var_name, pf_var_units(st.var_name), key, NULL};
-                cio_model_fill(&mv, o->type, record, &box, x->buf, &sum);
-            } else {
-                cio_pattern_fill(o->type, x->buf, cio_pattern_seed(key, record), &box, &sum);
-            }
-            t0 += MPI_Wtime() - tf;
-            if (ns) {
-                st.request_id = k[cur].next_id;
-                k[cur].next_id = k[cur].next_id == PF_REQ_LAST ? PF_REQ_FIRST : k[cur].next_id + 1;
-                stage_remote(c, &k[cur], &st, x->buf, x->bytes);
-            } else {
-                st.request_id = local_id;
-                local_id = local_id == PF_REQ_LAST ? PF_REQ_FIRST : local_id + 1;
-                pf_mpiserver_local_stage(local, &st, x->buf);
-            }
-            c->staged_bytes += x->bytes;
-        }
-        if (n % o->done_every == 0 || n == o->num_steps) {
-            if (ns) {
-                for (int s = 0; s < ns; s++)
-                    if (k[s].staged) {
-                        int32_t w = PF_MSG_COLLECTIVE_STAGE_DONE;
-                        pf_send_ctrl(&w, 1, k[s].peer, c->pcomm);
-                        k[s].staged = 0;
-                    }
-            } else {
-                pf_mpiserver_local_done(local);
-            }
-        }
-        if (ns && !o->fast_oclient) conn_wait(&k[cur]);   /* post_wait */
-        double dt = MPI_Wtime() - t0;
-        c->blocked_s += dt;
-        c->ph.blocked[phase] += dt;
+        output_step(&cl, n, &choice, log);
     }
     /* terminate: wait for every send, then tell every server */
     double t0 = MPI_Wtime();
     for (int s = 0; s < ns; s++) {
-        conn_wait(&k[s]);
+        conn_wait(&cl.k[s]);
         int32_t w = PF_MSG_TERMINATE;
-        pf_send_ctrl(&w, 1, k[s].peer, c->pcomm);
+        pf_send_ctrl(&w, 1, cl.k[s].peer, c->pcomm);
     }
     double dt = MPI_Wtime() - t0;
     c->blocked_s += dt;
     c->ph.blocked[o->nphases - 1] += dt;
 
     for (int s = 0; s < ns; s++) {
-        cio_free(k[s].reqs);
-        cio_free(k[s].copies);
+        cio_free(cl.k[s].reqs);
+        cio_free(cl.k[s].copies);
     }
-    cio_free(k);
+    cio_free(cl.k);
     pf_choice_free(&choice);
-    pf_mpiserver_free(local);
-    for (int i = 0; i < nf; i++) cio_free(f[i].buf);
-    cio_free(f);
+    pf_mpiserver_free(cl.local);
+    for (int i = 0; i < cl.nf; i++) cio_free(cl.f[i].buf);
+    cio_free(cl.f);
 }

@@ -108,6 +108,26 @@ out:
     return rc;
 }
 
+/* The members of each group in world order (MPI_Comm_split by world rank). */
+static void group_members(pf_layout *L, const pf_nodes *n, const pf_opts *o, int nmodel)
+{
+    L->model = cio_calloc((size_t)nmodel, sizeof(int));
+    L->nserver = o->nserver;
+    L->server = cio_calloc((size_t)(o->nserver ? o->nserver : 1), sizeof *L->server);
+    for (int r = 0; r < n->nprocs; r++) {
+        int g = L->group[r];
+        if (g < 0) {
+            L->nidle++;
+        } else if (g == 0) {
+            L->model[L->nmodel++] = r;
+        } else {
+            pf_server_layout *S = &L->server[g - 1];
+            S->ranks = cio_realloc(S->ranks, (size_t)(S->nranks + 1) * sizeof(int));
+            S->ranks[S->nranks++] = r;
+        }
+    }
+}
+
 int pf_layout_build(pf_layout *L, const pf_nodes *n, const pf_opts *o, cio_err *e)
 {
     memset(L, 0, sizeof *L);
@@ -163,22 +183,7 @@ int pf_layout_build(pf_layout *L, const pf_nodes *n, const pf_opts *o, cio_err *
                               o->cores_per_node > 0 ? " (nodes emulated by --cores_per_node)" : "");
         }
     }
-    /* members of each group in world order (MPI_Comm_split by world rank) */
-    L->model = cio_calloc((size_t)nmodel, sizeof(int));
-    L->nserver = o->nserver;
-    L->server = cio_calloc((size_t)(o->nserver ? o->nserver : 1), sizeof *L->server);
-    for (int r = 0; r < n->nprocs; r++) {
-        int g = L->group[r];
-        if (g < 0) {
-            L->nidle++;
-        } else if (g == 0) {
-            L->model[L->nmodel++] = r;
-        } else {
-            pf_server_layout *S = &L->server[g - 1];
-            S->ranks = cio_realloc(S->ranks, (size_t)(S->nranks + 1) * sizeof(int));
-            S->ranks[S->nranks++] = r;
-        }
-    }
+    group_members(L, n, o, nmodel);
     for (int i = 0; i < L->nserver; i++) {
         pf_server_layout *S = &L->server[i];
         qsort(S->ranks, (size_t)S->nranks, sizeof(int), cmp_int);

@@ -123,19 +123,11 @@ static void send_blocks(pf_mpiserver *m, win_coll *w, int nc)
     }
 }
 
-static void phase(pf_serve *sv)
+/* One window (or, with messages, one buffer on its writer) per collection of the
+ * phase, sized for the whole of the collection's requests. */
+static win_coll *create_windows(pf_mpiserver *m, const pf_thread *t0, const int *ids, int nc)
 {
-    pf_mpiserver *m = sv->impl;
-    pf_ctx *c = m->c;
-    int *ids = NULL, nc = pf_serve_collections(sv, &ids), phase_no = sv->t[0].nbl ? sv->t[0].bl[0].st.phase : 0;
-    int ncheck = nc;
-    MPI_Allreduce(MPI_IN_PLACE, &ncheck, 1, MPI_INT, MPI_MAX, m->comm);
-    if (ncheck != nc) cio_die("protocol: server ranks disagree on the collections of a write phase");
-    double t_agg = MPI_Wtime();     /* the server ranks are all in the phase: service time from here */
-
-    pf_prof_start(&c->prof, "create_shared_mem");
     win_coll *w = cio_calloc((size_t)(nc ? nc : 1), sizeof *w);
-    const pf_thread *t0 = &sv->t[0];
     for (int k = 0; k < nc; k++) {
         w[k].id = ids[k];
         w[k].writer = writing_pe(m, k + 1);
@@ -156,17 +148,23 @@ static void phase(pf_serve *sv)
             MPI_Win_allocate(size, 1, MPI_INFO_NULL, m->comm, &w[k].base, &w[k].win);
             MPI_Win_fence(0, w[k].win);
         }
-        if (m->rank == w[k].writer) pf_backlog_add(c, w[k].bytes);
+        if (m->rank == w[k].writer) pf_backlog_add(m->c, w[k].bytes);
     }
-    pf_prof_stop(&c->prof, "create_shared_mem");
+    return w;
+}
 
-    pf_prof_start(&c->prof, "receive_data");
-    if (m->messages) send_blocks(m, w, nc);
-    for (int i = 0; i < sv->nthreads && !m->messages; i++) {
+/* The clients' blocks into the windows (or sent to the writers). */
+static void receive_data(pf_serve *sv, pf_mpiserver *m, win_coll *w, int nc)
+{
+    if (m->messages) {
+        send_blocks(m, w, nc);
+        return;
+    }
+    for (int i = 0; i < sv->nthreads; i++) {
         pf_thread *t = &sv->t[i];
         for (int b = 0; b < t->nbl; b++) {
             pf_bl *e = &t->bl[b];
-            pf_serve_wait(c, e);
+            pf_serve_wait(m->c, e);
             int k;
             for (k = 0; k < nc; k++)
                 if (w[k].id == e->st.collection_id) break;
@@ -174,35 +172,40 @@ static void phase(pf_serve *sv)
             pf_put_block(&e->st, e->data, w[k].writer, (MPI_Aint)req_offset(&w[k], e->st.request_id), w[k].win);
         }
     }
-    for (int k = 0; k < nc && !m->messages; k++) MPI_Win_fence(0, w[k].win);
-    pf_prof_stop(&c->prof, "receive_data");
-    double t_write = MPI_Wtime();
+    for (int k = 0; k < nc; k++) MPI_Win_fence(0, w[k].win);
+}
 
-    if (m->put) {
-        /* MultiLayerServer's put_DataToFile: no write_data timer there */
-        pf_staged *sw = cio_calloc((size_t)(nc ? nc : 1), sizeof *sw);
-        for (int k = 0; k < nc; k++) {
-            sw[k].id = w[k].id;
-            sw[k].mem_rank = w[k].writer;
-            sw[k].base = w[k].base;
-            sw[k].bytes = w[k].bytes;
-            sw[k].nreq = w[k].nreq;
-            sw[k].off = w[k].off;
-            const pf_stage **rq = cio_calloc((size_t)(w[k].nreq ? w[k].nreq : 1), sizeof *rq);
-            for (int q = 0; q < w[k].nreq; q++)
-                for (int b = 0; b < t0->nbl; b++)
-                    if (t0->bl[b].st.request_id == w[k].req_id[q]) {
-                        rq[q] = &t0->bl[b].st;
-                        break;
-                    }
-            sw[k].req = rq;
-        }
-        m->put(m->put_ctx, sw, nc, phase_no);
-        for (int k = 0; k < nc; k++) cio_free((void *)sw[k].req);
-        cio_free(sw);
+/* MultiLayerServer's put_DataToFile: the collections handed to the writers. */
+static void put_to_writers(pf_mpiserver *m, const pf_thread *t0, const win_coll *w, int nc, int phase_no)
+{
+    pf_staged *sw = cio_calloc((size_t)(nc ? nc : 1), sizeof *sw);
+    for (int k = 0; k < nc; k++) {
+        sw[k].id = w[k].id;
+        sw[k].mem_rank = w[k].writer;
+        sw[k].base = w[k].base;
+        sw[k].bytes = w[k].bytes;
+        sw[k].nreq = w[k].nreq;
+        sw[k].off = w[k].off;
+        const pf_stage **rq = cio_calloc((size_t)(w[k].nreq ? w[k].nreq : 1), sizeof *rq);
+        for (int q = 0; q < w[k].nreq; q++)
+            for (int b = 0; b < t0->nbl; b++)
+                if (t0->bl[b].st.request_id == w[k].req_id[q]) {
+                    rq[q] = &t0->bl[b].st;
+                    break;
+                }
+        sw[k].req = rq;
     }
-    if (!m->put) pf_prof_start(&c->prof, "write_data");
-    for (int k = 0; k < nc && !m->put; k++) {
+    m->put(m->put_ctx, sw, nc, phase_no);
+    for (int k = 0; k < nc; k++) cio_free((void *)sw[k].req);
+    cio_free(sw);
+}
+
+/* Each collection written by its writing rank, timed per collection. */
+static void write_collections(pf_serve *sv, pf_mpiserver *m, const pf_thread *t0, const win_coll *w, int nc)
+{
+    pf_ctx *c = m->c;
+    pf_prof_start(&c->prof, "write_data");
+    for (int k = 0; k < nc; k++) {
         char tname[48];
         snprintf(tname, sizeof tname, "collection_%d", w[k].id);
         pf_prof_start(&c->prof, tname);
@@ -220,10 +223,11 @@ static void phase(pf_serve *sv)
         }
         pf_prof_stop(&c->prof, tname);
     }
-    if (!m->put) pf_prof_stop(&c->prof, "write_data");
-    double t_clean = MPI_Wtime();
+    pf_prof_stop(&c->prof, "write_data");
+}
 
-    pf_prof_start(&c->prof, "clean_up");
+static void free_windows(pf_mpiserver *m, win_coll *w, int nc)
+{
     if (m->messages) MPI_Barrier(m->comm);
     for (int k = 0; k < nc; k++) {
         if (m->messages) {
@@ -232,17 +236,45 @@ static void phase(pf_serve *sv)
             MPI_Win_fence(0, w[k].win);
             MPI_Win_free(&w[k].win);
         }
-        if (m->rank == w[k].writer) pf_backlog_add(c, -w[k].bytes);
+        if (m->rank == w[k].writer) pf_backlog_add(m->c, -w[k].bytes);
         cio_free(w[k].req_id);
         cio_free(w[k].off);
     }
+    cio_free(w);
+}
+
+static void phase(pf_serve *sv)
+{
+    pf_mpiserver *m = sv->impl;
+    pf_ctx *c = m->c;
+    int *ids = NULL, nc = pf_serve_collections(sv, &ids), phase_no = sv->t[0].nbl ? sv->t[0].bl[0].st.phase : 0;
+    int ncheck = nc;
+    MPI_Allreduce(MPI_IN_PLACE, &ncheck, 1, MPI_INT, MPI_MAX, m->comm);
+    if (ncheck != nc) cio_die("protocol: server ranks disagree on the collections of a write phase");
+    double t_agg = MPI_Wtime();     /* the server ranks are all in the phase: service time from here */
+
+    pf_prof_start(&c->prof, "create_shared_mem");
+    const pf_thread *t0 = &sv->t[0];
+    win_coll *w = create_windows(m, t0, ids, nc);
+    pf_prof_stop(&c->prof, "create_shared_mem");
+
+    pf_prof_start(&c->prof, "receive_data");
+    receive_data(sv, m, w, nc);
+    pf_prof_stop(&c->prof, "receive_data");
+    double t_write = MPI_Wtime();
+
+    if (m->put) put_to_writers(m, t0, w, nc, phase_no);    /* no write_data timer there */
+    else write_collections(sv, m, t0, w, nc);
+    double t_clean = MPI_Wtime();
+
+    pf_prof_start(&c->prof, "clean_up");
+    free_windows(m, w, nc);
     pf_prof_stop(&c->prof, "clean_up");
     if (phase_no >= 0 && phase_no < c->o.nphases) {
         /* multilayer: forwarding is the server's aggregation; its writers time the writing */
         c->ph.aggregate[phase_no] += m->put ? MPI_Wtime() - t_agg : t_write - t_agg;
         if (!m->put) c->ph.write[phase_no] += t_clean - t_write;
     }
-    cio_free(w);
     cio_free(ids);
 }
 

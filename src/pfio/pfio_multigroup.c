@@ -38,18 +38,11 @@ static void finish_send(front *f, int w)
 
 static int keep(const front *f, const pf_bl *e) { return e->bytes > 0 || f->is_root; }
 
-static void front_phase(pf_serve *sv)
+/* receive_data: wait for every block and pack it with its message, one pack
+ * per collection of the phase. */
+static pf_pack *receive_packs(pf_serve *sv, front *f, const int *ids, int nc)
 {
-    front *f = sv->impl;
     pf_ctx *c = f->c;
-    /* waits that are not this phase's service time: for the captain, for the
-     * other frontend ranks (collectives), for a writer to take the previous pack */
-    double t0 = MPI_Wtime(), waited = 0, idle = 0;
-    int *ids = NULL, nc = pf_serve_collections(sv, &ids);
-    int phase_no = sv->t[0].nbl ? sv->t[0].bl[0].st.phase : 0;
-
-    /* receive_data: wait for every block and pack it with its message */
-    pf_prof_start(&c->prof, "receive_data");
     pf_pack *pk = cio_calloc((size_t)(nc ? nc : 1), sizeof *pk);
     for (int i = 0; i < sv->nthreads; i++)
         for (int b = 0; b < sv->t[i].nbl; b++) {
@@ -76,68 +69,89 @@ static void front_phase(pf_serve *sv)
             e->data = NULL;
             pf_prof_stop(&c->prof, tname);
         }
-    pf_prof_stop(&c->prof, "receive_data");
+    return pk;
+}
 
-    /* forward_data: the root asks the captain for a writer; everyone sends its pack there */
-    pf_prof_start(&c->prof, "forward_data");
+/* forward_data for one collection: the root asks the captain for a writer;
+ * everyone sends its pack there.  *waited: the root's wait for the captain;
+ * *idle: waits for the other frontend ranks and for the writer. */
+static void forward_pack(pf_serve *sv, front *f, int id, int phase_no, pf_pack *pk, double *waited, double *idle)
+{
+    pf_ctx *c = f->c;
     MPI_Comm pc = c->pcomm;
     int captain = f->S->back[0];
-    for (int k = 0; k < nc; k++) {
-        int32_t info[2] = {ids[k], phase_no};
-        if (f->is_root) {
-            if (pk[k].nmsg == 0) cio_die("internal: the frontend root has no message of collection %d", ids[k]);
-            pf_stage first;
-            pf_pack_first(&pk[k], &first);
-            int n = 2 + pf_str_words(first.file_name);
-            int32_t *w = cio_malloc((size_t)n * 4);
-            w[0] = info[0];
-            w[1] = info[1];
-            pf_str_pack(first.file_name, w + 2);
-            MPI_Send(w, n, MPI_INT32_T, captain, PF_TAG_CAPTAIN, pc);
-            cio_free(w);
-        }
-        MPI_Request rq;
-        double tb = MPI_Wtime();
-        MPI_Ibcast(info, 2, MPI_INT32_T, 0, c->front_comm, &rq);
-        pf_waitall(1, &rq);
-        idle += MPI_Wtime() - tb;
-        char tname[48];
-        snprintf(tname, sizeof tname, "collection_%d", info[0]);
-        pf_prof_start(&c->prof, tname);
-        double wr[2] = {0, 0};
-        if (f->is_root) {
-            double tw = MPI_Wtime();
-            int writer;
-            pf_recv(&writer, 1, MPI_INT, captain, PF_TAG_ASSIGNED, pc);
-            wr[0] = writer;
-            wr[1] = MPI_Wtime() - tw;
-            const pf_collection *coll = pf_serve_collection(sv, info[0]);
-            int n = pf_collection_words(coll);
-            int32_t *w = cio_malloc((size_t)n * 4);
-            pf_collection_pack(coll, w);
-            MPI_Send(w, n, MPI_INT32_T, f->S->back[writer], PF_TAG_FMD, pc);
-            cio_free(w);
-        }
-        tb = MPI_Wtime();
-        MPI_Ibcast(wr, 2, MPI_DOUBLE, 0, c->front_comm, &rq);
-        pf_waitall(1, &rq);
-        if (!f->is_root) idle += MPI_Wtime() - tb;
-        int writer = (int)wr[0];
-        waited += wr[1];
-        if (writer < 1 || writer >= f->S->nback) cio_die("protocol: the captain chose backend rank %d", writer);
-        tb = MPI_Wtime();
-        finish_send(f, writer);         /* the previous pack to this writer */
-        idle += MPI_Wtime() - tb;
-        f->buf[writer] = pk[k].buf;
-        f->buf_bytes[writer] = pf_pack_size(&pk[k]);
-        int64_t len = f->buf_bytes[writer];
-        int dest = f->S->back[writer];
-        MPI_Send(&len, 1, MPI_INT64_T, dest, PF_TAG_LEN, pc);
-        f->nreq[writer] = pf_big_nreq(len);
-        f->reqs[writer] = cio_calloc((size_t)f->nreq[writer], sizeof(MPI_Request));
-        pf_isend_big(f->buf[writer], len, dest, PF_TAG_PACK, pc, f->reqs[writer]);
-        pf_prof_stop(&c->prof, tname);
+    int32_t info[2] = {id, phase_no};
+    if (f->is_root) {
+        if (pk->nmsg == 0) cio_die("internal: the frontend root has no message of collection %d", id);
+        pf_stage first;
+        pf_pack_first(pk, &first);
+        int n = 2 + pf_str_words(first.file_name);
+        int32_t *w = cio_malloc((size_t)n * 4);
+        w[0] = info[0];
+        w[1] = info[1];
+        pf_str_pack(first.file_name, w + 2);
+        MPI_Send(w, n, MPI_INT32_T, captain, PF_TAG_CAPTAIN, pc);
+        cio_free(w);
     }
+    MPI_Request rq;
+    double tb = MPI_Wtime();
+    MPI_Ibcast(info, 2, MPI_INT32_T, 0, c->front_comm, &rq);
+    pf_waitall(1, &rq);
+    *idle += MPI_Wtime() - tb;
+    char tname[48];
+    snprintf(tname, sizeof tname, "collection_%d", info[0]);
+    pf_prof_start(&c->prof, tname);
+    double wr[2] = {0, 0};
+    if (f->is_root) {
+        double tw = MPI_Wtime();
+        int writer;
+        pf_recv(&writer, 1, MPI_INT, captain, PF_TAG_ASSIGNED, pc);
+        wr[0] = writer;
+        wr[1] = MPI_Wtime() - tw;
+        const pf_collection *coll = pf_serve_collection(sv, info[0]);
+        int n = pf_collection_words(coll);
+        int32_t *w = cio_malloc((size_t)n * 4);
+        pf_collection_pack(coll, w);
+        MPI_Send(w, n, MPI_INT32_T, f->S->back[writer], PF_TAG_FMD, pc);
+        cio_free(w);
+    }
+    tb = MPI_Wtime();
+    MPI_Ibcast(wr, 2, MPI_DOUBLE, 0, c->front_comm, &rq);
+    pf_waitall(1, &rq);
+    if (!f->is_root) *idle += MPI_Wtime() - tb;
+    int writer = (int)wr[0];
+    *waited += wr[1];
+    if (writer < 1 || writer >= f->S->nback) cio_die("protocol: the captain chose backend rank %d", writer);
+    tb = MPI_Wtime();
+    finish_send(f, writer);         /* the previous pack to this writer */
+    *idle += MPI_Wtime() - tb;
+    f->buf[writer] = pk->buf;
+    f->buf_bytes[writer] = pf_pack_size(pk);
+    int64_t len = f->buf_bytes[writer];
+    int dest = f->S->back[writer];
+    MPI_Send(&len, 1, MPI_INT64_T, dest, PF_TAG_LEN, pc);
+    f->nreq[writer] = pf_big_nreq(len);
+    f->reqs[writer] = cio_calloc((size_t)f->nreq[writer], sizeof(MPI_Request));
+    pf_isend_big(f->buf[writer], len, dest, PF_TAG_PACK, pc, f->reqs[writer]);
+    pf_prof_stop(&c->prof, tname);
+}
+
+static void front_phase(pf_serve *sv)
+{
+    front *f = sv->impl;
+    pf_ctx *c = f->c;
+    /* waits that are not this phase's service time: for the captain, for the
+     * other frontend ranks (collectives), for a writer to take the previous pack */
+    double t0 = MPI_Wtime(), waited = 0, idle = 0;
+    int *ids = NULL, nc = pf_serve_collections(sv, &ids);
+    int phase_no = sv->t[0].nbl ? sv->t[0].bl[0].st.phase : 0;
+
+    pf_prof_start(&c->prof, "receive_data");
+    pf_pack *pk = receive_packs(sv, f, ids, nc);
+    pf_prof_stop(&c->prof, "receive_data");
+
+    pf_prof_start(&c->prof, "forward_data");
+    for (int k = 0; k < nc; k++) forward_pack(sv, f, ids[k], phase_no, &pk[k], &waited, &idle);
     pf_prof_stop(&c->prof, "forward_data");
 
     pf_prof_start(&c->prof, "clean up");

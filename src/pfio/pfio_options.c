@@ -248,7 +248,9 @@ int pf_opts_parse(pf_opts *o, cio_params *p, cio_err *e)
     return rc;
 }
 
-static int parse_opts(pf_opts *o, cio_params *p, cio_err *e, int **npes_, int **nodes_)
+/* The output servers: their sizes in ranks or in nodes (npes_output_server,
+ * nodes_output_server, one_node_output). */
+static int parse_servers(pf_opts *o, cio_params *p, cio_err *e, int **npes_, int **nodes_)
 {
     o->npes_model = (int)cio_param_int(p, "npes_model");
     int *npes = NULL, *nodes = NULL, nn = 0, nd = 0;
@@ -293,6 +295,12 @@ static int parse_opts(pf_opts *o, cio_params *p, cio_err *e, int **npes_, int **
         if (any_npes) o->server_npes[i] = npes[i];
         else o->server_nodes[i] = nodes[i];
     }
+    return 0;
+}
+
+/* The server type and its backend ranks (oserver_type, npes_backend_pernode). */
+static int parse_server_type(pf_opts *o, cio_params *p, cio_err *e)
+{
     o->multilayer = strcmp(cio_param_str(p, "oserver_type"), "multilayer") == 0;
     o->ml_spawn = strcmp(cio_param_str(p, "multilayer_backend"), "spawn") == 0;
     o->multigroup = strcmp(cio_param_str(p, "oserver_type"), "multigroup") == 0;
@@ -320,6 +328,12 @@ static int parse_opts(pf_opts *o, cio_params *p, cio_err *e, int **npes_, int **
                                   b, o->by_nodes ? " on the server's nodes" : "", backend);
         }
     }
+    return 0;
+}
+
+/* The clients, the placement of servers on nodes and the profiler. */
+static int parse_placement(pf_opts *o, cio_params *p, cio_err *e)
+{
     o->fast_oclient = cio_param_bool(p, "fast_oclient");
     int compress = cio_param_bool(p, "compress_nodes"), isolate = cio_param_bool(p, "isolate_nodes");
     if (compress && cio_param_isset(p, "isolate_nodes") && isolate)
@@ -331,7 +345,13 @@ static int parse_opts(pf_opts *o, cio_params *p, cio_err *e, int **npes_, int **
     o->with_profiler = cio_param_bool(p, "with_io_profiler");
     o->prof_style = strcmp(cio_param_str(p, "profiler_format"), "wiki2021") == 0 ? PF_PROF_WIKI2021 : PF_PROF_MAPL;
     o->cores_per_node = (int)cio_param_int(p, "cores_per_node");
+    return 0;
+}
 
+/* The model: the grid, its variables, collections, steps and output files. */
+static int parse_model(pf_opts *o, cio_params *p, cio_err *e)
+{
+    char where[700];
     o->im = cio_param_int(p, "im_world");
     o->jm = cio_param_int(p, "jm_world");
     o->km = cio_param_int(p, "km_world");
@@ -369,6 +389,14 @@ static int parse_opts(pf_opts *o, cio_params *p, cio_err *e, int **npes_, int **
     o->poll_us = cio_param_double(p, "server_poll_us");
     const char *tr = cio_param_str(p, "mpiserver_transfer");
     o->transfer = !strcmp(tr, "rma") ? 1 : !strcmp(tr, "messages") ? 2 : 0;
+    return 0;
+}
+
+static int parse_opts(pf_opts *o, cio_params *p, cio_err *e, int **npes_, int **nodes_)
+{
+    if (parse_servers(o, p, e, npes_, nodes_) != 0 || parse_server_type(o, p, e) != 0 ||
+        parse_placement(o, p, e) != 0 || parse_model(o, p, e) != 0)
+        return -1;
     return 0;
 }
 

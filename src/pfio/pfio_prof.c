@@ -102,12 +102,9 @@ static int is_in_subtree(const char *path, const char *parent)
     return strncmp(path, parent, l) == 0 && (path[l] == '/' || path[l] == '\0');
 }
 
-pf_prow *pf_prof_reduce(const pf_prof *p, MPI_Comm comm, int *nrows)
+/* This rank's timers as records: path, depth, inclusive and exclusive seconds. */
+static prec *local_records(const pf_prof *p, int n)
 {
-    int rank, size;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    int n = p->enabled ? p->n : 0;
     prec *mine = cio_calloc((size_t)(n ? n : 1), sizeof *mine);
     for (int k = 0; k < n; k++) {
         node_path(p, k, mine[k].path, sizeof mine[k].path);
@@ -118,6 +115,59 @@ pf_prow *pf_prof_reduce(const pf_prof *p, MPI_Comm comm, int *nrows)
         mine[k].incl = p->node[k].incl;
         mine[k].excl = p->node[k].incl - children;
     }
+    return mine;
+}
+
+/* The row of path x in a (na rows, cap allocated), added where it belongs: a path
+ * first seen on another rank goes at the end of its parent's subtree. */
+static int row_of(acc **a, int *na, int *cap, const prec *x)
+{
+    for (int i = 0; i < *na; i++)
+        if (strcmp((*a)[i].r.path, x->path) == 0) return i;
+    if (*na == *cap) {
+        *cap *= 2;
+        *a = cio_realloc(*a, (size_t)*cap * sizeof **a);
+    }
+    char parent[sizeof x->path];
+    snprintf(parent, sizeof parent, "%s", x->path);
+    char *slash = strrchr(parent, '/');
+    int at = *na;
+    if (slash) {
+        *slash = '\0';
+        for (int j = 0; j < *na; j++)
+            if (is_in_subtree((*a)[j].r.path, parent)) at = j + 1;
+    }
+    memmove(&(*a)[at + 1], &(*a)[at], (size_t)(*na - at) * sizeof **a);
+    memset(&(*a)[at], 0, sizeof (*a)[at]);
+    snprintf((*a)[at].r.path, sizeof (*a)[at].r.path, "%s", x->path);
+    (*a)[at].r.depth = x->depth;
+    (*na)++;
+    return at;
+}
+
+/* Rank r's record added to its row: sums, and the extremes with their ranks. */
+static void row_add(acc *t, const prec *x, int r)
+{
+    t->r.incl += x->incl;
+    t->r.excl += x->excl;
+    if (t->npes == 0 || x->excl > t->emax) {
+        t->emax = x->excl;
+        t->max_pe = r;
+    }
+    if (t->npes == 0 || x->excl < t->emin) {
+        t->emin = x->excl;
+        t->min_pe = r;
+    }
+    t->npes++;
+}
+
+pf_prow *pf_prof_reduce(const pf_prof *p, MPI_Comm comm, int *nrows)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int n = p->enabled ? p->n : 0;
+    prec *mine = local_records(p, n);
     int *counts = NULL, *displs = NULL, bytes = n * (int)sizeof(prec), total = 0;
     if (rank == 0) {
         counts = cio_calloc((size_t)size, sizeof *counts);
@@ -138,50 +188,14 @@ pf_prow *pf_prof_reduce(const pf_prof *p, MPI_Comm comm, int *nrows)
         *nrows = 0;
         return NULL;
     }
-    /* merge by path, keeping tree order: a path first seen on another rank goes
-     * at the end of its parent's subtree */
+    /* merge by path, keeping tree order */
     int na = 0, cap = 16;
     acc *a = cio_calloc((size_t)cap, sizeof *a);
     for (int r = 0; r < size; r++) {
         prec *recs = (prec *)((char *)all + displs[r]);
         for (int k = 0; k < counts[r] / (int)sizeof(prec); k++) {
-            prec *x = &recs[k];
-            int i;
-            for (i = 0; i < na; i++)
-                if (strcmp(a[i].r.path, x->path) == 0) break;
-            if (i == na) {
-                if (na == cap) {
-                    cap *= 2;
-                    a = cio_realloc(a, (size_t)cap * sizeof *a);
-                }
-                char parent[sizeof x->path];
-                snprintf(parent, sizeof parent, "%s", x->path);
-                char *slash = strrchr(parent, '/');
-                int at = na;
-                if (slash) {
-                    *slash = '\0';
-                    for (int j = 0; j < na; j++)
-                        if (is_in_subtree(a[j].r.path, parent)) at = j + 1;
-                }
-                memmove(&a[at + 1], &a[at], (size_t)(na - at) * sizeof *a);
-                memset(&a[at], 0, sizeof a[at]);
-                snprintf(a[at].r.path, sizeof a[at].r.path, "%s", x->path);
-                a[at].r.depth = x->depth;
-                na++;
-                i = at;
-            }
-            acc *t = &a[i];
-            t->r.incl += x->incl;
-            t->r.excl += x->excl;
-            if (t->npes == 0 || x->excl > t->emax) {
-                t->emax = x->excl;
-                t->max_pe = r;
-            }
-            if (t->npes == 0 || x->excl < t->emin) {
-                t->emin = x->excl;
-                t->min_pe = r;
-            }
-            t->npes++;
+            int i = row_of(&a, &na, &cap, &recs[k]);    /* may move a */
+            row_add(&a[i], &recs[k], r);
         }
     }
     pf_prow *rows = cio_calloc((size_t)(na ? na : 1), sizeof *rows);

@@ -204,10 +204,9 @@ static void arr(cio_json *j, const char *key, const double *v, int n)
     cio_json_arr_end(j);
 }
 
-void pf_kernel_json(cio_json *j, void *ctx)
+/* "layout": the server type, nodes, ranks and each server's parts. */
+static void json_layout(cio_json *j, const pf_ctx *c)
 {
-    pf_ctx *c = ctx;
-    const pf_results *R = &c->res;
     const pf_opts *o = &c->o;
     cio_json_obj(j, "layout");
     cio_json_str(j, "oserver_type",
@@ -233,6 +232,43 @@ void pf_kernel_json(cio_json *j, void *ctx)
     }
     cio_json_arr_end(j);
     cio_json_obj_end(j);
+}
+
+/* "profile": each group's timers (pfio's profiler). */
+static void json_profile(cio_json *j, const pf_ctx *c)
+{
+    const pf_results *R = &c->res;
+    cio_json_obj(j, "profile");
+    for (int g = 0; g < R->nprof; g++) {
+        if (!R->nprof_rows[g]) continue;
+        char key[32];
+        if (g > c->L.nserver) snprintf(key, sizeof key, "o_server%d_writers", g - c->L.nserver);
+        else snprintf(key, sizeof key, g == 0 ? "model" : "o_server%d", g);
+        cio_json_arr(j, key);
+        for (int i = 0; i < R->nprof_rows[g]; i++) {
+            const pf_prow *r = &R->prof[g][i];
+            cio_json_obj(j, NULL);
+            cio_json_str(j, "name", r->name);
+            cio_json_int(j, "depth", r->depth);
+            cio_json_num(j, "inclusive", r->incl);
+            cio_json_num(j, "exclusive", r->excl);
+            cio_json_num(j, "max_exclusive", r->excl_max);
+            cio_json_num(j, "min_exclusive", r->excl_min);
+            cio_json_int(j, "max_pe", r->max_pe);
+            cio_json_int(j, "min_pe", r->min_pe);
+            cio_json_obj_end(j);
+        }
+        cio_json_arr_end(j);
+    }
+    cio_json_obj_end(j);
+}
+
+void pf_kernel_json(cio_json *j, void *ctx)
+{
+    pf_ctx *c = ctx;
+    const pf_results *R = &c->res;
+    const pf_opts *o = &c->o;
+    json_layout(j, c);
 
     cio_json_obj(j, "model");
     cio_json_int(j, "steps", o->num_steps);
@@ -269,29 +305,7 @@ void pf_kernel_json(cio_json *j, void *ctx)
     cio_json_num(j, "max_busy_writers", R->max_busy);
     cio_json_obj_end(j);
 
-    cio_json_obj(j, "profile");
-    for (int g = 0; g < R->nprof; g++) {
-        if (!R->nprof_rows[g]) continue;
-        char key[32];
-        if (g > c->L.nserver) snprintf(key, sizeof key, "o_server%d_writers", g - c->L.nserver);
-        else snprintf(key, sizeof key, g == 0 ? "model" : "o_server%d", g);
-        cio_json_arr(j, key);
-        for (int i = 0; i < R->nprof_rows[g]; i++) {
-            const pf_prow *r = &R->prof[g][i];
-            cio_json_obj(j, NULL);
-            cio_json_str(j, "name", r->name);
-            cio_json_int(j, "depth", r->depth);
-            cio_json_num(j, "inclusive", r->incl);
-            cio_json_num(j, "exclusive", r->excl);
-            cio_json_num(j, "max_exclusive", r->excl_max);
-            cio_json_num(j, "min_exclusive", r->excl_min);
-            cio_json_int(j, "max_pe", r->max_pe);
-            cio_json_int(j, "min_pe", r->min_pe);
-            cio_json_obj_end(j);
-        }
-        cio_json_arr_end(j);
-    }
-    cio_json_obj_end(j);
+    json_profile(j, c);
 
     cio_json_obj(j, "phases");
     arr(j, "blocked_s_mean", R->ph_blocked_mean, o->nphases);

@@ -94,6 +94,42 @@ static void check_bare_bool_words(cio_app *a, int npos, char **pos)
     if (cio_agree(a->comm, &e)) fail_all(a, &e);
 }
 
+/* The parameter file's text (path, else the built-in text; a->param_file names
+ * it) and its length, which a NUL inside the file makes longer than the string. */
+static char *parameter_text(cio_app *a, const char *path, const char *builtin_name, const char *builtin_text,
+                            const char *usage, size_t *len)
+{
+    cio_err e = {0};
+    char *text = NULL;
+    if (path) {
+        text = cio_read_file_bcast(path, a->comm, &e);
+        if (!text) fail_all(a, &e);
+        *len = strlen(text);
+        /* a NUL inside the file shows as a shorter string: rank 0 knows the real length */
+        long long real = 0;
+        if (a->rank == 0) {
+            FILE *fp = fopen(path, "rb");
+            if (fp) {
+                fseek(fp, 0, SEEK_END);
+                real = ftell(fp);
+                fclose(fp);
+            }
+        }
+        MPI_Bcast(&real, 1, MPI_LONG_LONG, 0, a->comm);
+        if (real > (long long)*len) *len = (size_t)real;
+        a->param_file = cio_strdup(path);
+        if (a->rank == 0) cio_inputs_add(path, "the parameter file", CIO_INPUT_READ);
+    } else if (builtin_text) {
+        text = cio_strdup(builtin_text);
+        *len = strlen(text);
+        a->param_file = cio_strdup(builtin_name);
+    } else {
+        cio_seterr(&e, "no parameter file given (usage: %s)", usage);
+        fail_all(a, &e);
+    }
+    return text;
+}
+
 void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const char *usage,
                   const cio_param_spec *kernel_params, const char *default_file, const char *builtin_name,
                   const char *builtin_text)
@@ -147,34 +183,8 @@ void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const
         MPI_Bcast(&exists, 1, MPI_INT, 0, a->comm);
         if (exists) path = default_file;
     }
-    char *text = NULL;
     size_t len = 0;
-    if (path) {
-        text = cio_read_file_bcast(path, a->comm, &e);
-        if (!text) fail_all(a, &e);
-        len = strlen(text);
-        /* a NUL inside the file shows as a shorter string: rank 0 knows the real length */
-        long long real = 0;
-        if (a->rank == 0) {
-            FILE *fp = fopen(path, "rb");
-            if (fp) {
-                fseek(fp, 0, SEEK_END);
-                real = ftell(fp);
-                fclose(fp);
-            }
-        }
-        MPI_Bcast(&real, 1, MPI_LONG_LONG, 0, a->comm);
-        if (real > (long long)len) len = (size_t)real;
-        a->param_file = cio_strdup(path);
-        if (a->rank == 0) cio_inputs_add(path, "the parameter file", CIO_INPUT_READ);
-    } else if (builtin_text) {
-        text = cio_strdup(builtin_text);
-        len = strlen(text);
-        a->param_file = cio_strdup(builtin_name);
-    } else {
-        cio_seterr(&e, "no parameter file given (usage: %s)", usage);
-        fail_all(a, &e);
-    }
+    char *text = parameter_text(a, path, builtin_name, builtin_text, usage, &len);
     if (cio_params_parse_text(a->params, text, len, a->param_file, &e) != 0) fail_all(a, &e);
     cio_free(text);
     if (cio_params_apply_cmdline(a->params, &e) != 0) fail_all(a, &e);

@@ -39,7 +39,7 @@ const cio_param_spec cio_common_params[] = {
      "make the files durable, timed as the sync phase inside end to end: close (or true) before every close, reopens "
      "included (MPI_File_sync, ncmpi_sync, nc_sync, H5Fflush + MPI_File_sync); end: each file once after its last "
      "write, as IOR -e (fsync when the output phase ends); false: never",
-     "false|true|none|close|end", 0, 0, 0},
+     "none|close|end|false=none|true=close", 0, 0, 0},
     {"repetitions", CIO_P_INT, "1",
      "run the output phase this many times in one job; the summary and the headline give the median", 0, 1, 1e6, 0},
     {"timing_window", CIO_P_CHOICE, "io",

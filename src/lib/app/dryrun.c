@@ -195,18 +195,23 @@ static int *agg_tasks(const cio_app *a, int nprocs)
     return task;
 }
 
-int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, const cio_rank_classes *classes, void *ctx)
-{
-    if (a->rank != 0) return 0;
-    if (nprocs <= 0) nprocs = a->nprocs;
-    if (cio_param_bool(a->params, "dry_run_every_rank")) classes = NULL;
-    double t0 = MPI_Wtime();
+/* What the planner found: every rank's figures accumulated, the files. */
+typedef struct plan_result {
+    int nprocs, nplanned;
     acc fig[NFIG];
-    memset(fig, 0, sizeof fig);
-    int64_t hist[CIO_HIST_BINS] = {0}, nevents = 0;
-    file_table files = {0};
+    int64_t hist[CIO_HIST_BINS], nevents;
+    file_table files;
+    size_t hw;                  /* the planner's own memory high-water mark */
+    double elapsed;
+    int64_t total_bytes, total_vars, max_file, max_recs;
+    int64_t *per_event;         /* files created by each output event */
+} plan_result;
+
+/* Plan every rank (or the first of each class) and accumulate their figures. */
+static void plan_all(cio_app *a, cio_plan_rank_fn plan, const cio_rank_classes *classes, void *ctx, plan_result *res)
+{
+    int nprocs = res->nprocs;
     class_table ctab = {0};
-    size_t hw = 0;
     void *cstate = classes ? classes->open(ctx, nprocs) : NULL;
     int *task = classes ? agg_tasks(a, nprocs) : NULL;
     rank_figures mine;
@@ -219,7 +224,7 @@ int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, const cio_ran
             key[nw++] = task ? task[r] : -1;
             rank_class *c = class_find(&ctab, key, nw);
             if (!c->used) {
-                plan_one(a, r, nprocs, plan, ctx, &files, &c->fig, &hw);
+                plan_one(a, r, nprocs, plan, ctx, &res->files, &c->fig, &res->hw);
                 c->used = 1;
                 c->nwords = nw;
                 memcpy(c->key, key, (size_t)nw * sizeof *key);
@@ -227,61 +232,132 @@ int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, const cio_ran
             }
             rf = &c->fig;
         } else {
-            plan_one(a, r, nprocs, plan, ctx, &files, &mine, &hw);
+            plan_one(a, r, nprocs, plan, ctx, &res->files, &mine, &res->hw);
         }
-        for (int k = 0; k < NFIG; k++) acc_add(&fig[k], rf->v[k], r);
-        for (int k = 0; k < CIO_HIST_BINS; k++) hist[k] += rf->hist[k];
-        if (rf->nevents > nevents) nevents = rf->nevents;
+        for (int k = 0; k < NFIG; k++) acc_add(&res->fig[k], rf->v[k], r);
+        for (int k = 0; k < CIO_HIST_BINS; k++) res->hist[k] += rf->hist[k];
+        if (rf->nevents > res->nevents) res->nevents = rf->nevents;
     }
     if (classes) classes->close(cstate);
     cio_free(task);
     cio_free(ctab.c);
-    int nplanned = classes ? ctab.n : nprocs;
-    const acc bytes = fig[F_BYTES], elems = fig[F_ELEMS], reqs = fig[F_REQS], bufmem = fig[F_BUFMEM],
-              planmem = fig[F_PLANMEM], peak = fig[F_PEAK], created = fig[F_CREATED];
-    double elapsed = MPI_Wtime() - t0;
+    res->nplanned = classes ? ctab.n : nprocs;
+}
 
-    int64_t total_bytes = 0, total_vars = 0, max_file = 0, max_recs = 0;
-    int64_t *per_event = cio_calloc((size_t)(nevents + 1), sizeof *per_event);
-    for (int i = 0; i < files.cap; i++) {
-        file_row *f = &files.rows[i];
+/* The files' totals: bytes, variables, the largest, records, files per event. */
+static void file_totals(plan_result *res)
+{
+    res->per_event = cio_calloc((size_t)(res->nevents + 1), sizeof *res->per_event);
+    for (int i = 0; i < res->files.cap; i++) {
+        file_row *f = &res->files.rows[i];
         if (!f->path) continue;
         int64_t b = f->fixed_bytes + f->record_bytes * f->nrecs;
-        total_bytes += b;
-        total_vars += f->nvars;
-        if (b > max_file) max_file = b;
-        if (f->nrecs > max_recs) max_recs = f->nrecs;
-        per_event[f->event <= nevents ? f->event : nevents]++;
+        res->total_bytes += b;
+        res->total_vars += f->nvars;
+        if (b > res->max_file) res->max_file = b;
+        if (f->nrecs > res->max_recs) res->max_recs = f->nrecs;
+        res->per_event[f->event <= res->nevents ? f->event : res->nevents]++;
     }
-    FILE *out = stdout;
+}
+
+static void print_plan(FILE *out, const cio_app *a, const plan_result *res)
+{
     const double MiB = 1048576.0;
+    const acc *fig = res->fig;
+    int64_t nevents = res->nevents;
     fprintf(out, "climio dry run: %s %s at %d processes (driver %s, format %s, iotype %s)\n", a->kernel,
-            a->param_file, nprocs, a->ecfg.drv->name, cio_format_name(a->ecfg.opts.format),
+            a->param_file, res->nprocs, a->ecfg.drv->name, cio_format_name(a->ecfg.opts.format),
             cio_mode_name(a->ecfg.opts.mode));
     fprintf(out, "files                %d in %lld output event(s); largest %.2f MiB; up to %lld records per file\n",
-            files.n, (long long)nevents, max_file / MiB, (long long)max_recs);
+            res->files.n, (long long)nevents, res->max_file / MiB, (long long)res->max_recs);
     fprintf(out, "files per event     ");
-    for (int64_t k = 0; k < nevents && k < 20; k++) fprintf(out, " %lld", (long long)per_event[k]);
+    for (int64_t k = 0; k < nevents && k < 20; k++) fprintf(out, " %lld", (long long)res->per_event[k]);
     fprintf(out, nevents > 20 ? " ...\n" : "\n");
-    fprintf(out, "data bytes           %lld (%.2f MiB, %.3f GiB), headers not included\n", (long long)total_bytes,
-            total_bytes / MiB, total_bytes / MiB / 1024);
+    fprintf(out, "data bytes           %lld (%.2f MiB, %.3f GiB), headers not included\n",
+            (long long)res->total_bytes, res->total_bytes / MiB, res->total_bytes / MiB / 1024);
     fprintf(out, "per rank                                      min           mean            max\n");
-    print_acc(out, "bytes written", &bytes, MiB, "MiB");
-    print_acc(out, "elements written", &elems, 1, "");
-    print_acc(out, "requests (noncontiguous blocks)", &reqs, 1, "");
-    print_acc(out, "files created or joined", &created, 1, "");
-    print_acc(out, "write buffers held at once", &bufmem, MiB, "MiB");
-    print_acc(out, "plan memory", &planmem, MiB, "MiB");
-    print_acc(out, "predicted peak (plan + buffers)", &peak, MiB, "MiB");
+    print_acc(out, "bytes written", &fig[F_BYTES], MiB, "MiB");
+    print_acc(out, "elements written", &fig[F_ELEMS], 1, "");
+    print_acc(out, "requests (noncontiguous blocks)", &fig[F_REQS], 1, "");
+    print_acc(out, "files created or joined", &fig[F_CREATED], 1, "");
+    print_acc(out, "write buffers held at once", &fig[F_BUFMEM], MiB, "MiB");
+    print_acc(out, "plan memory", &fig[F_PLANMEM], MiB, "MiB");
+    print_acc(out, "predicted peak (plan + buffers)", &fig[F_PEAK], MiB, "MiB");
     fprintf(out, "request sizes (all ranks):");
     for (int k = 0; k < CIO_HIST_BINS; k++)
-        if (hist[k]) fprintf(out, " [%lld B, %lld B): %lld;", 1LL << k, 1LL << (k + 1), (long long)hist[k]);
-    fprintf(out, "\nplanned %d ranks in %.2f s using %.2f MiB", nprocs, elapsed, hw / MiB);
-    if (nplanned < nprocs) fprintf(out, " (%d planned, every other rank like one of them)\n", nplanned);
+        if (res->hist[k])
+            fprintf(out, " [%lld B, %lld B): %lld;", 1LL << k, 1LL << (k + 1), (long long)res->hist[k]);
+    fprintf(out, "\nplanned %d ranks in %.2f s using %.2f MiB", res->nprocs, res->elapsed, res->hw / MiB);
+    if (res->nplanned < res->nprocs)
+        fprintf(out, " (%d planned, every other rank like one of them)\n", res->nplanned);
     else fprintf(out, " (each rank planned)\n");
-    cio_ior_plan ior = {a->ecfg.drv->ior_api, nprocs, files.n, bytes.sum / nprocs, hist, CIO_HIST_BINS,
-                        cio_mode_collective(a->ecfg.opts.mode), a->ecfg.fsync == CIO_FSYNC_END};
+    cio_ior_plan ior = {a->ecfg.drv->ior_api, res->nprocs, res->files.n, res->fig[F_BYTES].sum / res->nprocs,
+                        res->hist, CIO_HIST_BINS, cio_mode_collective(a->ecfg.opts.mode),
+                        a->ecfg.fsync == CIO_FSYNC_END};
     cio_ior_equivalent(out, &ior);
+}
+
+static void json_plan(cio_json *j, const cio_app *a, const plan_result *res)
+{
+    const acc *fig = res->fig;
+    cio_json_obj(j, NULL);
+    cio_json_str(j, "schema", "climio-dryrun");
+    cio_json_int(j, "schema_version", 1);
+    cio_json_str(j, "kernel", a->kernel);
+    cio_json_str(j, "parameter_file", a->param_file);
+    cio_json_int(j, "nprocs", res->nprocs);
+    cio_json_obj(j, "io");
+    cio_json_str(j, "driver", a->ecfg.drv->name);
+    cio_json_str(j, "iotype", cio_mode_name(a->mode_asked));   /* as in the run's JSON */
+    cio_json_str(j, "iotype_effective", cio_mode_name(a->ecfg.opts.mode));
+    cio_json_str(j, "format", cio_format_name(a->ecfg.opts.format));
+    cio_json_int(j, "max_request_bytes", a->ecfg.max_request);
+    cio_json_obj_end(j);
+    cio_json_obj(j, "files");
+    cio_json_int(j, "count", res->files.n);
+    cio_json_int(j, "events", res->nevents);
+    cio_json_arr(j, "per_event");
+    for (int64_t k = 0; k < res->nevents; k++) cio_json_int(j, NULL, res->per_event[k]);
+    cio_json_arr_end(j);
+    cio_json_int(j, "data_bytes", res->total_bytes);
+    cio_json_int(j, "largest_file_bytes", res->max_file);
+    cio_json_int(j, "variables", res->total_vars);
+    cio_json_int(j, "max_records", res->max_recs);
+    cio_json_obj_end(j);
+    cio_json_obj(j, "per_rank");
+    json_acc(j, "bytes_written", &fig[F_BYTES]);
+    json_acc(j, "elements_written", &fig[F_ELEMS]);
+    json_acc(j, "requests", &fig[F_REQS]);
+    json_acc(j, "files", &fig[F_CREATED]);
+    json_acc(j, "buffer_peak_bytes", &fig[F_BUFMEM]);
+    json_acc(j, "plan_memory_bytes", &fig[F_PLANMEM]);
+    json_acc(j, "predicted_peak_bytes", &fig[F_PEAK]);
+    cio_json_obj_end(j);
+    cio_json_arr(j, "request_size_histogram_log2");
+    int last = -1;
+    for (int k = 0; k < CIO_HIST_BINS; k++)
+        if (res->hist[k]) last = k;
+    for (int k = 0; k <= last; k++) cio_json_int(j, NULL, res->hist[k]);
+    cio_json_arr_end(j);
+    cio_json_num(j, "planner_seconds", res->elapsed);
+    cio_json_int(j, "planner_memory_bytes", (int64_t)res->hw);
+    cio_json_int(j, "planned_ranks", res->nplanned);
+    cio_json_obj_end(j);
+}
+
+int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, const cio_rank_classes *classes, void *ctx)
+{
+    if (a->rank != 0) return 0;
+    if (nprocs <= 0) nprocs = a->nprocs;
+    if (cio_param_bool(a->params, "dry_run_every_rank")) classes = NULL;
+    double t0 = MPI_Wtime();
+    plan_result res;
+    memset(&res, 0, sizeof res);
+    res.nprocs = nprocs;
+    plan_all(a, plan, classes, ctx, &res);
+    res.elapsed = MPI_Wtime() - t0;
+    file_totals(&res);
+    print_plan(stdout, a, &res);
 
     const char *jpath = cio_param_str(a->params, "json");
     int rc = 0;
@@ -293,55 +369,13 @@ int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, const cio_ran
         } else {
             cio_json j;
             cio_json_begin(&j, jf, 1);
-            cio_json_obj(&j, NULL);
-            cio_json_str(&j, "schema", "climio-dryrun");
-            cio_json_int(&j, "schema_version", 1);
-            cio_json_str(&j, "kernel", a->kernel);
-            cio_json_str(&j, "parameter_file", a->param_file);
-            cio_json_int(&j, "nprocs", nprocs);
-            cio_json_obj(&j, "io");
-            cio_json_str(&j, "driver", a->ecfg.drv->name);
-            cio_json_str(&j, "iotype", cio_mode_name(a->mode_asked));   /* as in the run's JSON */
-            cio_json_str(&j, "iotype_effective", cio_mode_name(a->ecfg.opts.mode));
-            cio_json_str(&j, "format", cio_format_name(a->ecfg.opts.format));
-            cio_json_int(&j, "max_request_bytes", a->ecfg.max_request);
-            cio_json_obj_end(&j);
-            cio_json_obj(&j, "files");
-            cio_json_int(&j, "count", files.n);
-            cio_json_int(&j, "events", nevents);
-            cio_json_arr(&j, "per_event");
-            for (int64_t k = 0; k < nevents; k++) cio_json_int(&j, NULL, per_event[k]);
-            cio_json_arr_end(&j);
-            cio_json_int(&j, "data_bytes", total_bytes);
-            cio_json_int(&j, "largest_file_bytes", max_file);
-            cio_json_int(&j, "variables", total_vars);
-            cio_json_int(&j, "max_records", max_recs);
-            cio_json_obj_end(&j);
-            cio_json_obj(&j, "per_rank");
-            json_acc(&j, "bytes_written", &bytes);
-            json_acc(&j, "elements_written", &elems);
-            json_acc(&j, "requests", &reqs);
-            json_acc(&j, "files", &created);
-            json_acc(&j, "buffer_peak_bytes", &bufmem);
-            json_acc(&j, "plan_memory_bytes", &planmem);
-            json_acc(&j, "predicted_peak_bytes", &peak);
-            cio_json_obj_end(&j);
-            cio_json_arr(&j, "request_size_histogram_log2");
-            int last = -1;
-            for (int k = 0; k < CIO_HIST_BINS; k++)
-                if (hist[k]) last = k;
-            for (int k = 0; k <= last; k++) cio_json_int(&j, NULL, hist[k]);
-            cio_json_arr_end(&j);
-            cio_json_num(&j, "planner_seconds", elapsed);
-            cio_json_int(&j, "planner_memory_bytes", (int64_t)hw);
-            cio_json_int(&j, "planned_ranks", nplanned);
-            cio_json_obj_end(&j);
+            json_plan(&j, a, &res);
             cio_json_end(&j);
             fclose(jf);
         }
     }
-    for (int i = 0; i < files.cap; i++) cio_free(files.rows[i].path);
-    cio_free(files.rows);
-    cio_free(per_event);
+    for (int i = 0; i < res.files.cap; i++) cio_free(res.files.rows[i].path);
+    cio_free(res.files.rows);
+    cio_free(res.per_event);
     return rc;
 }

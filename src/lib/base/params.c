@@ -107,6 +107,15 @@ static int choice_canonical(const char *choices, const char *value, char *canon,
     return 0;
 }
 
+/* A CIO_P_CHOICE that accepts "true" (--fsync: true is close) given without a
+ * value: next, the following argument, is not one of its choices. */
+static int bare_choice(const cio_param_spec *s, const char *next)
+{
+    char c[64];
+    if (s->type != CIO_P_CHOICE || !choice_canonical(s->choices, "true", c, sizeof c)) return 0;
+    return !next || !choice_canonical(s->choices, next, c, sizeof c);
+}
+
 /* The choices users are told about: the canonical spellings only. */
 static const char *choice_list(const cio_param_spec *s, char *buf, size_t len)
 {
@@ -421,6 +430,8 @@ int cio_params_parse_argv(cio_params *p, int argc, char **argv, int *npos, char 
                     p->nbare++;
                 }
             }
+        } else if (bare_choice(en->spec, i + 1 < argc ? argv[i + 1] : NULL)) {
+            value = "true";     /* a choice with a "true" spelling stands alone as a flag, as a boolean does */
         } else {
             if (i + 1 >= argc)
                 return cio_seterr(e, "command line: option --%s needs a value (%s)", key, ptype_name(en->spec));

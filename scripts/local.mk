@@ -12,7 +12,8 @@ dist_climiosweep_DATA = \
   scripts/climio_sweep/local.py scripts/climio_sweep/lustre.py scripts/climio_sweep/plan.py \
   scripts/climio_sweep/prepare.py scripts/climio_sweep/report.py scripts/climio_sweep/state.py \
   scripts/climio_sweep/sweepfile.py scripts/climio_sweep/bench.py scripts/climio_sweep/verdict.py \
-  scripts/climio_sweep/runs_as.py scripts/climio_sweep/launcher.py
+  scripts/climio_sweep/runs_as.py scripts/climio_sweep/launcher.py \
+  scripts/climio_sweep/resultcheck.py
 # bench.py: the runner the scripts/bench-* share; they find the package as the
 # launcher does (beside them, or in $(datadir)/climio/python)
 dist_doc_DATA += doc/bench.md

@@ -124,7 +124,7 @@ expect_fail 1 "json: '$d' is a directory, expected a file name" "$mom" $mom_smal
 expect_fail 1 "command line: chunking '4,x': expected auto, contiguous" \
   "$mom" $mom_small --chunking 4,x
 printf 'file_prefix a/b\n' >"$d/p.in"
-expect_fail 1 "p.in:1: file_prefix expects a file name without '/' (output_dir is the folder), found 'a/b'" \
+expect_fail 1 "p.in:1: file_prefix: expected a file name, not a path (no '/', '.' or '..'; the output folder is its own setting), found \"a/b\"" \
   "$pfio" "$d/p.in" --driver null
 
 # ---- 8: a run whose buffers cannot fit names the parameters that size them

@@ -20,6 +20,7 @@ from . import sweepfile
 from . import plan as planmod, runs_as
 from .plan import launcher_words
 from .errors import SweepError
+from .resultcheck import PLAN, check_file
 from .state import read_json, run_dir, state_of
 
 
@@ -120,6 +121,9 @@ def tool_name():
 
 def resolve_outdir(target, out=None):
     if os.path.isdir(target):
+        if out is not None and os.path.abspath(out) != os.path.abspath(target):
+            raise SweepError("%s: --out names the output folder of a sweep file, and this target is already a sweep's "
+                             "output folder: drop --out (or give the sweep file)" % target)
         return os.path.abspath(target)
     if os.path.isfile(target):
         return prepare.output_dir(sweepfile.load(target), out)
@@ -131,6 +135,10 @@ def cmd_status(args):
     plan = read_json(os.path.join(outdir, "plan.json"))
     if plan is None:
         raise SweepError("%s: expected a sweep output folder (plan.json), found none: run the sweep first" % outdir)
+    why = check_file(plan, PLAN) or (None if "runs" in plan else "runs: missing")
+    if why:
+        raise SweepError("%s: %s: expected a plan written by climio-sweep; plan the sweep again" % (
+            os.path.join(outdir, "plan.json"), why))
     records = [{"id": rid} for rid in plan["runs"]]
     if args.verbose:
         for rid in plan["runs"]:

@@ -7,7 +7,8 @@ import json
 import os
 
 from .errors import SweepError
-from .state import corrupt_result, read_json, state_of
+from .resultcheck import PLAN, RUN, check_file, check_result
+from .state import corrupt_result, read_checked, read_json, state_of, status
 
 # Groups of engine timers shown as phases (doc/sweep.md explains them).
 PHASES = [
@@ -107,8 +108,8 @@ def phase_seconds(timers, phase_timers, stat="mean"):
 
 def row_for(outdir, rid, plan_axes):
     rdir = os.path.join(outdir, "runs", rid)
-    run = read_json(os.path.join(rdir, "run.json")) or {}
-    st = read_json(os.path.join(rdir, "status.json")) or {}
+    run = read_checked(os.path.join(rdir, "run.json"), RUN) or {}
+    st = status(rdir)
     state = state_of(rdir)
     reason = st.get("reason", "")
     res = read_json(os.path.join(rdir, "result.json")) if state == "done" else None
@@ -116,7 +117,7 @@ def row_for(outdir, rid, plan_axes):
         reason = corrupt_result(rdir)     # reported as failed, never dropped
     elif state == "failed":
         res = read_json(os.path.join(rdir, "result.failed.json"))
-    if not isinstance(res, dict):
+    if not isinstance(res, dict) or check_result(res):
         res = None
     row = {
         "run": rid, "point": run.get("point", rid.rsplit("/", 1)[0]), "repetition": run.get("rep"),
@@ -207,7 +208,12 @@ def _order(outdir, plan):
 
 
 def collect(outdir, csv_path=None, json_path=None, include_pending=False):
-    plan = read_json(os.path.join(outdir, "plan.json")) or {}
+    plan = read_json(os.path.join(outdir, "plan.json"))
+    plan = {} if plan is None else plan
+    why = check_file(plan, PLAN)
+    if why:
+        raise SweepError("%s: %s: expected a plan written by climio-sweep; plan the sweep again" % (
+            os.path.join(outdir, "plan.json"), why))
     axes = [a["key"] for a in plan.get("axes", [])]
     rows = []
     for rid in _order(outdir, plan):

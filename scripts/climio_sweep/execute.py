@@ -18,6 +18,7 @@ import time
 from . import lustre
 from .kernel import kernel_error_line
 from .sweepfile import OUTPUT_ENV
+from .resultcheck import check_result
 from .state import read_json, write_atomic, write_json, status, is_done
 
 LOG_FILES = ("stdout.txt", "stderr.txt", "status.json", "result.failed.json", "result.partial.json",
@@ -176,10 +177,11 @@ def _execute_locked(rdir, launcher, stop, on_start):
 
     partial = os.path.join(rdir, "result.partial.json")
     result = read_json(partial)
+    invalid = check_result(result) if result is not None else None
     st.update({"finished": now(), "seconds": round(seconds, 3), "exit_status": rc})
     if reason == "interrupted":
         st.update(state="interrupted", reason="the sweep was stopped while this run was running")
-    elif rc == 0 and result is not None and result.get("exit_status", 0) == 0:
+    elif rc == 0 and result is not None and not invalid and result.get("exit_status", 0) == 0:
         os.replace(partial, os.path.join(rdir, "result.json"))
         st["state"] = "done"
         if not run.get("keep_data"):
@@ -193,6 +195,8 @@ def _execute_locked(rdir, launcher, stop, on_start):
                     reason += ": " + said
             elif result is None:
                 reason = "exit status 0 but no JSON result (result.partial.json missing or unreadable)"
+            elif invalid:
+                reason = "exit status 0 but the JSON result does not follow doc/results-schema.md (%s)" % invalid
             else:
                 reason = "the result says exit_status %s" % result.get("exit_status")
         st.update(state="failed", reason=reason)

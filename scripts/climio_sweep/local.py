@@ -8,7 +8,8 @@ import sys
 
 from . import execute as ex
 from .errors import SweepError
-from .state import corrupt_result, read_json, run_dir, state_of
+from .resultcheck import check_result
+from .state import corrupt_result, read_json, run_dir, state_of, status
 
 
 class SweepLock:
@@ -48,6 +49,8 @@ class SweepLock:
 
 def bandwidth_of(rdir):
     res = read_json(os.path.join(rdir, "result.json")) or {}
+    if check_result(res):
+        return None
     try:
         return res["write"]["end_to_end"]["write_bandwidth_MiBps"]
     except (KeyError, TypeError):
@@ -114,7 +117,7 @@ def summary(outdir, records, out=sys.stdout):
         print("failed runs (logs kept in their folders; running the sweep again re-runs them):", file=out)
         for rid in failed:
             rdir = run_dir(outdir, rid)
-            st = read_json(os.path.join(rdir, "status.json")) or {}
+            st = status(rdir)
             reason = corrupt_result(rdir) or st.get("reason", "")
             print("  %s: %s" % (rdir, reason), file=out)
             for line in ex.failure_summary(rdir, 3):

@@ -700,6 +700,10 @@ def make_all(doc, outdir, run_id=None, formats=("png",), metric="write", dpi=DPI
         raise SweepError("report --dpi: expected a whole number of dots per inch from 50 to 1200, found '%s'" % dpi)
     SAVE_DPI[0] = dpi
     res = Results(doc, metric)
+    done = [r for r in res.all if r.get("status") == "done"]
+    if done and not res.ok:
+        raise SweepError("report --metric %s: no run of this sweep measured it (%s is empty in all %d successful "
+                         "runs): choose a metric the runs measured" % (metric, res.metric, len(done)))
     os.makedirs(outdir, exist_ok=True)
     figs = []
     if not res.ok:

@@ -21,6 +21,8 @@ appears only after the kernel has finished and succeeded."""
 import json
 import os
 
+from .resultcheck import STATUS, check_file, check_result
+
 
 def write_atomic(path, text):
     tmp = "%s.tmp.%d" % (path, os.getpid())
@@ -47,20 +49,29 @@ def run_dir(outdir, run_id):
     return os.path.join(outdir, "runs", run_id)
 
 
+def read_checked(path, spec):
+    """The JSON object at path when its fields have spec's types, else None."""
+    doc = read_json(path)
+    return doc if doc is not None and check_file(doc, spec) is None else None
+
+
 def status(rdir):
-    return read_json(os.path.join(rdir, "status.json")) or {}
+    return read_checked(os.path.join(rdir, "status.json"), STATUS) or {}
 
 
 def is_done(rdir):
-    """Done, with a result that can be read (a corrupt result.json runs again)."""
-    return status(rdir).get("state") == "done" and read_json(os.path.join(rdir, "result.json")) is not None
+    """Done, with a result that can be used (a corrupt result.json runs again)."""
+    return status(rdir).get("state") == "done" and os.path.isfile(os.path.join(rdir, "result.json")) and \
+        corrupt_result(rdir) is None
 
 
 def corrupt_result(rdir):
     """Why a run whose status says done has no readable result, or None."""
     path = os.path.join(rdir, "result.json")
-    if not os.path.isfile(path):
+    if not os.path.lexists(path):
         return None
+    if os.path.isdir(path):
+        return "result.json is a folder, expected a file: running the sweep again re-runs it"
     try:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
@@ -69,6 +80,9 @@ def corrupt_result(rdir):
             getattr(e, "strerror", None) or str(e).splitlines()[0])
     if not isinstance(doc, dict):
         return "result.json is not a JSON object: running the sweep again re-runs it"
+    why = check_result(doc)
+    if why:
+        return "result.json does not follow doc/results-schema.md (%s): running the sweep again re-runs it" % why
     return None
 
 
@@ -78,7 +92,7 @@ def state_of(rdir):
     st = status(rdir)
     s = st.get("state")
     if s == "done":
-        if not os.path.isfile(os.path.join(rdir, "result.json")):
+        if not os.path.lexists(os.path.join(rdir, "result.json")):
             return "pending"
         if corrupt_result(rdir):
             return "failed"

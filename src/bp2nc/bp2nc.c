@@ -20,10 +20,13 @@
  * engine's netCDF write phases. */
 #include "config.h"
 #include "app/app.h"
+#include "app/outputs.h"
+#include "base/inputs.h"
 #include "drivers/bp_layout.h"
 #include "base/util.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +96,7 @@ static void walk(job *j, const char *dir, const char *outdir, cio_err *e)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        cio_seterr(e, "%s: cannot read the folder", dir);
+        cio_seterr(e, "%s: cannot read the folder: %s", dir, strerror(errno));
         return;
     }
     int n = 0, cap = 0;
@@ -448,6 +451,31 @@ static void conv_json(cio_json *j, void *ctx)
     cio_json_arr_end(j);
 }
 
+/* The registry of the run's files: every BP folder read is an input, and no
+ * netCDF file (or --json) may be one of them, lie inside one, or be named twice. */
+static void claim(conv *c)
+{
+    cio_app *a = c->app;
+    cio_err e = {0};
+    if (a->rank == 0) {
+        cio_outputs *o = cio_outputs_new();
+        char in_src[700], out_src[700];
+        snprintf(in_src, sizeof in_src, "input (%s)", cio_param_origin(a->params, "input"));
+        if (cio_param_str(a->params, "output"))
+            snprintf(out_src, sizeof out_src, "output (%s)", cio_param_origin(a->params, "output"));
+        else
+            snprintf(out_src, sizeof out_src, "the name of its input");
+        for (int i = 0; i < c->jobs.n; i++) {
+            cio_inputs_add(c->jobs.in[i], in_src, CIO_INPUT_READ);
+            cio_outputs_add(o, c->jobs.out[i], out_src, c->jobs.in[i], 0);
+        }
+        cio_app_claim_json(a, o);
+        cio_outputs_check(o, &e);
+        cio_outputs_free(o);
+    }
+    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
+}
+
 int main(int argc, char **argv)
 {
     cio_app app;
@@ -457,6 +485,7 @@ int main(int argc, char **argv)
                  bp2nc_params, NULL, "<built-in>", builtin);
     conv c = {.app = &app};
     plan_jobs(&c);
+    claim(&c);
     cio_app_setup_engine(&app, recorded_settings(&app, c.jobs.in[0]));
     if (app.ecfg.drv->formats & CIO_FMT_BIT(CIO_FMT_BP))   /* a driver that writes BP */
         cio_die_all(app.comm, "%s: --driver %s would write BP again; convert with pnetcdf or netcdf", app.kernel,

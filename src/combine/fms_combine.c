@@ -2,8 +2,11 @@
  * reader its own), agree on which members take part, define the output, copy
  * the data, close, and report (--bench) or stay silent as mppnccombine does. */
 #include "fms_combine.h"
+#include "app/outputs.h"
+#include "base/inputs.h"
 #include "base/json.h"
 
+#include <errno.h>
 #include <math.h>
 #include <netcdf.h>
 #include <stdlib.h>
@@ -191,12 +194,33 @@ static void note_block(const fms_set *s, const fms_opts *o)
                 (long long)s->nrec);
 }
 
+/* Rank 0: the registry of the run's files.  The members are inputs (-r: removed
+ * after success), -a's output is read and appended on purpose; the output may be
+ * no member, whatever its spelling or link. */
+static int claim_files(const fms_set *s, const fms_opts *o)
+{
+    for (int i = 0; i < s->nmem; i++)
+        if (s->mem[i].present)
+            cio_inputs_add(s->mem[i].path, "a member of the set", o->remove_inputs ? CIO_INPUT_REMOVED : CIO_INPUT_READ);
+    if (o->append) cio_inputs_add(s->output, "-a's output", CIO_INPUT_APPENDED);
+    cio_outputs *out = cio_outputs_new();
+    cio_outputs_add(out, s->output, "the output file", NULL, 0);
+    cio_err e = {0};
+    int rc = cio_outputs_check(out, &e);
+    cio_outputs_free(out);
+    if (rc) fprintf(stderr, "Error: %s\n", e.msg);
+    return rc ? 1 : 0;
+}
+
 static void remove_inputs(const fms_set *s, const fms_opts *o)
 {
     for (int i = 0; i < s->nmem; i++) {
         if (!s->mem[i].present) continue;
         if (o->verbose) printf("Removing \"%s\"\n", s->mem[i].path);
-        if (unlink(s->mem[i].path) != 0) fprintf(stderr, "Warning: cannot remove \"%s\"\n", s->mem[i].path);
+        if (!cio_inputs_removable(s->mem[i].path))
+            fprintf(stderr, "Warning: \"%s\" is not removed: it is not only a member of the set\n", s->mem[i].path);
+        else if (unlink(s->mem[i].path) != 0)
+            fprintf(stderr, "Warning: cannot remove \"%s\": %s\n", s->mem[i].path, strerror(errno));
     }
 }
 
@@ -325,6 +349,7 @@ int fms_combine_main(fms_opts *o, MPI_Comm comm)
             rc = 1;
         }
         if (!rc) rc = fms_set_list(&s, o);
+        if (!rc) rc = claim_files(&s, o);
     }
     fms_bcast(&rc, 1, MPI_INT, comm);
     if (rc) return rc;

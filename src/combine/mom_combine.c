@@ -15,6 +15,8 @@
  * opened), members with different record counts, attributes that do not tile
  * the grid. */
 #include "config.h"
+#include "app/outputs.h"
+#include "base/inputs.h"
 #include "mom.h"
 #include "mom_combine_cli.h"
 #include "mom_combine_tiles.h"
@@ -466,24 +468,20 @@ static void check_times(combine *k, const member *first, cio_err *e)
     cio_free(t);
 }
 
-/* Every rank: the output must not be one of the inputs (by identity, so a link
- * or another spelling of the path is caught too): creating it would destroy it. */
+/* The registry of the run's files (rank 0): the members are inputs (-r:
+ * removed after success), -a's output is read and appended on purpose; the
+ * output may be no member, whatever its spelling or link. */
 static void check_output_not_input(combine *k, cio_err *e)
 {
-    long long id[3] = {0, 0, 0};
-    if (k->app->rank == 0) {
-        struct stat sb;
-        if (stat(k->output, &sb) == 0) id[0] = 1, id[1] = (long long)sb.st_dev, id[2] = (long long)sb.st_ino;
-    }
-    MPI_Bcast(id, 3, MPI_LONG_LONG, 0, k->app->comm);
-    if (!id[0]) return;
+    if (k->app->rank != 0) return;
+    int removing = k->cli && k->cli->remove_inputs, appending = k->cli && k->cli->append;
     for (int i = 0; i < k->count; i++)
-        if ((long long)k->mem[i].dev == id[1] && (long long)k->mem[i].ino == id[2]) {
-            cio_seterr(e, "the output %s is the set's member %s (the same file): combining into it would destroy "
-                          "an input; name another output; nothing was combined",
-                       k->output, k->mem[i].path);
-            return;
-        }
+        cio_inputs_add(k->mem[i].path, "a member of the set", removing ? CIO_INPUT_REMOVED : CIO_INPUT_READ);
+    if (appending) cio_inputs_add(k->output, "-a's output", CIO_INPUT_APPENDED);
+    cio_outputs *out = cio_outputs_new();
+    cio_outputs_add(out, k->output, "the output", NULL, 0);
+    cio_outputs_check(out, e);
+    cio_outputs_free(out);
 }
 
 /* Rank 0, -a: the output must be a combined file of this set's kind (the same

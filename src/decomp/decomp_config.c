@@ -1,5 +1,7 @@
 /* decomp_io's parameters, and pioperf's built-in BLOCK and ROUNDROBIN maps. */
 #include "config.h"
+#include "base/inputs.h"
+#include "base/names.h"
 #include "decomp.h"
 #include "drivers/driver.h"
 
@@ -48,7 +50,7 @@ const cio_param_spec decomp_params[] = {
      "canonical|blob", 0, 0, 0},
     {"output_dir", CIO_P_STRING, "out", "output folder", 0, 0, 0, 0},
     {"out", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
-    {"file", CIO_P_STRING, "decomp_io", "output file name without .nc", 0, 0, 0, 0},
+    {"file", CIO_P_STRING, "decomp_io", "output file name without .nc", 0, 0, 0, CIO_PF_NONEMPTY},
     {"pioperf", CIO_P_STRING, NULL,
      "run pioperf's experiment from this namelist (pioperf.nl): its decompositions, iotypes, rearrangers, I/O "
      "task counts, variables and RESULT lines", 0, 0, 0, 0},
@@ -123,9 +125,16 @@ static int check_var_names(const decomp_cfg *c, int64_t n, const char *origin, c
         for (const char *r = c->var_names; r < q; r += strcspn(r, ",") + 1)
             if (strcspn(r, ",") == len && strncmp(r, q, len) == 0)
                 return cio_seterr(e, "%s: var_names names %s twice: each variable needs its own name", origin, name);
-        if (strcmp(name, "rundate") == 0)
-            return cio_seterr(e, "%s: var_names: rundate is the name of pioperf's date variable, which decomp_io "
-                                 "writes too: choose another name", origin);
+        /* the file's own names: its record dimension, pioperf's date variable, its
+         * map dimensions (dim000001, D2.dim000001, ...) */
+        static const char *const taken[] = {"time", "rundate", NULL};
+        char what[600];
+        snprintf(what, sizeof what, "%s: var_names: name %lld", origin, (long long)i);
+        if (cio_check_name_free(name, taken, what, e) != 0) return -1;
+        const char *dim = name[0] == 'D' && strchr(name, '.') ? strchr(name, '.') + 1 : name;
+        if (strncmp(dim, "dim", 3) == 0 && strlen(dim) == 9 && strspn(dim + 3, "0123456789") == 6)
+            return cio_seterr(e, "%s: \"%s\" is the name of one of the file's map dimensions: choose another name",
+                              what, name);
         if (strncmp(name, prefix, 4) == 0 && strlen(name) == 8 && strspn(name + 4, "0123456789") == 4) {
             long long v = atoll(name + 4);
             if (v > n && v <= c->nvars)
@@ -148,6 +157,9 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
     else {
         c->source = DECOMP_FILE;
         c->decomp = beside_param_file(c->decomp, c->decomp_origin);
+        char src[600];
+        snprintf(src, sizeof src, "decomp (%s)", c->decomp_origin);
+        cio_inputs_add(c->decomp, src, CIO_INPUT_READ);
     }
     if (!c->decomp[0]) return cio_seterr(e, "%s: decomp is empty: give a map file, BLOCK or ROUNDROBIN", c->decomp_origin);
     if (dmap_format_from_name(cio_param_str(p, "decomp_format"), &c->opts.format) != 0)
@@ -194,6 +206,9 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
                           c->e3sm_case ? "e3sm_case" : "layout blob");
     c->outdir = cio_param_str(p, "output_dir");
     c->file = cio_param_str(p, "file");
+    char what[600];
+    snprintf(what, sizeof what, "%s: file", cio_param_origin(p, "file"));
+    if (cio_check_name(c->file, CIO_NAME_FILE, what, e) != 0) return -1;
     /* a driver without a text type (no_char) writes no rundate */
     const char *drv = cio_param_str(p, "driver");
     const cio_driver *d = drv ? cio_driver_find(drv) : cio_drivers[0];

@@ -17,6 +17,7 @@
  *                 alone, as gcrm_io builds it
  *   convert       the map named by decomp, rewritten in gen_format */
 #include "config.h"
+#include "app/outputs.h"
 #include "decomp.h"
 #include "grids/mom_domain.h"
 #include "grids/gcrm_grid.h"
@@ -252,10 +253,6 @@ static int setup(gen *g, const cio_params *p, cio_err *e)
         decomp_cfg c;
         if (decomp_config_load(&c, p, e) != 0) return -1;
         if (c.source != DECOMP_FILE) return cio_seterr(e, "--make_decomp convert: decomp must name a map file");
-        const char *out = cio_param_str(p, "gen_out");
-        if (cio_same_file(c.decomp, out))
-            return cio_seterr(e, "--make_decomp convert: gen_out %s is the map being converted, %s (the same file): "
-                                 "writing it would destroy the map as it is read; name another file", out, c.decomp);
         g->src = dmap_open(c.decomp, &c.opts, e);
         if (!g->src) return -1;
         g->ntasks = dmap_ntasks(g->src);
@@ -286,6 +283,14 @@ int decomp_make(const cio_params *p, const char *argv0line)
     if (!out) rc = cio_seterr(&e, "--make_decomp %s needs --gen_out FILE, the map file to write",
                               cio_param_str(p, "make_decomp"));
     if (rc == 0) rc = setup(&g, p, &e);
+    if (rc == 0) {   /* the registry of the run's files: gen_out is no input */
+        cio_outputs *o = cio_outputs_new();
+        char src[600];
+        snprintf(src, sizeof src, "gen_out (%s)", cio_param_origin(p, "gen_out"));
+        cio_outputs_add(o, out, src, NULL, 0);
+        rc = cio_outputs_check(o, &e);
+        cio_outputs_free(o);
+    }
     int e3sm = cio_strcaseeq(cio_param_str(p, "gen_format"), "e3sm");
     if (rc == 0 && !e3sm && g.ndecomps > 1)
         rc = cio_seterr(&e, "%s holds %d decompositions: a PIO text file holds one; use --gen_format e3sm",

@@ -161,11 +161,6 @@ static void decomp_prepare(cio_app *a, void *ctx)
     if (k->nfiles < 0) cio_die_all(a->comm, "%s", e.msg);
     for (int i = 0; i < k->nfiles; i++) {
         snprintf(k->path[i], sizeof k->path[i], "%s/%s%s.nc", k->c.outdir, k->c.file, k->files[i].suffix);
-        /* the map is in memory by now, but creating the output over it would destroy the user's map */
-        if (k->c.source == DECOMP_FILE && a->rank == 0 && cio_same_file(k->c.decomp, k->path[i]))
-            cio_seterr(&e, "%s: the output %s is the decomposition file being replayed (the same file): writing it "
-                           "would destroy the map; choose another output_dir or file", k->c.decomp, k->path[i]);
-        if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
         if (!k->c.blob) k->s[i] = decomp_schema(&k->c, &k->m, &k->files[i], a->comm, a->rank);
         else if (decomp_blob_schema(&k->c, &k->m, a->comm, &k->s[i], &e) != 0) cio_die_all(a->comm, "%s", e.msg);
         if (k->c.e3sm_case && a->rank == 0 && !cio_param_bool(a->params, "quiet")) {
@@ -181,8 +176,11 @@ static void decomp_prepare(cio_app *a, void *ctx)
 static void decomp_list_outputs(cio_app *a, void *ctx, cio_outputs *out)
 {
     decomp_kernel *k = ctx;
+    char src[700];
+    snprintf(src, sizeof src, "output_dir '%s' with file '%s' (%s)", k->c.outdir, k->c.file,
+             cio_param_origin(a->params, "file"));
     for (int i = 0; i < k->nfiles; i++)   /* every rank writes its share */
-        cio_outputs_add(out, k->path[i], cio_param_origin(a->params, "file"), k->files[i].suffix, 1);
+        cio_outputs_add(out, k->path[i], src, k->files[i].suffix, 1);
 }
 
 static void output_once(void *ctx, int repetition)

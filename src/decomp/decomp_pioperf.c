@@ -143,10 +143,16 @@ static int parse_nl(const char *text, const char *path, nl *o, cio_err *e)
         } else if (cio_strcaseeq(name, "pio_typenames")) {
             o->ntypes = 0;
             o->typeline = line;
-            for (int k = 0; k < nv && k < 4; k++) {
-                int ty = pio_type_number(cio_trim(t[i + k].s));
-                if (!ty) break;   /* as pioperf: the list ends at the first unrecognised name */
-                o->types[o->ntypes++] = ty;
+            if (nv > 4) rc = cio_seterr(e, "%s:%d: pio_typenames: at most 4 entries, found %d", path, line, nv);
+            for (int k = 0; k < nv && rc == 0; k++) {
+                const char *s = cio_trim(t[i + k].s);
+                if (!*s) break;   /* as pioperf: a blank entry ends the list */
+                int ty = pio_type_number(s);
+                if (!ty)   /* pioperf drops it and the ones after it, without a word */
+                    rc = cio_seterr(e, "%s:%d: pio_typenames: entry %d '%s': expected pnetcdf, netcdf, netcdf4c or "
+                                       "netcdf4p", path, line, k + 1, s);
+                else
+                    o->types[o->ntypes++] = ty;
             }
         } else if (cio_strcaseeq(name, "rearrangers")) {
             if (nv > 2) rc = cio_seterr(e, "%s:%d: rearrangers: at most 2 values", path, line);

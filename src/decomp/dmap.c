@@ -2,9 +2,12 @@
  * over ranks, opening any format, the distributed load and the duplicate check. */
 #include "config.h"
 #include "dmap_impl.h"
+#include "base/inputs.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const format_names[DMAP_NFORMATS] = {"auto", "pio_text", "pio_nc", "scorpio_nc", "e3sm"};
 
@@ -109,11 +112,17 @@ void dmap_tasks_of_rank(int64_t ntasks, int rank, int nranks, int64_t *task0, in
 static dmap_format sniff(const char *path, int *hdf5, cio_err *e)
 {
     *hdf5 = 0;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        cio_seterr(e, "%s: cannot open the decomposition file", path);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cio_seterr(e, "%s: is a directory, expected a decomposition file", path);
         return DMAP_AUTO;
     }
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        cio_seterr(e, "%s: cannot open the decomposition file: %s", path, strerror(errno));
+        return DMAP_AUTO;
+    }
+    cio_inputs_add(path, NULL, CIO_INPUT_READ);
     unsigned char b[8] = {0};
     size_t n = fread(b, 1, sizeof b, fp);
     fclose(fp);

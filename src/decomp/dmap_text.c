@@ -202,7 +202,7 @@ int dmap_text_open(dmap_file *f, cio_err *e)
     f->read = text_read;
     f->fmt = DMAP_PIO_TEXT;
     s->fp = fopen(f->path, "r");
-    if (!s->fp) return cio_seterr(e, "%s: cannot open the decomposition file", f->path);
+    if (!s->fp) return cio_seterr(e, "%s: cannot open the decomposition file: %s", f->path, strerror(errno));
     return text_header(f, s, e);
 }
 
@@ -212,7 +212,7 @@ int dmap_write_text(const char *path, const dmap_desc *d, int c_order, int64_t n
                     cio_err *e)
 {
     FILE *fp = fopen(path, "w");
-    if (!fp) return cio_seterr(e, "%s: cannot create the file", path);
+    if (!fp) return cio_seterr(e, "%s: cannot create the file: %s", path, strerror(errno));
     fprintf(fp, "version 2001 npes %lld ndims %d \n", (long long)ntasks, d->ndims);
     for (int i = 0; i < d->ndims; i++) fprintf(fp, "%lld ", (long long)d->dims[c_order ? i : d->ndims - 1 - i]);
     fputc('\n', fp);

@@ -1,6 +1,8 @@
 #include "config.h"
+#include "base/names.h"
 #include "gcrm_fcfg.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void gcrm_fcfg_free(gcrm_fcfg *fc)
@@ -173,6 +175,12 @@ int gcrm_fcfg_parse(gcrm_fcfg *fc, const char *text, const char *fname, gcrm_des
             break;
         }
         if (k == K_PREFIX) {
+            char what[600];
+            snprintf(what, sizeof what, "%s:%d: file_prefix", fname, lineno);
+            if (cio_check_name(v, CIO_NAME_FILE, what, e) != 0) {
+                rc = -1;
+                break;
+            }
             add_kind(fc, v, lineno);
             continue;
         }

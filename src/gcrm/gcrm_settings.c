@@ -1,5 +1,7 @@
 #include "config.h"
 #include "gcrm_settings.h"
+#include "base/inputs.h"
+#include "base/names.h"
 #include "gcrm_builtin.h"
 #include "base/env.h"
 
@@ -110,6 +112,11 @@ int gcrm_settings_load(gcrm_settings *s, const cio_params *p, cio_err *e)
     if (s->restart_interval > 0 && s->restart_overwrite && !*s->restart_output)
         return cio_seterr(e, "%s: restart_overwrite needs a restart_output file name",
                           cio_param_origin(p, "restart_overwrite"));
+    char what[sizeof s->sep_grid_origin + 32];
+    snprintf(what, sizeof what, "%s: cdf_sep_grid", s->sep_grid_origin);
+    if (s->grid_option == GCRM_GRID_SEPARATE && cio_check_name(s->sep_grid, CIO_NAME_FILE, what, e) != 0) return -1;
+    snprintf(what, sizeof what, "%s: restart_output", s->restart_origin);
+    if (*s->restart_output && cio_check_name(s->restart_output, CIO_NAME_FILE, what, e) != 0) return -1;
     cio_mode_from_name(cio_param_str(p, "iotype"), &s->gio_mode);
     s->textbook = strcmp(cio_param_str(p, "call_pattern"), "textbook") == 0;
     s->memory_original = strcmp(cio_param_str(p, "memory_mode"), "original") == 0;
@@ -165,6 +172,9 @@ char *gcrm_read_input(const cio_app *a, const char *key, char *name, size_t name
     if (where) MPI_Bcast(alt, sizeof alt, MPI_CHAR, 0, a->comm);
     const char *use = where ? alt : path;
     cio_err re = {0};
+    char src[600];
+    snprintf(src, sizeof src, "%s (%s)", key, origin);
+    if (a->rank == 0) cio_inputs_add(use, src, CIO_INPUT_READ);
     char *text = cio_read_file_bcast(use, a->comm, &re);
     if (!text) {
         cio_seterr(e, "%s: %s '%s' cannot be read (%s)", origin, key, path, re.msg);

@@ -16,11 +16,15 @@ src_lib_libcio_base_a_SOURCES = \
 	src/lib/base/host_info.h \
 	src/lib/base/hostlist.c \
 	src/lib/base/hostlist.h \
+	src/lib/base/inputs.c \
+	src/lib/base/inputs.h \
 	src/lib/base/json.c \
 	src/lib/base/json.h \
 	src/lib/base/mpicount.c \
 	src/lib/base/mpicount.h \
 	src/lib/base/mpiwait.h \
+	src/lib/base/names.c \
+	src/lib/base/names.h \
 	src/lib/base/params.c \
 	src/lib/base/params.h \
 	src/lib/base/stats.c \

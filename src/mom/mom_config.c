@@ -1,4 +1,5 @@
 #include "config.h"
+#include "base/names.h"
 #include "mom_config.h"
 #include "grids/mom_domain.h"
 #include "drivers/driver.h"
@@ -227,9 +228,9 @@ int mom_config_load(mom_config *c, const cio_params *p, cio_err *e)
     c->suffix = ".nc";
     c->base = cio_param_str(p, "file");
     if (!c->outdir || !*c->outdir) c->outdir = ".";
-    if (!c->base || !*c->base || strchr(c->base, '/'))
-        return cio_seterr(e, "%s: file expects a file name without folder (use 'out' for the folder), found '%s'",
-                          cio_param_origin(p, "file"), c->base ? c->base : "");
+    char what[600];
+    snprintf(what, sizeof what, "%s: file", cio_param_origin(p, "file"));
+    if (cio_check_name(c->base, CIO_NAME_FILE, what, e) != 0) return -1;
     c->flush_record = strcmp(cio_param_str(p, "flush"), "record") == 0;
     const char *rp = cio_param_str(p, "read_pattern");
     c->read_serial = strcmp(rp, "serial") == 0 || strcmp(rp, "both") == 0;

@@ -1,6 +1,7 @@
 /* pfio_io options: MAPL's command line (fargparse CLI) and the workload of
  * the PFIO demo, as suite parameters (a parameter file or --key value). */
 #include "config.h"
+#include "base/names.h"
 #include "pfio.h"
 #include "base/util.h"
 
@@ -379,9 +380,9 @@ static int parse_model(pf_opts *o, cio_params *p, cio_err *e)
     o->output_dir = cio_param_str(p, "output_dir");
     o->file_prefix = cio_param_str(p, "file_prefix");
     if (!o->output_dir || !*o->output_dir) return cio_seterr(e, "output_dir is empty");
-    if (!o->file_prefix || !*o->file_prefix || strchr(o->file_prefix, '/'))
-        return cio_seterr(e, "%s: file_prefix expects a file name without '/' (output_dir is the folder), found '%s'",
-                          cio_param_origin(p, "file_prefix"), o->file_prefix ? o->file_prefix : "");
+    char what[600];
+    snprintf(what, sizeof what, "%s: file_prefix", cio_param_origin(p, "file_prefix"));
+    if (cio_check_name(o->file_prefix, CIO_NAME_FILE, what, e) != 0) return -1;
     o->file_ext = ".nc4";
     o->quiet = cio_param_bool(p, "quiet");
     o->writer_log = cio_param_bool(p, "writer_log") && !o->quiet;

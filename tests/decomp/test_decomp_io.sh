@@ -262,7 +262,7 @@ fi
 # var_names that would clash: every rank stops before anything is created
 expect_fail 2 "var_names names a twice: each variable needs its own name" \
     "$X" --decomp "$D/example_f.dat" --nvars 2 --var_names a,a --out vn
-expect_fail 2 "var_names: rundate is the name of pioperf's date variable" \
+expect_fail 2 "var_names: name 1: \"rundate\" is the name of one of the file's own dimensions or variables" \
     "$X" --decomp "$D/example_f.dat" --nvars 2 --var_names rundate --out vn
 expect_fail 2 "var_names: vard0003 is the name variable 3 takes (var_names names only 1 of the 3)" \
     "$X" --decomp "$D/example_f.dat" --nvars 3 --var_names vard0003 --out vn
@@ -272,15 +272,15 @@ expect_fail 1 "has 49 characters: at most 48" \
 
 # --make_decomp: converting a map onto itself would destroy it; lengths that overflow
 cp "$D/example_f.dat" self.dat
-expect_fail 1 "gen_out ./self.dat is the map being converted, self.dat (the same file)" \
+expect_fail 1 "'./self.dat' is read by this run, as decomp (command line) 'self.dat', and would be written by gen_out (command line)" \
     "$X" --make_decomp convert --decomp self.dat --gen_out ./self.dat
 cmp -s self.dat "$D/example_f.dat" || fail "convert onto itself changed the map"
 cp tiny_map.nc self.nc
-expect_fail 1 "is the map being converted" "$X" --make_decomp convert --decomp self.nc --gen_format e3sm --gen_out self.nc
+expect_fail 1 "is read by this run, as decomp (command line)" "$X" --make_decomp convert --decomp self.nc --gen_format e3sm --gen_out self.nc
 cmp -s self.nc tiny_map.nc || fail "convert onto itself changed the E3SM-IO map"
 # the output must not be the map being replayed: it was overwritten (exit 0, the map gone)
 mkdir -p selfout && cp tiny_map.nc selfout/decomp_io.nc
-expect_fail 2 "selfout/decomp_io.nc: the output selfout/decomp_io.nc is the decomposition file being replayed (the same file)" \
+expect_fail 2 "'selfout/decomp_io.nc' is read by this run, as decomp (command line) 'selfout/decomp_io.nc', and would be written by output_dir 'selfout' with file 'decomp_io' (default)" \
     "$X" --decomp selfout/decomp_io.nc --out selfout --nvars 1
 cmp -s selfout/decomp_io.nc tiny_map.nc || fail "the replayed map was overwritten by the output"
 expect_fail 1 "gen_dims \"4294967296,4294967296,4\": the lengths multiply beyond 2^62 elements" \

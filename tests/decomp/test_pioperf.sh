@@ -93,7 +93,10 @@ expect_fail 2 "bad1.nl:4: unknown namelist item colour" "$X" --pioperf bad1.nl
 printf '&pioperf\n decompfile = "BLOCK"\n nvars = two\n pio_typenames = "pnetcdf"\n/\n' >bad2.nl
 expect_fail 1 "bad2.nl:3: nvars: expected an integer, found \"two\"" "$X" --pioperf bad2.nl
 printf '&pioperf\n decompfile = "BLOCK"\n pio_typenames = "hdf4"\n nvars = 1\n/\n' >bad3.nl
-expect_fail 2 "bad3.nl:3: pio_typenames names no iotype pioperf knows" "$X" --pioperf bad3.nl
+expect_fail 2 "bad3.nl:3: pio_typenames: entry 1 'hdf4': expected pnetcdf, netcdf, netcdf4c or netcdf4p" "$X" --pioperf bad3.nl
+# an unknown entry after known ones is refused too (pioperf drops it and the ones after it)
+printf '&pioperf\n decompfile = "BLOCK"\n pio_typenames = "pnetcdf", "netcfd", "netcdf"\n nvars = 1\n/\n' >bad5.nl
+expect_fail 2 "bad5.nl:3: pio_typenames: entry 2 'netcfd': expected pnetcdf" "$X" --pioperf bad5.nl
 printf '&pioperf\n decompfile = "BLOCK"\n nvars = 1\n' >bad4.nl
 expect_fail 1 "the &pioperf group does not end with /" "$X" --pioperf bad4.nl
 # an experiment that would run nothing, or values an int cannot hold, stop every rank

@@ -56,12 +56,12 @@ expect_fail 1 "was written with 'nk 5 pack 2" "$comb" "$tiny" $common --out "$TE
 # input is left as it was (issue 15 item 1: it used to be overwritten).
 cp -r "$TESTTMP/a" "$TESTTMP/self"
 sum1=$(cksum <"$TESTTMP/self/ocean.nc.0001")
-expect_fail 2 "the output $TESTTMP/self/ocean.nc.0001 is the set's member $TESTTMP/self/ocean.nc.0001 (the same file)" \
+expect_fail 2 "'$TESTTMP/self/ocean.nc.0001' is read by this run, as a member of the set '$TESTTMP/self/ocean.nc.0001', and would be written by the output" \
   "$comb" "$tiny" $common --out "$TESTTMP/self" --output "$TESTTMP/self/ocean.nc.0001"
 [ "$(cksum <"$TESTTMP/self/ocean.nc.0001")" = "$sum1" ] || fail "the member named as output was changed"
 ln -s ocean.nc.0002 "$TESTTMP/self/link.nc"
 sum2=$(cksum <"$TESTTMP/self/ocean.nc.0002")
-expect_fail 1 "the output $TESTTMP/self/link.nc is the set's member $TESTTMP/self/ocean.nc.0002 (the same file)" \
+expect_fail 1 "'$TESTTMP/self/link.nc' is read by this run, as a member of the set '$TESTTMP/self/ocean.nc.0002', and would be written by the output" \
   "$comb" "$tiny" $common --out "$TESTTMP/self" --output "$TESTTMP/self/link.nc"
 [ "$(cksum <"$TESTTMP/self/ocean.nc.0002")" = "$sum2" ] || fail "the member behind a link named as output was changed"
 

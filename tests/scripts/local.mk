@@ -2,6 +2,9 @@
 # two shell wrappers so a missing Slurm shows as its own SKIP.
 TESTS += tests/scripts/test_sweep.sh tests/scripts/test_sweep_slurm.sh tests/scripts/test_sweepbase.sh \
   tests/scripts/test_sweep_products.sh
+# every subcommand over damaged sweep folders (no traceback); needs neither pytest nor matplotlib
+TESTS += tests/scripts/test_sweep_corrupt.sh
+EXTRA_DIST += tests/scripts/test_sweep_corrupt.sh tests/scripts/sweep_corrupt_corpus.py
 EXTRA_DIST += tests/scripts/test_sweep.sh tests/scripts/test_sweep_slurm.sh tests/scripts/pytest_wrapper.sh \
   tests/scripts/conftest.py tests/scripts/local_slurm.py tests/scripts/test_local.py \
   tests/scripts/test_resume.py tests/scripts/test_pbs.py tests/scripts/test_sweepfile_errors.py \

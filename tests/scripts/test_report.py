@@ -37,6 +37,12 @@ nx = [8, 16, 0]          # the kernel refuses nx 0: those runs fail
     assert "Run np2,nrec=2,nx=16/rep0: fastest, mean and slowest rank" in page
     p = run_tool(["report", out, "--run", "nosuch"], cwd=str(tmp_path), check=False)
     assert p.returncode == 2 and "report --run: expected a successful run of this sweep, found 'nosuch'" in p.stderr
+    # a metric no run measured (these runs did not read back), and --out beside a folder target
+    p = run_tool(["report", out, "--metric", "read"], cwd=str(tmp_path), check=False)
+    assert p.returncode == 2 and "report --metric read: no run of this sweep measured it" in p.stderr, p.stderr
+    p = run_tool(["report", out, "--out", str(tmp_path / "other")], cwd=str(tmp_path), check=False)
+    assert p.returncode == 2 and "--out names the output folder of a sweep file" in p.stderr, p.stderr
+    assert not os.path.exists(str(tmp_path / "other"))
 
 
 def test_pfio_overlap_figure_from_kernel_report(tmp_path, exercise):

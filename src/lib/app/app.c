@@ -4,6 +4,7 @@
 #include "app/app.h"
 #include "base/env.h"
 #include "app/outputs.h"
+#include "base/inputs.h"
 #include "app/print_params.h"
 #include "base/util.h"
 
@@ -117,6 +118,7 @@ static char *parameter_text(cio_app *a, const char *path, const char *builtin_na
         MPI_Bcast(&real, 1, MPI_LONG_LONG, 0, a->comm);
         if (real > (long long)*len) *len = (size_t)real;
         a->param_file = cio_strdup(path);
+        if (a->rank == 0) cio_inputs_add(path, "the parameter file", CIO_INPUT_READ);
     } else if (builtin_text) {
         text = cio_strdup(builtin_text);
         *len = strlen(text);
@@ -194,19 +196,40 @@ void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const
     if (a->rank == 0 && !cio_param_bool(a->params, "quiet")) cio_params_report_ignored(a->params, stderr);
 }
 
+void cio_app_claim_json(const cio_app *a, cio_outputs *o)
+{
+    const char *json = cio_param_str(a->params, "json");
+    if (json) {
+        char src[700];
+        snprintf(src, sizeof src, "json (%s)", cio_param_origin(a->params, "json"));
+        cio_outputs_add(o, json, src, "the results", 0);
+    }
+}
+
+/* --force: 0, 1, or 2 when given twice on the command line (take a lock whose
+ * owner ran on another host). */
+int cio_app_force_level(const cio_app *a)
+{
+    if (!cio_param_bool(a->params, "force")) return 0;
+    int n = 0;
+    for (int i = 1; i < a->argc; i++)
+        if (strcmp(a->argv[i], "--force") == 0 || strcmp(a->argv[i], "-force") == 0) n++;
+    return n >= 2 ? 2 : 1;
+}
+
 void cio_app_claim_outputs(cio_app *a, cio_outputs *o)
 {
     cio_err e = {0};
     check_json_path(a);
-    if (a->rank == 0 && !cio_param_bool(a->params, "verify_only")) {
-        const char *json = cio_param_str(a->params, "json");
-        if (json) {
-            char src[700];
-            snprintf(src, sizeof src, "json (%s)", cio_param_origin(a->params, "json"));
-            cio_outputs_add(o, json, src, "the results", 0);
+    if (a->rank == 0) {
+        int verify_only = cio_param_bool(a->params, "verify_only");
+        if (verify_only) {   /* nothing but the JSON is written */
+            cio_outputs_free(o);
+            o = cio_outputs_new();
         }
-        if (cio_outputs_check(o, &e) == 0 && a->ecfg.drv && a->ecfg.drv->stores_data)
-            cio_outputs_lock(o, a->kernel, cio_param_bool(a->params, "force"), &e);
+        cio_app_claim_json(a, o);
+        if (cio_outputs_check(o, &e) == 0 && !verify_only && a->ecfg.drv && a->ecfg.drv->stores_data)
+            cio_outputs_lock(o, a->kernel, cio_app_force_level(a), &e);
     }
     cio_outputs_free(o);
     if (cio_agree(a->comm, &e)) fail_all(a, &e);

@@ -129,11 +129,15 @@ void cio_app_compression_time_json(cio_json *j, const cio_app *a);
 void cio_app_refuse_repetitions(cio_app *a, const char *why);
 
 /* Before the first file is created (after the output folders exist): refuse a
- * plan in which two outputs are one file (the JSON report included), naming both
- * sources, then lock the output folders against a concurrent run (--force takes a
+ * plan in which two outputs are one file (the JSON report included) or an output
+ * is one of the run's inputs (base/inputs.h), naming both settings, then lock the output folders against a concurrent run (--force takes a
  * lock over).  Nothing is locked for --verify_only or a driver that stores
  * nothing.  Takes o (frees it).  Collective; a refusal ends every rank. */
 void cio_app_claim_outputs(cio_app *a, cio_outputs *o);
+/* Add --json to o (tools that claim their outputs themselves: the generator). */
+void cio_app_claim_json(const cio_app *a, cio_outputs *o);
+/* --force: 0; 1; 2 when given twice (a lock from another host may be taken). */
+int cio_app_force_level(const cio_app *a);
 
 /* Say once, one line each, which given settings have no effect in this run
  * (nprocs: the process count the run has or plans for); they are recorded in

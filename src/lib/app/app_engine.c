@@ -1,6 +1,7 @@
 /* The common I/O settings resolved into the engine's configuration: driver,
  * iotype, format, filters, aggregation, hints. */
 #include "config.h"
+#include "base/inputs.h"
 #include "app/app.h"
 #include "drivers/compress.h"
 #include "base/env.h"
@@ -22,6 +23,9 @@ static void load_hints(cio_app *a, cio_hints *h)
         cio_hints_set(h, a->kernel_hints.key[i], a->kernel_hints.val[i], a->kernel_hints.origin[i]);
     const char *hf = cio_param_str(a->params, "hints_file");
     if (hf) {
+        char src[600];
+        snprintf(src, sizeof src, "hints_file (%s)", cio_param_origin(a->params, "hints_file"));
+        if (a->rank == 0) cio_inputs_add(hf, src, CIO_INPUT_READ);
         char *text = cio_read_file_bcast(hf, a->comm, &e);
         if (!text || cio_hints_parse_file_text(h, text, hf, &e) != 0) fail_all(a, &e);
         cio_free(text);

@@ -88,6 +88,11 @@ void cio_app_note_inapplicable(cio_app *a, int nprocs)
             note(a, "chunking", "chunking %s (%s) has no effect: the %s driver writes %s, which is not chunked",
                  cio_param_str(p, "chunking"), cio_param_origin(p, "chunking"), d->name, cio_format_name(fmt));
     }
+    if (d && chunked && given(a, "chunking") && strcmp(cio_param_str(p, "chunking"), "contiguous") == 0)
+        note(a, "chunking", "chunking contiguous (%s) is not what HDF5 can store for every variable: record variables "
+             "are chunked one record deep (as chunking auto)%s; fixed variables are contiguous",
+             cio_param_origin(p, "chunking"),
+             cio_compress_any(&a->ecfg.opts) ? ", and every filtered variable is chunked (filters need chunks)" : "");
     if (d && given(a, "quantize") && strcmp(cio_param_str(p, "quantize"), "none") != 0 &&
         !(d->quantize_formats & CIO_FMT_BIT(fmt))) {
         char q[256];

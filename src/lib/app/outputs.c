@@ -1,5 +1,6 @@
 #include "config.h"
 #include "app/outputs.h"
+#include "base/inputs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -164,11 +165,69 @@ void cio_outputs_add(cio_outputs *o, const char *path, const char *source, const
     o->n++;
 }
 
+/* An output that is one of the run's inputs (same device and inode, or a file
+ * inside an input folder); the lock file named as an output. */
+static int check_against_inputs(const cio_outputs *o, cio_err *e)
+{
+    for (int i = 0; i < o->cap; i++) {
+        const out_row *r = &o->rows[i];
+        if (!r->key) continue;
+        struct stat st;
+        int exists = stat(r->path, &st) == 0;
+        cio_input_role role;
+        const char *in = cio_inputs_find(exists ? st.st_dev : 0, exists ? st.st_ino : 0, r->key, &role);
+        char b[600];
+        describe(b, sizeof b, r->source, r->detail);
+        if (in && role != CIO_INPUT_APPENDED)
+            return cio_seterr(e, "'%s' is read by this run, as %s, and would be written by %s: writing it would "
+                                 "destroy an input; name another file", r->path, in, b);
+        const char *slash = strrchr(r->key, '/');
+        if (strcmp(slash ? slash + 1 : r->key, CIO_LOCK_NAME) == 0)
+            return cio_seterr(e, "'%s' is the lock file the run keeps in its output folder, and would be written by "
+                                 "%s: name another file", r->path, b);
+    }
+    return 0;
+}
+
+typedef struct { dev_t dev; ino_t ino; const out_row *r; } file_id;
+
+static int by_id(const void *a, const void *b)
+{
+    const file_id *x = a, *y = b;
+    if (x->dev != y->dev) return x->dev < y->dev ? -1 : 1;
+    return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* Two outputs spelled differently that are one existing file (a link). */
+static int check_links(const cio_outputs *o, cio_err *e)
+{
+    file_id *ids = cio_malloc((size_t)(o->n ? o->n : 1) * sizeof *ids);
+    int n = 0, rc = 0;
+    for (int i = 0; i < o->cap; i++) {
+        struct stat st;
+        if (o->rows[i].key && stat(o->rows[i].path, &st) == 0 && S_ISREG(st.st_mode))
+            ids[n++] = (file_id){st.st_dev, st.st_ino, &o->rows[i]};
+    }
+    qsort(ids, (size_t)n, sizeof *ids, by_id);
+    for (int i = 1; i < n && !rc; i++)
+        if (by_id(&ids[i - 1], &ids[i]) == 0) {
+            char a[600], b[600];
+            describe(a, sizeof a, ids[i - 1].r->source, ids[i - 1].r->detail);
+            describe(b, sizeof b, ids[i].r->source, ids[i].r->detail);
+            rc = cio_seterr(e, "'%s' and '%s' are one file (a link): it would be written twice, by %s and by %s; "
+                               "give them different files", ids[i - 1].r->path, ids[i].r->path, a, b);
+        }
+    cio_free(ids);
+    return rc;
+}
+
 int cio_outputs_check(const cio_outputs *o, cio_err *e)
 {
-    if (!o->ncoll) return 0;
     if (o->ncoll == 1) return cio_seterr(e, "%s; give them different names", o->first);
-    return cio_seterr(e, "%s; give them different names (%d files are named twice in all)", o->first, o->ncoll);
+    if (o->ncoll) return cio_seterr(e, "%s; give them different names (%d files are named twice in all)", o->first,
+                                    o->ncoll);
+    if (check_against_inputs(o, e) != 0) return -1;
+    return check_links(o, e);
 }
 
 /* ---------------------------------------------------------------- locks */
@@ -186,7 +245,8 @@ void cio_outputs_unlock(void)
         if (f) {
             if (!fgets(line, sizeof line, f)) line[0] = '\0';
             fclose(f);
-            if (strcmp(line, held_stamp) == 0) unlink(held[i]);
+            if (strcmp(line, held_stamp) == 0 && unlink(held[i]) != 0)
+                cio_warn("%s: cannot remove this run's lock file: %s", held[i], strerror(errno));
         }
         free(held[i]);
     }
@@ -196,6 +256,45 @@ void cio_outputs_unlock(void)
 }
 
 static void at_exit_unlock(void) { cio_outputs_unlock(); }
+
+/* Within a signal handler: remove the locks that still hold our stamp, with
+ * async-signal-safe calls only. */
+static void unlock_in_handler(void)
+{
+    size_t n = strlen(held_stamp);
+    for (int i = 0; i < nheld; i++) {
+        char buf[512];
+        int fd = open(held[i], O_RDONLY);
+        if (fd < 0) continue;
+        ssize_t got = read(fd, buf, sizeof buf);
+        close(fd);
+        if (got == (ssize_t)n && memcmp(buf, held_stamp, n) == 0) unlink(held[i]);
+    }
+}
+
+static const int lock_signals[] = {SIGTERM, SIGINT, SIGHUP};
+static struct sigaction old_actions[3];
+
+/* TERM (MPI_Abort of another rank, a batch system's time limit), INT, HUP: the
+ * process does not survive them, but its lock should not outlive it either. */
+static void on_signal(int sig)
+{
+    unlock_in_handler();
+    for (int i = 0; i < 3; i++)
+        if (lock_signals[i] == sig) sigaction(sig, &old_actions[i], NULL);
+    raise(sig);
+}
+
+static void watch_signals(void)
+{
+    for (int i = 0; i < 3; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(lock_signals[i], &sa, &old_actions[i]);
+    }
+}
 
 static int create_lock(const char *path)
 {
@@ -212,24 +311,84 @@ static int create_lock(const char *path)
     return 0;
 }
 
-/* Is the lock's owner gone?  Only decidable on this host. */
-static int stale(const char *content, const char *host)
+typedef enum { OWNER_GONE, OWNER_OTHER_PROGRAM, OWNER_ALIVE, OWNER_UNKNOWN } owner_state;
+
+/* Does pid run prog (an argument of its command line named prog, as under a
+ * launcher or valgrind)?  Where /proc cannot say, assume it does. */
+static int runs_program(long pid, const char *prog)
+{
+    char path[64], cmd[4096];
+    snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 1;
+    size_t n = fread(cmd, 1, sizeof cmd - 1, f);
+    fclose(f);
+    cmd[n] = '\0';
+    size_t pl = strlen(prog);
+    for (size_t at = 0; at < n; at += strlen(cmd + at) + 1) {
+        const char *arg = cmd + at, *slash = strrchr(arg, '/');
+        const char *base = slash ? slash + 1 : arg;
+        size_t bl = strlen(base);
+        if (bl >= pl && strcmp(base + bl - pl, prog) == 0) return 1;   /* lt-gcrm_io too */
+    }
+    return 0;
+}
+
+/* Is the lock's owner gone, alive, or another program now holding its pid?
+ * Only decidable on this host. */
+static owner_state owner_of(const char *content, const char *host)
 {
     long pid = 0;
-    char lhost[256] = "";
-    if (sscanf(content, "pid %ld host %255s", &pid, lhost) != 2 || pid <= 0) return 0;
-    if (strcmp(lhost, host) != 0) return 0;
-    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) return 1;
+    char lhost[256] = "", prog[256] = "";
+    if (sscanf(content, "pid %ld host %255s", &pid, lhost) != 2 || pid <= 0) return OWNER_UNKNOWN;
+    if (strcmp(lhost, host) != 0) return OWNER_UNKNOWN;
+    const char *by = strstr(content, " by ");
+    if (by) sscanf(by + 4, "%255s", prog);
+    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) return OWNER_GONE;
     /* a killed rank may linger as a zombie until its launcher reaps it */
     char path[64], stat[512] = "";
     snprintf(path, sizeof path, "/proc/%ld/stat", pid);
     FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    size_t n = fread(stat, 1, sizeof stat - 1, f);
-    fclose(f);
-    stat[n] = '\0';
-    const char *close = strrchr(stat, ')');
-    return close && close[1] == ' ' && (close[2] == 'Z' || close[2] == 'X');
+    if (f) {
+        size_t n = fread(stat, 1, sizeof stat - 1, f);
+        fclose(f);
+        stat[n] = '\0';
+        const char *close = strrchr(stat, ')');
+        if (close && close[1] == ' ' && (close[2] == 'Z' || close[2] == 'X')) return OWNER_GONE;
+    }
+    return prog[0] && !runs_program(pid, prog) ? OWNER_OTHER_PROGRAM : OWNER_ALIVE;
+}
+
+/* May this run take the lock (content) over?  Says why not in e. */
+static int may_take(const char *dir, const char *content, const char *host, int force, cio_err *e)
+{
+    owner_state st = owner_of(content, host);
+    const char *c = content[0] ? content : "unreadable";
+    if (st == OWNER_GONE) {
+        cio_warn("%s/%s: removing a stale lock (%s: that process has ended)", dir, CIO_LOCK_NAME, c);
+        return 1;
+    }
+    if (st == OWNER_OTHER_PROGRAM && force) {
+        cio_warn("%s/%s: --force: taking the lock held by %s (that pid now runs another program)", dir,
+                 CIO_LOCK_NAME, c);
+        return 1;
+    }
+    if (st == OWNER_UNKNOWN && force >= 2) {
+        cio_warn("%s/%s: --force given twice: taking the lock held by %s", dir, CIO_LOCK_NAME, c);
+        return 1;
+    }
+    if (st == OWNER_ALIVE && force)
+        cio_seterr(e, "%s: another run is writing into this folder (lock %s: %s) and that process is alive: --force "
+                      "takes only the lock of a run that has ended; wait for it or choose another folder", dir,
+                   CIO_LOCK_NAME, c);
+    else if (st == OWNER_UNKNOWN && force)
+        cio_seterr(e, "%s: another run may be writing into this folder (lock %s: %s): it ran on another host or the "
+                      "lock cannot be read, so this host cannot tell whether it is alive; give --force twice to "
+                      "take the lock", dir, CIO_LOCK_NAME, c);
+    else
+        cio_seterr(e, "%s: another run is writing into this folder (lock %s: %s); wait for it to end or choose "
+                      "another folder, or give --force if no such run is alive", dir, CIO_LOCK_NAME, c);
+    return 0;
 }
 
 int cio_outputs_lock(const cio_outputs *o, const char *kernel, int force, cio_err *e)
@@ -242,6 +401,8 @@ int cio_outputs_lock(const cio_outputs *o, const char *kernel, int force, cio_er
     snprintf(held_stamp, sizeof held_stamp, "pid %ld host %s started %s by %s\n", (long)getpid(), host, date, kernel);
     if (!registered) {
         atexit(at_exit_unlock);
+        cio_on_abort(at_exit_unlock);   /* cio_die's MPI_Abort skips atexit */
+        watch_signals();
         registered = 1;
     }
     for (int i = 0; i < o->ndirs; i++) {
@@ -250,7 +411,7 @@ int cio_outputs_lock(const cio_outputs *o, const char *kernel, int force, cio_er
         if (!path) return cio_seterr(e, "out of memory");
         snprintf(path, need, "%s/%s", o->dirs[i], CIO_LOCK_NAME);
         if (create_lock(path) != 0) {
-            int err = errno;
+            int err = errno, rc = 0;
             char content[512] = "";
             FILE *f = err == EEXIST ? fopen(path, "r") : NULL;
             if (f) {
@@ -259,22 +420,17 @@ int cio_outputs_lock(const cio_outputs *o, const char *kernel, int force, cio_er
             }
             size_t cl = strlen(content);
             if (cl && content[cl - 1] == '\n') content[cl - 1] = '\0';
-            int replace = err == EEXIST && (force || stale(content, host));
-            if (replace && stale(content, host) && !force)
-                cio_warn("%s: removing a stale lock (%s: that process has ended)", path, content);
-            else if (replace)
-                cio_warn("%s: --force: taking the lock held by %s", path, content[0] ? content : "an unreadable lock");
-            if (!replace || unlink(path) != 0 || create_lock(path) != 0) {
-                int rc;
-                if (err == EEXIST && !replace)
-                    rc = cio_seterr(e, "%s: another run is writing into this folder (lock %s: %s); wait for it to end "
-                                    "or choose another folder, or give --force if no such run is alive",
-                                    o->dirs[i], CIO_LOCK_NAME, content[0] ? content : "unreadable");
-                else if (!replace && err == ENOENT)
-                    rc = cio_seterr(e, "%s: the output folder does not exist", o->dirs[i]);
-                else
-                    rc = cio_seterr(e, "%s: cannot create the lock file %s: %s", o->dirs[i], CIO_LOCK_NAME,
-                                    strerror(replace ? errno : err));
+            if (err == ENOENT)
+                rc = cio_seterr(e, "%s: the output folder does not exist", o->dirs[i]);
+            else if (err != EEXIST)
+                rc = cio_seterr(e, "%s: cannot create the lock file %s: %s", o->dirs[i], CIO_LOCK_NAME,
+                                strerror(err));
+            else if (!may_take(o->dirs[i], content, host, force, e))
+                rc = -1;
+            else if (unlink(path) != 0 || create_lock(path) != 0)
+                rc = cio_seterr(e, "%s: cannot replace the lock file %s: %s", o->dirs[i], CIO_LOCK_NAME,
+                                strerror(errno));
+            if (rc) {
                 free(path);
                 return rc;
             }

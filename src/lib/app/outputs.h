@@ -27,13 +27,19 @@ void cio_outputs_free(cio_outputs *o);
 void cio_outputs_add(cio_outputs *o, const char *path, const char *source, const char *detail, int rewrite);
 
 /* Every pair of outputs that are one file, compared by normalised path (the
- * folder resolved when it exists).  Returns 0, or -1 with e naming the first
- * pair and how many there are.  Rank-local (no MPI). */
+ * folder resolved when it exists) and, for files that exist, by device and
+ * inode; then every output that is one of the run's inputs (base/inputs.h) or
+ * the lock file.  Returns 0, or -1 with e naming the first pair (both
+ * settings).  Rank-local (no MPI). */
 int cio_outputs_check(const cio_outputs *o, cio_err *e);
 
-/* Lock every folder the outputs go to (rank-local; rank 0 calls it).  force:
- * take a lock another run holds.  Returns 0, or -1 with e saying who holds
- * which lock.  The locks are released by cio_outputs_unlock() and at exit(). */
+/* Lock every folder the outputs go to (rank-local; rank 0 calls it).  A lock
+ * whose process has ended on this host is replaced.  force 1: also take one
+ * whose pid now runs another program; force 2: also one from another host
+ * (this host cannot tell whether it is alive).  A lock whose process is alive
+ * is never taken.  Returns 0, or -1 with e saying who holds which lock.  The
+ * locks are released by cio_outputs_unlock(), at exit(), before cio_die's
+ * MPI_Abort and on TERM, INT and HUP. */
 int cio_outputs_lock(const cio_outputs *o, const char *kernel, int force, cio_err *e);
 void cio_outputs_unlock(void);
 

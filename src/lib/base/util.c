@@ -1,6 +1,7 @@
 #include "config.h"
 #include "base/util.h"
 #include "base/types.h"
+#include "base/inputs.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -42,6 +43,10 @@ static int world_rank(void)
     return r;
 }
 
+static void (*abort_hook)(void);
+
+void cio_on_abort(void (*fn)(void)) { abort_hook = fn; }
+
 void cio_die(const char *fmt, ...)
 {
     char buf[CIO_ERRMSG_LEN];
@@ -54,6 +59,7 @@ void cio_die(const char *fmt, ...)
     int init = 0, fin = 0;
     MPI_Initialized(&init);
     MPI_Finalized(&fin);
+    if (abort_hook) abort_hook();
     if (init && !fin) MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
 }
@@ -385,6 +391,7 @@ char *cio_read_file(const char *path, size_t *len, cio_err *e)
         cio_seterr(e, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
+    cio_inputs_add(path, NULL, CIO_INPUT_READ);
     size_t cap = 4096, n = 0;
     char *buf = cio_malloc(cap);
     for (;;) {
@@ -406,7 +413,7 @@ char *cio_read_file(const char *path, size_t *len, cio_err *e)
     fclose(f);
     if (bad) {
         cio_free(buf);
-        cio_seterr(e, "%s: read error", path);
+        cio_seterr(e, "%s: read error: %s", path, strerror(errno));
         return NULL;
     }
     buf[n] = '\0';

@@ -38,6 +38,9 @@ const char *cio_progname(void);
  * MPI_COMM_WORLD with a non-zero status (MPI_Abort), so no rank is left waiting in
  * a collective.  Without MPI initialised it exits(1). */
 CIO_NORETURN void cio_die(const char *fmt, ...) CIO_PRINTF(1, 2);
+/* What cio_die runs before MPI_Abort, which skips atexit() (removing this
+ * process's lock files). */
+void cio_on_abort(void (*fn)(void));
 
 /* A fatal error that every rank has detected the same way (a bad parameter file,
  * an unusable process count): rank 0 prints, all ranks finalise MPI and exit(2). */

@@ -52,6 +52,18 @@ fi
 [ "$(json_get "$hj" 'd["host"]["kernel"].split()[1]')" = "$(uname -r)" ] || fail "kernel release"
 [ "$(json_get "$hj" 'len(d["host"]["load_average_start"]), len(d["host"]["load_average_end"]), bool(d["host"]["cpu_model"]), bool(d["host"]["os"])')" \
   = "3 3 True True" ] || fail "host: $(json_get "$hj" 'd["host"]')"
+[ "$(json_get "$hj" 'd["host"]["name"]')" = "$(uname -n)" ] || fail "host name: $(json_get "$hj" 'd["host"]')"
+# no key twice in one object (a reader keeps only the last one)
+"$PYTHON" - "$hj" <<'PY' || fail "the JSON holds a key twice in one object"
+import json, sys
+def pairs(p):
+    keys = [k for k, _ in p]
+    dup = sorted({k for k in keys if keys.count(k) > 1})
+    if dup:
+        sys.exit("duplicate keys: %s" % dup)
+    return dict(p)
+json.load(open(sys.argv[1]), object_pairs_hook=pairs)
+PY
 [ "$(json_get "$hj" 'd["context"]["file_system"]["folder_absolute"]')" = "$(cd "$TESTTMP/out" && pwd -P)" ] \
   || fail "folder_absolute"
 commit=$(json_get "$hj" 'd["context"]["build"]["commit"]')

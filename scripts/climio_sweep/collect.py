@@ -48,6 +48,11 @@ def _get(d, *path):
     return d
 
 
+def host_name(host):
+    """The host name: the host object's name (a plain name in version 1 documents)."""
+    return host.get("name") if isinstance(host, dict) else host
+
+
 def _quantize(comp):
     """'bitround:3' from the result's data.compression, 'none', or None."""
     if not isinstance(comp, dict) or "quantize" not in comp:
@@ -167,7 +172,7 @@ def row_for(outdir, rid, plan_axes):
         "storage_stored_bytes": _get(res, "storage", "stored_bytes"),
         "wall_s": res.get("wall_seconds"),
         "verify_verdict": _get(res, "verify", "verdict"), "verify_mismatches": _get(res, "verify", "mismatches"),
-        "host": res.get("host"), "date": res.get("date"),
+        "host": host_name(res.get("host")), "date": res.get("date"),
     })
     row["_stats"] = []
     for column, path, per_rank in statistic_columns(res):

@@ -161,9 +161,6 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     cio_json_arr(&j, "command_line");
     for (int i = 0; i < a->argc; i++) cio_json_str(&j, NULL, a->argv[i]);
     cio_json_arr_end(&j);
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    cio_json_str(&j, "host", host);
     cio_json_str(&j, "date", a->date);
     cio_json_int(&j, "nprocs", a->nprocs);
     cio_json_str(&j, "parameter_file", a->param_file);

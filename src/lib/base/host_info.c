@@ -45,6 +45,7 @@ static int line_value(const char *path, const char *key, const char *sep, char *
 
 void cio_host_info_read(cio_host_info *h)
 {
+    if (gethostname(h->name, sizeof h->name - 1) != 0) snprintf(h->name, sizeof h->name, "unknown");
     if (line_value("/etc/os-release", "PRETTY_NAME", "=", h->os, sizeof h->os) != 0)
         snprintf(h->os, sizeof h->os, "unknown");
     struct utsname u;
@@ -85,6 +86,7 @@ static int steers_mpi_io(const char *name)
 void cio_host_info_json(cio_json *j, const cio_host_info *h)
 {
     cio_json_obj(j, "host");
+    cio_json_str(j, "name", h->name);
     cio_json_str(j, "os", h->os);
     cio_json_str(j, "kernel", h->kernel);
     cio_json_str(j, "cpu_model", h->cpu_model);

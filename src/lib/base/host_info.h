@@ -8,6 +8,7 @@
 #include "base/json.h"
 
 typedef struct cio_host_info {
+    char name[256];             /* gethostname */
     char os[128];               /* PRETTY_NAME of /etc/os-release, or "unknown" */
     char kernel[300];           /* uname: sysname release version machine */
     char cpu_model[128];        /* /proc/cpuinfo "model name", or "unknown" */

@@ -47,6 +47,10 @@ expect_fail 2 "command line: --verify expects true or false, found 'maybe'" "$gc
 expect_fail 1 "command line: --verify expects true or false, found 'maybe'" "$gcrm" $g --verify maybe
 expect_fail 1 "command line: --env_hints expects true or false, found 'maybe'" "$mom" $mom_small --env_hints maybe
 expect_fail 1 "env_hints expects true or false, found 'maybe'" "$mom" $mom_small --env_hints=maybe
+# a choice that also stands alone as a flag (--fsync is --fsync close): a word after it that names no file
+expect_fail 1 "command line: --fsync expects one of none|close|end, found 'sometimes'" "$gcrm" $g --fsync sometimes
+expect_fail 1 "command line: --fill_holes expects one of auto|true|false, found 'maybe'" \
+  "$top_builddir/src/decomp/decomp_io" --decomp "$top_srcdir/inputs/decomp.holes.4p.dat" --fill_holes maybe
 expect_fail 1 "pattern expects one of auto|serial|iodomain|perpe|parallel|none, found 'parallelx'" "$mom" $mom_small \
   --pattern parallelx
 expect_fail 1 "oserver_type expects one of single|multigroup|multicomm|multilayer, found 'Single2'" "$pfio" $pfio_small --oserver_type Single2

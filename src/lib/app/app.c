@@ -87,9 +87,9 @@ static void check_bare_bool_words(cio_app *a, int npos, char **pos)
     cio_err e = {0};
     if (a->rank == 0)
         for (int i = 0; i < npos && !e.code; i++) {
-            const char *key = cio_params_bool_before(a->params, i);
+            const char *expects = NULL, *key = cio_params_bool_before(a->params, i, &expects);
             if (key && access(pos[i], F_OK) != 0)
-                cio_seterr(&e, "command line: --%s expects true or false, found '%s'", key, pos[i]);
+                cio_seterr(&e, "command line: --%s expects %s, found '%s'", key, expects, pos[i]);
         }
     if (cio_agree(a->comm, &e)) fail_all(a, &e);
 }

@@ -27,7 +27,7 @@ struct cio_params {
     int ncmd;
     cmdline_kv *cmd;
     int nbare;
-    struct { int pos; char *key; } *bare;   /* bare booleans followed by a positional word */
+    struct { int pos; char *key; char *expects; } *bare;   /* bare flags followed by a positional word */
 };
 
 static const char *ptype_name(const cio_param_spec *s)
@@ -114,6 +114,17 @@ static int bare_choice(const cio_param_spec *s, const char *next)
     char c[64];
     if (s->type != CIO_P_CHOICE || !choice_canonical(s->choices, "true", c, sizeof c)) return 0;
     return !next || !choice_canonical(s->choices, next, c, sizeof c);
+}
+
+/* A flag given bare just before positional word pos: if that word names no
+ * file, it was meant as the flag's value (cio_params_bare_expects). */
+static void note_bare(cio_params *p, int pos, const char *key, const char *expects)
+{
+    p->bare = cio_realloc(p->bare, (size_t)(p->nbare + 1) * sizeof *p->bare);
+    p->bare[p->nbare].pos = pos;
+    p->bare[p->nbare].key = cio_strdup(key);
+    p->bare[p->nbare].expects = cio_strdup(expects);
+    p->nbare++;
 }
 
 /* The choices users are told about: the canonical spellings only. */
@@ -232,7 +243,10 @@ void cio_params_free(cio_params *p)
         cio_free(p->cmd[i].value);
     }
     cio_free(p->cmd);
-    for (int i = 0; i < p->nbare; i++) cio_free(p->bare[i].key);
+    for (int i = 0; i < p->nbare; i++) {
+        cio_free(p->bare[i].key);
+        cio_free(p->bare[i].expects);
+    }
     cio_free(p->bare);
     cio_free(p->e);
     cio_free(p);
@@ -423,15 +437,15 @@ int cio_params_parse_argv(cio_params *p, int argc, char **argv, int *npos, char 
                 value = argv[++i];
             } else {
                 value = "true";
-                if (i + 1 < argc && argv[i + 1][0] != '-') {
-                    p->bare = cio_realloc(p->bare, (size_t)(p->nbare + 1) * sizeof *p->bare);
-                    p->bare[p->nbare].pos = *npos;
-                    p->bare[p->nbare].key = cio_strdup(key);
-                    p->nbare++;
-                }
+                if (i + 1 < argc && argv[i + 1][0] != '-') note_bare(p, *npos, key, "true or false");
             }
         } else if (bare_choice(en->spec, i + 1 < argc ? argv[i + 1] : NULL)) {
             value = "true";     /* a choice with a "true" spelling stands alone as a flag, as a boolean does */
+            if (i + 1 < argc && argv[i + 1][0] != '-') {
+                char list[512], expects[600];
+                snprintf(expects, sizeof expects, "one of %s", choice_list(en->spec, list, sizeof list));
+                note_bare(p, *npos, key, expects);
+            }
         } else {
             if (i + 1 >= argc)
                 return cio_seterr(e, "command line: option --%s needs a value (%s)", key, ptype_name(en->spec));
@@ -446,10 +460,13 @@ int cio_params_parse_argv(cio_params *p, int argc, char **argv, int *npos, char 
     return 0;
 }
 
-const char *cio_params_bool_before(const cio_params *p, int i)
+const char *cio_params_bool_before(const cio_params *p, int i, const char **expects)
 {
     for (int k = 0; k < p->nbare; k++)
-        if (p->bare[k].pos == i) return p->bare[k].key;
+        if (p->bare[k].pos == i) {
+            if (expects) *expects = p->bare[k].expects;
+            return p->bare[k].key;
+        }
     return NULL;
 }
 

@@ -66,10 +66,11 @@ int cio_params_set(cio_params *p, const char *key, const char *value, const char
  * command line wins over the file whatever the order. */
 int cio_params_parse_argv(cio_params *p, int argc, char **argv, int *npos, char ***pos, cio_err *e);
 int cio_params_apply_cmdline(cio_params *p, cio_err *e);
-/* The boolean option written bare just before positional word i ("--verify maybe":
- * "verify"), or NULL: when that word is no parameter file, it was meant as the
- * option's value, and the message says what the option expects. */
-const char *cio_params_bool_before(const cio_params *p, int i);
+/* The flag (a boolean, or a choice that takes "true") written bare just before
+ * positional word i ("--verify maybe": "verify"), or NULL: when that word is no
+ * parameter file, it was meant as the option's value, and the message says what
+ * the option expects (*expects: "true or false", "one of close|end|...").  */
+const char *cio_params_bool_before(const cio_params *p, int i, const char **expects);
 
 /* Getters: the key must be in a table (a programming error otherwise). */
 int cio_param_isset(const cio_params *p, const char *key);   /* given, not defaulted */

@@ -100,6 +100,9 @@ TESTS += tests/test_sanitizer_markers.sh
 EXTRA_DIST += tests/test_sanitizer_markers.sh
 
 # the project stands alone: no path outside the tree, the reference data inside it
+# the dependency builders refuse an argument that is not --cache or one prefix
+TESTS += tests/test_dep_builders_args.sh
+EXTRA_DIST += tests/test_dep_builders_args.sh
 # every kernel x driver x format: output bytes against tests/golden/outputs.sha256
 TESTS += tests/test_golden.sh
 EXTRA_DIST += tests/test_golden.sh tests/golden/outputs.sha256 tests/golden/h5dump_dims.awk

@@ -149,6 +149,9 @@ static void decomp_prepare(cio_app *a, void *ctx)
         if (cio_param_isset(p, "e3sm_fill") && k->c.opts.e3sm_fill && k->m.format != DMAP_E3SM)
             fprintf(stderr, "decomp_io: note: e3sm_fill (%s) has no effect: %s is a %s map, not an E3SM-IO one\n",
                     cio_param_origin(p, "e3sm_fill"), k->c.decomp, dmap_format_name(k->m.format));
+        if (cio_param_isset(p, "e3sm_shifted") && k->c.opts.e3sm_shifted && k->m.format != DMAP_E3SM)
+            fprintf(stderr, "decomp_io: note: e3sm_shifted (%s) has no effect: %s is a %s map, not an E3SM-IO one\n",
+                    cio_param_origin(p, "e3sm_shifted"), k->c.decomp, dmap_format_name(k->m.format));
         if (cio_param_isset(p, "decomp_order") && k->c.source == DECOMP_FILE && k->m.format != DMAP_PIO_TEXT)
             fprintf(stderr, "decomp_io: note: decomp_order (%s) has no effect: %s is a %s map, which says its own "
                             "order (decomp_order is for PIO text maps)\n",

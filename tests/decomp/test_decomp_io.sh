@@ -248,6 +248,9 @@ expect_fail 2 "var_names names the canonical layout's variables; layout blob wri
 run 2 "$X" --decomp "$D/example_f.dat" --nvars 1 --e3sm_fill true --out nt1 >nt1.log 2>&1 || { cat nt1.log; fail "e3sm_fill on a text map"; }
 grep -q "note: e3sm_fill (command line) has no effect: .*example_f.dat is a pio_text map, not an E3SM-IO one" nt1.log ||
     fail "no note for e3sm_fill on a text map"
+run 2 "$X" --decomp "$D/example_f.dat" --nvars 1 --e3sm_shifted true --out nt3 >nt3.log 2>&1 || { cat nt3.log; fail "e3sm_shifted on a text map"; }
+grep -q "note: e3sm_shifted (command line) has no effect: .*example_f.dat is a pio_text map, not an E3SM-IO one" nt3.log ||
+    fail "no note for e3sm_shifted on a text map"
 run 2 "$X" --decomp tiny_map.nc --nvars 1 --decomp_order c --out nt2 >nt2.log 2>&1 || { cat nt2.log; fail "decomp_order on an e3sm map"; }
 grep -q "note: decomp_order (command line) has no effect: tiny_map.nc is a e3sm map" nt2.log ||
     fail "no note for decomp_order on a netCDF map"

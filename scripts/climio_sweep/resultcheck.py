@@ -14,6 +14,11 @@ END_TO_END = {"first_open_s": OPT_NUM, "last_close_s": OPT_NUM, "seconds": OPT_N
               "write_bandwidth_MiBps": OPT_NUM, "read_bandwidth_MiBps": OPT_NUM}
 STATS = {"timers": ("each", TIMER), "end_to_end": END_TO_END, "bytes": ("each", OPT_NUM)}
 
+# --compression_reference's comparison (doc/compression.md)
+COMPRESSION_TIME = {"reference": str, "runs": int, "filtered_seconds": OPT_NUM, "unfiltered_seconds": OPT_NUM,
+                    "added_seconds": OPT_NUM, "added_fraction": OPT_NUM,
+                    "unfiltered_write_bandwidth_MiBps": OPT_NUM, "unfiltered_repetitions": ("list", OPT_NUM)}
+
 # field -> type(s), a nested dict, ("each", spec) for a dict of like values, or
 # ("list", spec) for a list of like values; (spec, REQUIRED) for what must be there.
 RESULT = {
@@ -41,7 +46,7 @@ RESULT = {
     "write": (STATS, REQUIRED),
     "readback": STATS,
     "checksums": ("each", str),
-    "data": {"kind": str, "compression": dict, "compression_time": ("each", OPT_NUM)},
+    "data": {"kind": str, "compression": dict, "compression_time": COMPRESSION_TIME},
     "storage": {"ratio": OPT_NUM, "data_bytes": OPT_NUM, "stored_bytes": OPT_NUM, "file_bytes": OPT_NUM},
     "verify": {"verdict": str, "mismatches": OPT_NUM, "performed": bool},
     "kernel_report": dict,

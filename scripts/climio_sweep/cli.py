@@ -28,8 +28,10 @@ def _load(args):
     sw = sweepfile.load(args.sweep)
     exe = kernel.find_executable(sw)
     base = None
+    env = ex.run_environment({"hints": {}, "env": {}})
+    kernel.output_folder(sw, exe, env)      # --no-check too: the runs need it
     if not getattr(args, "no_check", False):
-        base = kernel.check_parameters(sw, exe, ex.run_environment({"hints": {}, "env": {}}))
+        base = kernel.check_parameters(sw, exe, env)
         sw.base_params = base
         if base is None:
             print("climio-sweep: note: '%s --print_params' did not run here: parameters not checked before the "

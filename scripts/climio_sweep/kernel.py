@@ -106,6 +106,11 @@ def kernel_error_line(text):
 _ASKED = {}
 
 
+def forget_answers():
+    """For a process that plans several sweeps (tests): ask again."""
+    _ASKED.clear()
+
+
 def print_params(exe, base, options, env):
     """_print_params, asked once per program, base file and options in a run of
     the tool (the environment is the runs' own, the same for every question)."""

@@ -26,6 +26,8 @@ from .state import read_json, run_dir, state_of
 
 def _load(args):
     sw = sweepfile.load(args.sweep)
+    if not getattr(args, "dry_run", False):     # refused at once, before the kernel is asked
+        local.refuse_if_locked(prepare.output_dir(sw, args.out))
     exe = kernel.find_executable(sw)
     base = None
     env = ex.run_environment({"hints": {}, "env": {}})

@@ -186,13 +186,24 @@ typedef struct route {
     int64_t *bstart, *bcount;
 } route;
 
+/* SUBSET: an I/O task's group is itself and the other ranks r with
+ * r / max(1, size / ntasks) equal to its task number, the last task taking the
+ * ranks past the end (PIO's subset partition). */
+static int subset_task(const cio_agg_group *g)
+{
+    if (g->my_task >= 0) return g->my_task;
+    int ratio = g->size / g->ntasks > 1 ? g->size / g->ntasks : 1;
+    int t = g->rank / ratio;
+    return t < g->ntasks - 1 ? t : g->ntasks - 1;
+}
+
 /* The I/O task (0-based) that receives element gi and how many of the next
  * `left` elements go with it. */
 static int route_one(const route *rt, int64_t gi, int64_t left, int64_t *take)
 {
     const cio_agg_group *g = rt->g;
     *take = left;
-    if (rt->kind == CIO_REARR_SUBSET) return (int)((int64_t)g->rank * g->ntasks / g->size);
+    if (rt->kind == CIO_REARR_SUBSET) return subset_task(g);
     if (rt->kind == CIO_REARR_BOX) {
         int t = (int)(gi * g->ntasks / rt->n);
         while (t + 1 < g->ntasks && task_lo(t + 1, rt->n, g->ntasks) <= gi) t++;

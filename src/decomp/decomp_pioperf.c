@@ -474,7 +474,7 @@ static int64_t run_map(cio_app *a, decomp_cfg *c, const nl *o, const combo *type
     int64_t mine = 0, gmaplen, bad = 0;
     for (int k = 0; k < m.ndecomps; k++) mine += dmap_part_entries(&m.part[k]);
     MPI_Allreduce(&mine, &gmaplen, 1, MPI_INT64_T, MPI_SUM, a->comm);
-    if (a->rank == 0) printf(" Testing decomp: %s\n", c->decomp);
+    if (a->rank == 0) printf("  Testing decomp: %s\n", c->decomp);
     for (int t = 0; t < o->ntypes; t++) {
         if (a->rank == 0) printf(" iotype=%12d  of %12d\n", types[t].iotype, o->ntypes);
         for (int r = 0; r < 2 && (rearr[r] == 1 || rearr[r] == 2); r++)
@@ -540,7 +540,7 @@ int decomp_pioperf(cio_app *a, const char *nl_path)
                 c.nvars = o.nvars[nv];
                 bad += run_map(a, &c, &o, types, rearr, ntl, nnt, &rs);
             }
-    if (a->rank == 0) printf(" complete\n");
+    if (a->rank == 0) printf("  complete\n");
     const char *jp = cio_param_str(a->params, "json");
     int jrc = 0;
     if (jp && a->rank == 0 && write_json(jp, a, nl_path, rs.res, rs.n) != 0) jrc = 1;

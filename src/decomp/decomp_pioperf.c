@@ -325,7 +325,10 @@ static void *combo_cfg(cio_app *a, const combo *k, cio_engine_cfg *cfg)
     cfg->agg.io_stride = a->nprocs / k->ntasks > 1 ? a->nprocs / k->ntasks : 1;
     cfg->agg.io_base = 0;
     cfg->agg.rearranger = k->rearr == 2 ? CIO_REARR_SUBSET : CIO_REARR_PIOBOX;
-    if (serial) cfg->agg.io_tasks = 1;
+    if (serial) {   /* I/O task 0 writes every I/O task's regions */
+        cfg->agg.io_tasks = 1;
+        cfg->agg.gather_groups = k->rearr == 2 ? k->ntasks : 0;
+    }
     return conf;
 }
 

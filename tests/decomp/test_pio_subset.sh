@@ -67,4 +67,14 @@ run 4 "$X" --pioperf p.nl --output_dir out >p.txt 2>&1 || { cat p.txt; fail "pio
 grep -q 'subset, 3 I/O tasks: .* 3 requests,' p.txt || { cat p.txt; fail "pioperf SUBSET 3 of 4: expected 3 requests"; }
 grep -Eq '^ RESULT: write +SUBSET +1 +3 +1 ' p.txt || { cat p.txt; fail "pioperf's RESULT line"; }
 
+# pioperf's serial iotype netcdf: PIO groups the ranks onto the 3 I/O tasks as
+# above, then I/O task 0 writes every task's regions through the serial API: the
+# same three requests (1-2, 7-8, 3-6), not the one run 1-8 that merging across
+# the groups would give
+if have_driver netcdf; then
+    sed "s/'pnetcdf'/'netcdf'/" p.nl >s.nl
+    run 4 "$X" --pioperf s.nl --output_dir sout >s.txt 2>&1 || { cat s.txt; fail "pioperf netcdf run"; }
+    grep -q 'netcdf/cdf1 .*subset, 3 I/O tasks: .* 3 requests,' s.txt || { cat s.txt; fail "serial SUBSET 3 of 4: expected 3 requests"; }
+fi
+
 pass

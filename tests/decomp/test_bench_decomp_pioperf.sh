@@ -9,7 +9,7 @@ set -e
 have_driver pnetcdf || skip "built without PnetCDF"
 S="$top_srcdir/scripts/bench-decomp"
 X="$top_builddir/src/decomp/decomp_io"
-M="$top_srcdir/tests/decomp/data/example_f.dat"
+M="$(cd "$top_srcdir/tests/decomp/data" && pwd)/example_f.dat"    # absolute, as the namelist holds it
 cd "$TESTTMP"
 bad() {    # bad "message" ARGS...: an argument error, exit status 2, the message on stderr
     msg=$1; shift
@@ -40,24 +40,28 @@ set +e
 rc=$?
 set -e
 [ $rc -eq 1 ] || { cat out.txt err.txt; fail "expected exit status 1 with a pioperf that prints nothing, got $rc"; }
-grep -q "failed: pioperf: no 'RESULT: write' line for iotype 1, BOX, 4 I/O tasks" out.txt || { cat out.txt; fail "the pioperf failure"; }
-grep -q "^bench-decomp: pioperf's experiment on example_f.dat at 4 processes, nvars 2, nframes 1; " out.txt || fail "the title line"
+grep -q "failed: pioperf: no 'RESULT: write' line for iotype 1, BOX, 4 I/O tasks" out.txt ||
+    { cat out.txt; fail "the pioperf failure"; }
+grep -q "^bench-decomp: pioperf's experiment on example_f.dat at 4 processes, nvars 2, nframes 1; " out.txt ||
+    fail "the title line"
 grep -q "^bench-decomp: run 2 of 2 (repetition 1), " err.txt || fail "the progress line"
 nl=$(ls seen.*.nl | head -1)
 [ -n "$nl" ] || fail "pioperf found no pioperf.nl in its folder"
-printf "%s\n" "&pioperf" " decompfile = '$M', ''" " pio_typenames = 'pnetcdf'" " rearrangers = 1, 2" " niotasks = 4, 2" \
-    " nframes = 1" " nvars = 2" " varsize = 1" "/" >expected.nl
+printf "%s\n" "&pioperf" " decompfile = '$M', ''" " pio_typenames = 'pnetcdf'" " rearrangers = 1, 2" \
+    " niotasks = 4, 2" " nframes = 1" " nvars = 2" " varsize = 1" "/" >expected.nl
 cmp expected.nl "$nl" || { diff expected.nl "$nl"; fail "the namelist"; }
 grep -qxF " decompfile = '$M', ''" out.txt || fail "the namelist under the table"
 
 # decomp_io on that namelist, run here: its files' sizes and its JSON's requests are the script's figures
 mkdir direct
 cp "$nl" direct/pioperf.nl
-(cd direct && run 4 "$X" --pioperf pioperf.nl --out out --quiet true --json pp.json >/dev/null) || fail "decomp_io on the namelist"
+(cd direct && run 4 "$X" --pioperf pioperf.nl --out out --quiet true --json pp.json >/dev/null) ||
+    fail "decomp_io on the namelist"
 for k in "BOX 4 1-000004" "BOX 2 1-000002" "SUBSET 4 2-000004" "SUBSET 2 2-000002"; do
     set -- $k
     size=$(wc -c <direct/out/pioperf.$3-1.nc)
-    req=$("$PYTHON" -c "import json,sys; print(*[x['write']['requests'] for x in json.load(open('direct/pp.json'))['results']
+    req=$("$PYTHON" -c "import json, sys; print(*[x['write']['requests']
+        for x in json.load(open('direct/pp.json'))['results']
         if x['rearranger'] == sys.argv[1] and x['io_tasks'] == int(sys.argv[2])])" \
         "$([ "$1" = BOX ] && echo pio_box || echo subset)" "$2")
     grep -Eq "^\| pnetcdf \(1\) \| $1 \| $2 \| decomp_io \| $size \| $req \| [0-9]+\.[0-9]{4} \| [0-9.]+ \|$" out.txt ||

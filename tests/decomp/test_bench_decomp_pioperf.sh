@@ -21,8 +21,11 @@ bad() {    # bad "message" ARGS...: an argument error, exit status 2, the messag
 }
 bad "--pioperf $TESTTMP/none: not an executable file" --pioperf "$TESTTMP/none" --map "$M"
 bad "argument --pioperf: not allowed with argument --e3sm-io" --e3sm-io /bin/true --pioperf /bin/true --map "$M"
-bad "--niotasks 5: expected whole numbers from 1 to 4 separated by commas" --pioperf /bin/true --map "$M" --niotasks 5
-bad "--rearrangers 1,3: expected whole numbers from 1 to 2" --pioperf /bin/true --map "$M" --rearrangers 1,3
+bad "--niotasks 5: expected different whole numbers from 1 to 4 separated by commas" --pioperf /bin/true --map "$M" \
+    --niotasks 5
+bad "--niotasks 2,2: expected different whole numbers from 1 to 4" --pioperf /bin/true --map "$M" --niotasks 2,2
+bad "--rearrangers 1,3: expected different whole numbers from 1 to 2" --pioperf /bin/true --map "$M" --rearrangers 1,3
+bad "--iotypes pnetcdf,pnetcdf: expected each name once" --pioperf /bin/true --map "$M" --iotypes pnetcdf,pnetcdf
 bad "--iotypes pnetcdf,hdf5: expected names among pnetcdf, netcdf, netcdf4c, netcdf4p, found 'hdf5'" \
     --pioperf /bin/true --map "$M" --iotypes pnetcdf,hdf5
 ln -s "$M" "it's.dat"

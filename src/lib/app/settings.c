@@ -131,6 +131,7 @@ int cio_settings_serial(const cio_params *p, const cio_kernel_asks *k, cio_setti
     (void)e;
     s->serial = k->serial && s->driver->serial_api;
     s->size_hint_env = s->serial && k->size_hint_env;
+    s->size_hint = s->serial ? k->size_hint : 0;
     s->serial_origin = s->serial ? k->serial_origin : NULL;
     if (s->serial) s->changed |= CIO_SET_SERIAL;
     return 0;
@@ -197,13 +198,90 @@ int cio_settings_repetitions(const cio_params *p, cio_settings *s, cio_err *e)
     return 0;
 }
 
-int cio_settings_resolve(const cio_params *p, const cio_kernel_asks *k, int iotype_chosen, cio_settings *s,
+int cio_settings_nofill(const cio_params *p, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    s->nofill = cio_param_bool(p, "nofill");
+    return 0;
+}
+
+int cio_settings_deflate(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    s->deflate = (int)cio_param_int(p, "deflate");
+    s->deflate_origin = cio_param_origin(p, "deflate");
+    if (!cio_param_isset(p, "deflate") && k->filters_origin) {
+        s->deflate = k->deflate;
+        s->deflate_origin = k->filters_origin;
+        s->changed |= CIO_SET_DEFLATE;
+    }
+    return 0;
+}
+
+int cio_settings_shuffle(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    s->shuffle = cio_param_bool(p, "shuffle");
+    s->shuffle_origin = cio_param_origin(p, "shuffle");
+    if (!cio_param_isset(p, "shuffle") && k->filters_origin) {
+        s->shuffle = k->shuffle;
+        s->shuffle_origin = k->filters_origin;
+        s->changed |= CIO_SET_SHUFFLE;
+    }
+    return 0;
+}
+
+int cio_settings_storage_report(const cio_params *p, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    s->storage_report = cio_param_bool(p, "storage_report");
+    return 0;
+}
+
+int cio_settings_max_request_size(const cio_params *p, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    s->max_request = cio_param_int(p, "max_request_size");
+    return 0;
+}
+
+int cio_settings_aggregation(const cio_params *p, int nprocs, cio_settings *s, cio_err *e)
+{
+    cio_agg_cfg *g = &s->agg;
+    const char *iot = cio_param_str(p, "io_tasks");
+    int64_t ntasks = 0;
+    if (strcmp(iot, "all") != 0 && (cio_parse_int(iot, &ntasks) != 0 || ntasks < 1 || ntasks > 1000000000))
+        return cio_seterr(e, "%s: io_tasks expects a positive number of I/O tasks or 'all', found '%s'",
+                          cio_param_origin(p, "io_tasks"), iot);
+    g->io_tasks = (int)ntasks;
+    g->io_stride = (int)cio_param_int(p, "io_stride");
+    g->io_base = (int)cio_param_int(p, "io_base");
+    g->rearranger = cio_rearranger_from_name(cio_param_str(p, "rearranger"));
+    g->blocksize = cio_param_int(p, "pio_blocksize");
+    if (g->rearranger == CIO_REARR_PIOBOX && g->io_tasks == 0) g->io_tasks = nprocs;
+    g->max_pend_req = (int)cio_param_int(p, "max_pend_req");
+    g->buffer_limit = cio_param_int(p, "rearr_buffer_size");
+    return 0;
+}
+
+int cio_settings_data(const cio_params *p, cio_settings *s, cio_err *e)
+{
+    const char *name = cio_param_str(p, "data");
+    if (cio_data_from_name(name, &s->data) != 0)
+        return cio_seterr(e, "%s: data expects pattern or model, found '%s'", cio_param_origin(p, "data"), name);
+    return 0;
+}
+
+int cio_settings_resolve(const cio_params *p, const cio_kernel_asks *k, int iotype_chosen, int nprocs, cio_settings *s,
                          char *note, size_t notelen, cio_err *e)
 {
     if (cio_settings_driver(p, k, s, e) || cio_settings_iotype(p, iotype_chosen, s, note, notelen, e) ||
         cio_settings_format(p, k, s, e) || cio_settings_header_pad(p, k, s, e) || cio_settings_chunking(p, k, s, e) ||
         cio_settings_serial(p, k, s, e) || cio_settings_hints(p, k, s, e) || cio_settings_fsync(p, s, e) ||
-        cio_settings_verify(p, s, e) || cio_settings_repetitions(p, s, e))
+        cio_settings_verify(p, s, e) || cio_settings_repetitions(p, s, e) || cio_settings_nofill(p, s, e) ||
+        cio_settings_deflate(p, k, s, e) || cio_settings_shuffle(p, k, s, e) || cio_settings_storage_report(p, s, e) ||
+        cio_settings_max_request_size(p, s, e) || cio_settings_aggregation(p, nprocs, s, e) ||
+        cio_settings_data(p, s, e))
         return -1;
     return 0;
 }
@@ -238,6 +316,16 @@ int cio_settings_shown(const cio_settings *s, const char *key, char *val, size_t
     if ((c & CIO_SET_SERIAL) && strcmp(key, "nc_serial") == 0) return shown(val, n, origin, "true", s->serial_origin);
     if ((c & CIO_SET_SERIAL) && s->size_hint_env && strcmp(key, "size_hint_env") == 0)
         return shown(val, n, origin, "true", s->serial_origin);
+    if ((c & CIO_SET_SERIAL) && s->size_hint && strcmp(key, "size_hint") == 0) {
+        snprintf(num, sizeof num, "%lld", (long long)s->size_hint);
+        return shown(val, n, origin, num, s->serial_origin);
+    }
+    if ((c & CIO_SET_DEFLATE) && strcmp(key, "deflate") == 0) {
+        snprintf(num, sizeof num, "%d", s->deflate);
+        return shown(val, n, origin, num, s->deflate_origin);
+    }
+    if ((c & CIO_SET_SHUFFLE) && strcmp(key, "shuffle") == 0)
+        return shown(val, n, origin, s->shuffle ? "true" : "false", s->shuffle_origin);
     if ((c & CIO_SET_HINTS) && strcmp(key, "hints") == 0) return shown(val, n, origin, s->hints, s->hints_origin);
     if ((c & CIO_SET_VERIFY) && strcmp(key, "verify") == 0) return shown(val, n, origin, "true", s->verify_origin);
     return 0;

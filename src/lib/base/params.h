@@ -57,6 +57,11 @@ void cio_params_allow_unknown(cio_params *p, int allow);
  * e->msg = "fname:line: what was expected, what was found". */
 int cio_params_parse_text(cio_params *p, const char *text, size_t len, const char *fname, cio_err *e);
 
+/* Parse 'key value' lines that describe the run from elsewhere than a parameter
+ * file (a file's own attributes): each value's origin is `origin`, messages begin
+ * with it, and a value overrides whatever set the key before.  0, or -1 with e->msg. */
+int cio_params_parse_described(cio_params *p, const char *text, const char *origin, cio_err *e);
+
 /* Set one key from elsewhere (command line, environment); origin names the source. */
 int cio_params_set(cio_params *p, const char *key, const char *value, const char *origin, cio_err *e);
 

@@ -15,6 +15,9 @@
 #include "base/params.h"
 #include "base/util.h"
 
+/* The options every kernel has (driver, iotype, format, hints, verify, json, ...). */
+extern const cio_param_spec cio_common_params[];
+
 /* What a kernel asks of the run before its settings are resolved.  A field left
  * at zero (NULL) asks nothing; the user's own setting wins unless said. */
 typedef struct cio_kernel_asks {

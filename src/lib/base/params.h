@@ -43,6 +43,27 @@ typedef struct cio_param_spec {
 
 #define CIO_PARAM_END {0, 0, 0, 0, 0, 0, 0, 0}
 
+/* A kernel's plain parameters, those whose checks are the parser's (type,
+ * bounds), listed once as X(name, TYPE, default, help, min, max), TYPE one of
+ * INT, SIZE, DOUBLE, BOOL, STRING: the list gives the rows of the kernel's table
+ * (CIO_PLAIN_ROW), the fields of its configuration, named as the keys
+ * (CIO_PLAIN_FIELD), and their loading (CIO_PLAIN_LOAD, inside a function whose
+ * configuration is `cfg` and store `prm`).  A new one is one line in the list
+ * and its use (doc/internals.md). */
+#define CIO_PLAIN_ROW(name, type, def, help, lo, hi) {#name, CIO_P_##type, def, help, 0, lo, hi, 0},
+#define CIO_PLAIN_FIELD(name, type, def, help, lo, hi) CIO_PLAIN_CTYPE_##type name;
+#define CIO_PLAIN_LOAD(name, type, def, help, lo, hi) cfg->name = CIO_PLAIN_GET_##type(prm, #name);
+#define CIO_PLAIN_CTYPE_INT int64_t
+#define CIO_PLAIN_CTYPE_SIZE int64_t
+#define CIO_PLAIN_CTYPE_DOUBLE double
+#define CIO_PLAIN_CTYPE_BOOL int
+#define CIO_PLAIN_CTYPE_STRING const char *
+#define CIO_PLAIN_GET_INT cio_param_int
+#define CIO_PLAIN_GET_SIZE cio_param_int
+#define CIO_PLAIN_GET_DOUBLE cio_param_double
+#define CIO_PLAIN_GET_BOOL cio_param_bool
+#define CIO_PLAIN_GET_STRING cio_param_str
+
 typedef struct cio_params cio_params;
 
 /* tables: NULL-terminated list of spec tables, each ending with CIO_PARAM_END. */

@@ -1,4 +1,5 @@
 #include "config.h"
+#include "app/settings.h"
 #include "base/names.h"
 #include "mom_config.h"
 #include "grids/mom_domain.h"
@@ -247,7 +248,9 @@ int mom_config_load(mom_config *c, const cio_params *p, cio_err *e)
                           "2^62 a file offset can safely address; make the grid or the record count smaller",
                           (long long)c->ni, cio_param_origin(p, "ni"), (long long)c->nj, cio_param_origin(p, "nj"),
                           (long long)c->nk, cio_param_origin(p, "nk"), bytes);
-    cio_data_from_name(cio_param_str(p, "data"), &c->data);
+    cio_settings set = {0};
+    if (cio_settings_data(p, &set, e) != 0) return -1;
+    c->data = set.data;
     for (int u = 0; u < 2; u++)
         for (int d3 = 0; d3 < 2; d3++) mom_model_geom(c, u, d3, &c->geom[u][d3]);
     return 0;

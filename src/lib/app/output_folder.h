@@ -1,4 +1,4 @@
-/* The output folder: one common setting, output_dir (its row in app_params.c:
+/* The output folder: one common setting, output_dir (its row in settings.c's common table:
  * type, help, '' refused), with each kernel's default, the environment variable
  * its users may override it with, and what '' means for it, given in the
  * kernel's descriptor.  Its other names, the kernels' users' spellings

@@ -162,6 +162,9 @@ static void decomp_prepare(cio_app *a, void *ctx)
     decomp_rundate_set(a->comm);
     k->nfiles = decomp_files(&k->c, k->m.ndecomps, k->files, &e);
     if (k->nfiles < 0) cio_die_all(a->comm, "%s", e.msg);
+    for (int i = 0; i < k->nfiles; i++)
+        if (k->files[i].ecase && decomp_e3sm_check(&k->files[i], &k->m, k->c.decomp, &e) != 0)
+            cio_die_all(a->comm, "%s", e.msg);
     for (int i = 0; i < k->nfiles; i++) {
         snprintf(k->path[i], sizeof k->path[i], "%s/%s%s.nc", k->c.outdir, k->c.file, k->files[i].suffix);
         if (!k->c.blob) k->s[i] = decomp_schema(&k->c, &k->m, &k->files[i], a->comm, a->rank);

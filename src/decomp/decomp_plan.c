@@ -14,6 +14,19 @@
 
 static void add_run(cio_decomp *d, int64_t a, int64_t n) { cio_range_to_boxes(d->ndims, d->shape, a, a + n, d); }
 
+/* A run cut at the rows of the fastest dimension (row: its length; 0: not cut),
+ * as E3SM-IO's requests are. */
+static void add_run_rows(cio_decomp *d, int64_t a, int64_t n, int64_t row)
+{
+    while (row > 0 && n > 0 && a / row != (a + n - 1) / row) {
+        int64_t first = row - a % row;
+        add_run(d, a, first);
+        a += first;
+        n -= first;
+    }
+    if (n > 0) add_run(d, a, n);
+}
+
 typedef struct run {
     int64_t start, len;
 } run;
@@ -24,12 +37,13 @@ static int run_cmp(const void *x, const void *y)
     return a->start < b->start ? -1 : a->start > b->start;
 }
 
-cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *desc, int sorted, MPI_Comm comm)
+cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *desc, int sorted, int row_break, MPI_Comm comm)
 {
     cio_decomp *d = cio_decomp_new(desc->ndims, desc->dims);
+    int64_t row = row_break && desc->ndims ? desc->dims[desc->ndims - 1] : 0;
     if (!sorted) {
         for (int64_t r = 0; r < p->nruns; r++)
-            if (p->start[r] >= 0) add_run(d, p->start[r], p->len[r]);   /* holes are never written */
+            if (p->start[r] >= 0) add_run_rows(d, p->start[r], p->len[r], row);   /* holes are never written */
     } else {
         run *v = cio_malloc((size_t)(p->nruns ? p->nruns : 1) * sizeof(run));
         int64_t n = 0;
@@ -39,11 +53,11 @@ cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *desc, int sorted,
         for (int64_t i = 0; i < n;) {   /* runs that meet become one */
             int64_t s = v[i].start, e = s + v[i].len;
             for (i++; i < n && v[i].start == e; i++) e += v[i].len;
-            add_run(d, s, e - s);
+            add_run_rows(d, s, e - s, row);
         }
         cio_free(v);
     }
-    for (int64_t r = 0; r < p->nunheld; r++) add_run(d, p->unheld_start[r], p->unheld_len[r]);
+    for (int64_t r = 0; r < p->nunheld; r++) add_run_rows(d, p->unheld_start[r], p->unheld_len[r], row);
     cio_decomp_commit(d, comm);
     return d;
 }
@@ -141,6 +155,11 @@ static hole_fill *hole_fill_new(const dmap_part *p, cio_data_kind data, const vo
     return h;
 }
 
+void decomp_set_hole_fill(cio_schema *s, int id, const dmap_part *p, cio_data_kind data, const void *fill, size_t ts)
+{
+    cio_schema_set_fill(s, id, holes_fill, hole_fill_new(p, data, fill, ts));
+}
+
 /* ---- the file ---- */
 
 static const char *type_prefix(cio_type t) { return t == CIO_DOUBLE ? "vard" : t == CIO_FLOAT ? "varr" : "vari"; }
@@ -193,24 +212,9 @@ static void var_name(const decomp_cfg *c, const char *pre, cio_type type, int64_
     else snprintf(name, len, "%s%s%04lld", pre, type_prefix(type), (long long)v);
 }
 
-/* variables no decomposition partitions: record scalars, written by rank 0 */
-static void define_nonpart(cio_schema *s, int64_t n, cio_type type, MPI_Comm comm, int rank)
-{
-    cio_decomp *d0 = cio_decomp_new(0, NULL);
-    if (rank == 0) cio_decomp_add(d0, NULL, NULL);
-    cio_decomp_commit(d0, comm);
-    const char *td[] = {"time"};
-    for (int64_t v = 1; v <= n; v++) {
-        char name[64];
-        snprintf(name, sizeof name, "np%04lld", (long long)v);
-        int id = cio_schema_var(s, name, type, 1, td);
-        cio_schema_set_decomp(s, id, d0);
-    }
-    cio_decomp_release(d0);
-}
-
 cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm, int rank)
 {
+    if (df->ecase) return decomp_e3sm_schema(c, m, df, comm, rank);
     cio_schema *s = cio_schema_new(c->file);
     if (c->gatts) {
         cio_schema_att_text(s, -1, "title", "decomp_io: a replayed decomposition map (climio)");
@@ -234,7 +238,7 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
             snprintf(dn[i], sizeof dn[i], "%sdim%06d", pre, d->ndims - i);
             dims[i + 1] = dn[i];
         }
-        cio_decomp *dec = decomp_blocks(&m->part[k], d, c->sorted, comm);
+        cio_decomp *dec = decomp_blocks(&m->part[k], d, c->sorted, 0, comm);
         hole_fill *hf = m->part[k].any_unheld ? hole_fill_new(&m->part[k], c->data, fill, cio_type_size(type)) : NULL;
         for (int64_t v = 1; v <= df->nvars[k]; v++) {
             char name[64];
@@ -246,7 +250,6 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
         }
         cio_decomp_release(dec);
     }
-    if (df->nonpart > 0) define_nonpart(s, df->nonpart, type, comm, rank);
     return s;
 }
 

@@ -77,6 +77,11 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
  * case's variables their shapes. */
 int decomp_e3sm_check(const decomp_file *df, const dmap_loaded *m, const char *map, cio_err *e);
 cio_schema *decomp_e3sm_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm, int rank);
+/* The same file in E3SM-IO's blob layout (e3sm_io -x blob; decomp_e3sm.h), one
+ * subfile for the ranks of comm.  Collective; -1 with e on a map it cannot store. */
+int decomp_e3sm_blob_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm,
+                            cio_schema **out, cio_err *e);
+void decomp_e3sm_blob_free(void);
 
 /* Write the variable's _FillValue (fill, ts bytes) into the unheld runs of p it
  * covers (decomp_resolve_fill found them). */

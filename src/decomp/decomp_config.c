@@ -196,9 +196,6 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
     c->blob = cio_strcaseeq(cio_param_str(p, "layout"), "blob");
     const char *ec = cio_param_str(p, "e3sm_case");
     c->e3sm_case = cio_strcaseeq(ec, "none") ? 0 : cio_strcaseeq(ec, "auto") ? 'A' : (char)(ec[0] & ~0x20);
-    if (c->e3sm_case && c->blob)
-        return cio_seterr(e, "%s: e3sm_case writes the canonical layout; drop layout blob",
-                          cio_param_origin(p, "e3sm_case"));
     if (c->e3sm_case && c->type != CIO_DOUBLE && c->type != CIO_FLOAT)
         return cio_seterr(e, "%s: var_type %s: E3SM-IO's cases write double, or float (e3sm_io -j); use one of them",
                           cio_param_origin(p, "var_type"), cio_type_name(c->type));

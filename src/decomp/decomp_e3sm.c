@@ -2,7 +2,7 @@
  * the table of E3SM-IO's dimensions, variables and attributes (e3sm_case.h), the
  * partitioned variables on the map's decompositions, the others written by rank 0. */
 #include "config.h"
-#include "decomp.h"
+#include "decomp_e3sm.h"
 #include "e3sm_case.h"
 
 #include <stdio.h>
@@ -176,6 +176,8 @@ typedef struct builder {
     cio_decomp *dec[DMAP_MAX_DECOMPS];
     int last;           /* the variable the attributes belong to (-1: none yet) */
     int last_k;         /* its decomposition (-1: not partitioned) */
+    e3sm_blob *blob;    /* the blob layout: each decomposition's blob on this rank; NULL: canonical */
+    int blob_dims, blob_gatts;  /* the blob layout's dimensions and global attributes defined */
 } builder;
 
 /* The variable above is complete: its holes get its _FillValue, if filled. */
@@ -192,6 +194,7 @@ static void finish_var(builder *b)
  * variable on rank 0 (not partitioned). */
 static cio_decomp *var_decomp(builder *b, int k, int n, const int64_t *shape)
 {
+    if (k >= 0 && b->blob) return e3sm_blob_decomp(&b->blob[k], b->comm);
     if (k >= 0) {
         if (!b->dec[k])
             b->dec[k] = decomp_blocks(&b->m->part[k], &b->m->desc[k], b->c ? b->c->sorted : 0, 1, b->comm);
@@ -226,39 +229,94 @@ static void add_var(builder *b, const char *line, cio_type rec, int no_char)
     cio_type t = table_type(line[2], rec);
     b->last = -1;
     if (t == CIO_CHAR && no_char) return;    /* a driver without text arrays */
-    b->last = cio_schema_var(b->s, name, t, n, dims);
     b->last_k = atoi(rest(line, 4)) - 1;
-    if (!b->c) return;
     int64_t shape[CIO_MAX_DIMS];
     int is_rec, ns = var_shape(dd, dl, b->s, shape, &is_rec);
+    if (b->blob && b->last_k >= 0) {    /* re-dimensioned: (time, Dk.nelems) or (Dk.nelems) */
+        char ne[64];
+        snprintf(ne, sizeof ne, "D%d.nelems", b->last_k + 1);
+        const char *bd[2] = {dims[0], ne};
+        b->last = cio_schema_var(b->s, name, t, is_rec ? 2 : 1, is_rec ? bd : bd + 1);
+        int ids[CIO_MAX_DIMS + 1], kid = b->last_k + 1, nid = e3sm_dim_ids(b->s, dd, dl, ids);
+        cio_schema_att(b->s, b->last, "decomposition_ID", CIO_INT, 1, &kid);
+        cio_schema_att(b->s, b->last, "global_dimids", CIO_INT, nid, ids);
+    } else {
+        b->last = cio_schema_var(b->s, name, t, n, dims);
+    }
+    if (!b->c) return;
     cio_decomp *d = var_decomp(b, b->last_k, ns, shape);
     cio_schema_set_decomp(b->s, b->last, d);
     cio_decomp_release(d);
 }
 
-cio_schema *decomp_e3sm_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm, int rank)
+/* The blob layout's additions before the table's next line: its dimensions after
+ * the case's, its global attributes before the case's. */
+static void blob_extras(builder *b, char what)
 {
-    builder b = {.c = c, .m = m, .comm = comm, .rank = rank, .last = -1, .last_k = -1};
-    b.s = cio_schema_new(c ? c->file : "e3sm");
+    if (!b->blob) return;
+    if (what != 'd' && !b->blob_dims) e3sm_blob_dims(b->s, b->blob, b->m->ndecomps);
+    if (what != 'd') b->blob_dims = 1;
+    if (what == 'g' && !b->blob_gatts) e3sm_blob_gatts(b->s, b->blob, b->m->ndecomps);
+    if (what == 'g') b->blob_gatts = 1;
+}
+
+static cio_schema *build(builder *b, const decomp_file *df)
+{
     const char *const *t = case_table(df);
     for (int i = 0; t[i]; i++) {
         int l;
         const char *a = field(t[i], 1, &l);
         char name[128];
         snprintf(name, sizeof name, "%.*s", l, a);
+        blob_extras(b, t[i][0]);
         if (t[i][0] == 'd') {
-            cio_schema_dim(b.s, name, dim_len(rest(t[i], 2), m));
+            cio_schema_dim(b->s, name, dim_len(rest(t[i], 2), b->m));
+        } else if (t[i][0] == 'b') {
+            if (b->blob) e3sm_blob_map_vars(b->s, &b->blob[atoi(name) - 1], atoi(name) - 1, rest(t[i], 2), b->comm);
         } else if (t[i][0] == 'g') {
-            put_att(b.s, -1, t[i], CIO_CHAR);
+            put_att(b->s, -1, t[i], CIO_CHAR);
         } else if (t[i][0] == 'v') {
-            finish_var(&b);
-            add_var(&b, t[i], df->type, c && !c->rundate);
-        } else if (b.last >= 0) {
-            put_att(b.s, b.last, t[i], b.s->vars[b.last].type);
+            finish_var(b);
+            add_var(b, t[i], df->type, b->c && !b->c->rundate);
+        } else if (b->last >= 0) {
+            put_att(b->s, b->last, t[i], b->s->vars[b->last].type);
         }
     }
-    finish_var(&b);
+    finish_var(b);
     for (int k = 0; k < DMAP_MAX_DECOMPS; k++)
-        if (b.dec[k]) cio_decomp_release(b.dec[k]);
-    return b.s;
+        if (b->dec[k]) cio_decomp_release(b->dec[k]);
+    return b->s;
+}
+
+cio_schema *decomp_e3sm_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm, int rank)
+{
+    builder b = {.c = c, .m = m, .comm = comm, .rank = rank, .last = -1, .last_k = -1};
+    b.s = cio_schema_new(c ? c->file : "e3sm");
+    return build(&b, df);
+}
+
+/* The blobs of every case file of a run (the requests do not depend on the file). */
+static e3sm_blob blobs[DMAP_MAX_DECOMPS];
+static int nblobs_made;
+
+void decomp_e3sm_blob_free(void)
+{
+    for (int k = 0; k < nblobs_made; k++) e3sm_blob_release(&blobs[k]);
+    nblobs_made = 0;
+}
+
+int decomp_e3sm_blob_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm,
+                            cio_schema **out, cio_err *e)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    for (int k = nblobs_made; k < m->ndecomps; k++, nblobs_made++)
+        if (e3sm_blob_init(&blobs[k], &m->part[k], &m->desc[k], c->decomp, comm, e) != 0) {
+            nblobs_made++;
+            return -1;
+        }
+    builder b = {.c = c, .m = m, .comm = comm, .rank = rank, .last = -1, .last_k = -1, .blob = blobs};
+    b.s = cio_schema_new(c->file);
+    *out = build(&b, df);
+    return 0;
 }

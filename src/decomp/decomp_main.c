@@ -166,9 +166,14 @@ static void decomp_prepare(cio_app *a, void *ctx)
         if (k->files[i].ecase && decomp_e3sm_check(&k->files[i], &k->m, k->c.decomp, &e) != 0)
             cio_die_all(a->comm, "%s", e.msg);
     for (int i = 0; i < k->nfiles; i++) {
-        snprintf(k->path[i], sizeof k->path[i], "%s/%s%s.nc", k->c.outdir, k->c.file, k->files[i].suffix);
+        /* E3SM-IO's blob files are subfiles: <file>.nc.0000 */
+        snprintf(k->path[i], sizeof k->path[i], "%s/%s%s.nc%s", k->c.outdir, k->c.file, k->files[i].suffix,
+                 k->c.blob && k->c.e3sm_case ? ".0000" : "");
+        int rc = 0;
         if (!k->c.blob) k->s[i] = decomp_schema(&k->c, &k->m, &k->files[i], a->comm, a->rank);
-        else if (decomp_blob_schema(&k->c, &k->m, a->comm, &k->s[i], &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+        else if (k->c.e3sm_case) rc = decomp_e3sm_blob_schema(&k->c, &k->m, &k->files[i], a->comm, &k->s[i], &e);
+        else rc = decomp_blob_schema(&k->c, &k->m, a->comm, &k->s[i], &e);
+        if (rc != 0) cio_die_all(a->comm, "%s", e.msg);
         if (k->c.e3sm_case && a->rank == 0 && !cio_param_bool(a->params, "quiet")) {
             printf("  %s: E3SM-IO case file, %lld record%s of %s; variables per decomposition:", k->path[i],
                    (long long)k->files[i].records, k->files[i].records == 1 ? "" : "s", cio_type_name(k->files[i].type));
@@ -204,6 +209,7 @@ static void decomp_cleanup(cio_app *a, void *ctx)
     for (int i = 0; i < k->nfiles; i++) cio_schema_free(k->s[i]);
     k->nfiles = 0;
     decomp_blob_free();
+    decomp_e3sm_blob_free();
     decomp_holes_free();
     dmap_loaded_free(&k->m);
 }

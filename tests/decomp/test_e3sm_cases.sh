@@ -4,7 +4,8 @@
 # writes them: its dimensions (one ncol), fixed-size and record variables of
 # types char, int and double, its variable and global attributes, the same
 # header (size and bytes), the same file size and the same number of write
-# requests (E3SM-IO's never cross a row of the fastest dimension).
+# requests (E3SM-IO's never cross a row of the fastest dimension); and the same
+# files in E3SM-IO's blob layout.
 #
 # The figures below were measured with the real E3SM-IO (github
 # Parallel-NetCDF/E3SM-IO edb414b, PnetCDF 1.12.3) on the same small maps,
@@ -54,9 +55,10 @@ check() {
 }
 # replay CASE NP: the case's files in c<CASE><NP>/, E3SM-IO's options (sorted requests, 2 records)
 replay() {
-    run "$2" "$X" --decomp "map_$1.nc" --e3sm_case auto --sorted true --records 2 --iotype blocking_collective \
-        --verify --json "$1$2.json" --out "c$1$2" >"$1$2.log" 2>&1 || { cat "$1$2.log"; fail "$1 case at $2 ranks"; }
-    grep -Eq "verify +PASS" "$1$2.log" || fail "$1 case at $2 ranks: verify"
+    v=; [ "$2" = 2 ] && v=--verify   # checked at 2 ranks (the files are the same at 4)
+    run "$2" "$X" --decomp "map_$1.nc" --e3sm_case auto --sorted true --records 2 --iotype blocking_collective $v \
+        --json "$1$2.json" --out "c$1$2" >"$1$2.log" 2>&1 || { cat "$1$2.log"; fail "$1 case at $2 ranks"; }
+    [ -z "$v" ] || grep -Eq "verify +PASS" "$1$2.log" || fail "$1 case at $2 ranks: verify"
 }
 
 F_DIMS="time=UNLIMITED nbnd=2 chars=8 lev=4 ilev=5 ncol=96"
@@ -114,6 +116,42 @@ expect_fail 2 "bad1.nc: E3SM-IO's F case puts lat(ncol) on decomposition D2, whi
     "$X" --decomp bad1.nc --e3sm_case F --out bad
 expect_fail 2 "bad2.nc: E3SM-IO's F case takes dimension ncol from dimension 2 (slowest first) of decomposition D3, which is 6 here" \
     "$X" --decomp bad2.nc --e3sm_case F --out bad
+
+# --layout blob is e3sm_io -x blob: one subfile per history file (<file>.nc.0000),
+# the partitioned variables re-dimensioned (time, Dk.nelems), and per
+# decomposition the blobs' requests, sorted, merged and cut at rows.  E3SM-IO's
+# figures on the same maps at 2 ranks (structure, header and file bytes); the
+# rows' padding, which E3SM-IO leaves unwritten, holds the int fill (_).
+blob() {   # blob CASE NP
+    run "$2" "$X" --decomp "map_$1.nc" --e3sm_case auto --layout blob --records 2 --verify --out "b$1$2" \
+        >"b$1$2.log" 2>&1 || { cat "b$1$2.log"; fail "$1 blob at $2 ranks"; }
+    grep -Eq "verify +PASS" "b$1$2.log" || fail "$1 blob at $2 ranks: verify"
+}
+blob f 2
+B="nblobs=2 D1.nelems=96 D2.nelems=96 D3.nelems=384 D1.max_nreqs=1 D2.max_nreqs=1 D3.max_nreqs=4"
+check bf2/decomp_io_h0.nc.0000 "$F_DIMS $B | charR 2 intF 14 intR 5 int64F 6 doubleF 10 doubleR 392 | 2194 22" 135184 578616
+check bf2/decomp_io_h1.nc.0000 "$F_DIMS $B | charR 2 intF 14 intR 5 int64F 6 doubleF 10 doubleR 29 | 189 22" 16236 56228
+"$NCMPIDUMP" -h bf2/decomp_io_h0.nc.0000 >bf.cdl
+for want in "double ANRAIN(time, D3.nelems) ;" "ANRAIN:decomposition_ID = 3 ;" "ANRAIN:global_dimids = 0, 3, 5 ;" \
+    "double lat(D2.nelems) ;" "int D3.offsets(nblobs, D3.max_nreqs) ;" "D3.nreqs:global_dimids = 3, 5 ;" \
+    ":global_nprocs = 2 ;" ":num_subfiles = 1 ;"; do
+    grep -qF "$want" bf.cdl || fail "F blob: $want"
+done
+"$NCMPIDUMP" -v D1.offsets,D1.lengths,D1.blob_start bf2/decomp_io_h0.nc.0000 | tr -d ' \n' |
+    grep -qF "D1.blob_start=0,48;D1.offsets=0,48;D1.lengths=48,48;" || fail "F blob: D1's requests"
+blob g 4
+"$NCMPIDUMP" -v D3.nreqs,D3.blob_start,D3.blob_count,D3.offsets,D3.lengths bg4/decomp_io.nc.0000 | tr -d ' \n' |
+    grep -qF "D3.nreqs=2,3,2,2;D3.blob_start=0,5,10,14;D3.blob_count=5,5,4,4;D3.offsets=0,3,_,5,6,9,10,12,_,14,15,_;D3.lengths=3,2,_,1,3,1,2,2,_,1,3,_;" ||
+    fail "G blob at 4 ranks: D3's requests"
+blob g 2
+B="nblobs=2 D1.nelems=6 D2.nelems=9 D3.nelems=18 D4.nelems=27 D5.nelems=15 D6.nelems=24"
+B="$B D1.max_nreqs=1 D2.max_nreqs=3 D3.max_nreqs=4 D4.max_nreqs=9 D5.max_nreqs=5 D6.max_nreqs=3"
+check bg2/decomp_io.nc.0000 "$G_DIMS $B | charR 1 intF 24 int64F 12 doubleF 5 doubleR 40 | 222 750" 71844 83040
+blob i 2
+B="nblobs=2 D1.nelems=12 D2.nelems=24 D3.nelems=24 D4.nelems=36 D5.nelems=24"
+B="$B D1.max_nreqs=2 D2.max_nreqs=3 D3.max_nreqs=6 D4.max_nreqs=14 D5.max_nreqs=3"
+check bi2/decomp_io_h0.nc.0000 "$I_DIMS $B | charR 2 intF 17 intR 5 int64F 10 doubleF 16 doubleR 535 | 3863 30" 221080 340552
+check bi2/decomp_io_h1.nc.0000 "$I_DIMS $B | charR 2 intF 17 intR 5 int64F 10 doubleF 8 doubleR 535 | 3815 32" 218704 278620
 
 # E3SM-IO leaves the elements no task holds unwritten; --fill_holes true writes
 # the variable's own _FillValue there (tiny_map: element 24 of D3 is nobody's)

@@ -29,6 +29,7 @@ typedef struct decomp_cfg {
     int fill_holes;             /* write _FillValue into the elements no task holds (PIO); 0: leave them (e3sm_io) */
     int gatts;                  /* climio's global attributes (title, decomposition); not in pioperf's files */
     cio_data_kind data;         /* the values of held elements (pattern or model) */
+    int pio_values;             /* pioperf's values instead: from the element's index alone */
 } decomp_cfg;
 
 int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e);
@@ -83,9 +84,9 @@ int decomp_e3sm_blob_schema(const decomp_cfg *c, const dmap_loaded *m, const dec
                             cio_schema **out, cio_err *e);
 void decomp_e3sm_blob_free(void);
 
-/* Write the variable's _FillValue (fill, ts bytes) into the unheld runs of p it
- * covers (decomp_resolve_fill found them). */
-void decomp_set_hole_fill(cio_schema *s, int id, const dmap_part *p, cio_data_kind data, const void *fill, size_t ts);
+/* The variable's values: c's data (or pioperf's values), and its _FillValue
+ * (fill, ts bytes) in the unheld runs of p it covers (decomp_resolve_fill found them). */
+void decomp_set_hole_fill(cio_schema *s, int id, const dmap_part *p, const decomp_cfg *c, const void *fill, size_t ts);
 
 /* pioperf's rundate, date_and_time's DATE // ' ' // TIME(1:4): "YYYYMMDD hhmm"
  * in local time, or in UTC from SOURCE_DATE_EPOCH when that is set (files that

@@ -183,11 +183,12 @@ typedef struct builder {
 /* The variable above is complete: its holes get its _FillValue, if filled. */
 static void finish_var(builder *b)
 {
-    if (b->last < 0 || b->last_k < 0 || !b->c || !b->m->part[b->last_k].any_unheld) return;
+    if (b->last < 0 || b->last_k < 0 || !b->c || b->blob) return;
+    if (!b->m->part[b->last_k].any_unheld && !b->c->pio_values) return;
     unsigned char fv[8];
     const cio_var *v = &b->s->vars[b->last];
     fill_value(v, fv);
-    decomp_set_hole_fill(b->s, b->last, &b->m->part[b->last_k], b->c->data, fv, cio_type_size(v->type));
+    decomp_set_hole_fill(b->s, b->last, &b->m->part[b->last_k], b->c, fv, cio_type_size(v->type));
 }
 
 /* This rank's share of a variable: its boxes on decomposition k, or the whole

@@ -157,6 +157,11 @@ static void decomp_prepare(cio_app *a, void *ctx)
                             "order (decomp_order is for PIO text maps)\n",
                     cio_param_origin(p, "decomp_order"), k->c.decomp, dmap_format_name(k->m.format));
     }
+    /* the blob layout's blob_start and blob_count are int64: no classic CDF-1/2 type */
+    cio_format fmt = a->ecfg.opts.format;
+    if (k->c.blob && (fmt == CIO_FMT_CDF1 || fmt == CIO_FMT_CDF2 || fmt == CIO_FMT_NC4C))
+        cio_die_all(a->comm, "%s: layout blob stores 64-bit integers (blob_start, blob_count), which format %s cannot "
+                    "hold: use cdf5 or nc4", cio_param_origin(a->params, "format"), cio_format_name(fmt));
     if (a->rank == 0) cio_mkdir_p(k->c.outdir, &e);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
     decomp_rundate_set(a->comm);

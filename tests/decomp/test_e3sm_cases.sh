@@ -152,6 +152,8 @@ B="nblobs=2 D1.nelems=12 D2.nelems=24 D3.nelems=24 D4.nelems=36 D5.nelems=24"
 B="$B D1.max_nreqs=2 D2.max_nreqs=3 D3.max_nreqs=6 D4.max_nreqs=14 D5.max_nreqs=3"
 check bi2/decomp_io_h0.nc.0000 "$I_DIMS $B | charR 2 intF 17 intR 5 int64F 10 doubleF 16 doubleR 535 | 3863 30" 221080 340552
 check bi2/decomp_io_h1.nc.0000 "$I_DIMS $B | charR 2 intF 17 intR 5 int64F 10 doubleF 8 doubleR 535 | 3815 32" 218704 278620
+expect_fail 2 "command line: layout blob stores 64-bit integers (blob_start, blob_count), which format cdf1 cannot hold" \
+    "$X" --decomp map_g.nc --e3sm_case auto --layout blob --format cdf1 --out bad
 
 # E3SM-IO leaves the elements no task holds unwritten; --fill_holes true writes
 # the variable's own _FillValue there (tiny_map: element 24 of D3 is nobody's)

@@ -279,7 +279,8 @@ def collect(outdir, csv_path=None, json_path=None, include_pending=False):
                 timers.append(k)
             elif k.startswith("kernel_report."):
                 kr.append(k)
-    columns += extra_hints + IO + CONTEXT + applied + sorted(defaults) + stats + MEASURES + [p for p in phases] + memory + timers + kr + LAST
+    columns += extra_hints + IO + CONTEXT + applied + sorted(defaults) + stats + MEASURES + [p for p in phases] + \
+        memory + timers + kr + LAST
     columns = list(dict.fromkeys(columns))
     csv_path = os.path.abspath(csv_path or os.path.join(outdir, "results.csv"))
     json_path = os.path.abspath(json_path or os.path.join(outdir, "results.json"))

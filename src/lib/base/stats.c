@@ -62,6 +62,7 @@ void cio_stats_reset(cio_stats *s)
         fresh.t[i].depth = s->t[i].depth;
         fresh.t[i].started = s->t[i].started;
         fresh.t[i].makes_data = s->t[i].makes_data;
+        fresh.t[i].wall_clock = s->t[i].wall_clock;
     }
     fresh.ntimers = s->ntimers;
     fresh.clock_stops_for_data = s->clock_stops_for_data;
@@ -94,6 +95,13 @@ int cio_stats_data_timer(cio_stats *s, const char *name)
     return id;
 }
 
+int cio_stats_wall_timer(cio_stats *s, const char *name)
+{
+    int id = cio_stats_timer(s, name);
+    s->t[id].wall_clock = 1;
+    return id;
+}
+
 /* The driver calls a timed window may hold; data generation must not run inside one. */
 static int in_io_call(const cio_stats *s)
 {
@@ -104,11 +112,11 @@ static int in_io_call(const cio_stats *s)
     return 0;
 }
 
-/* Any timer other than the data timers running (a kernel's phase, a driver call). */
+/* Any timer on the I/O clock running (a kernel's phase, a driver call). */
 static int in_other_timer(const cio_stats *s)
 {
     for (int i = 0; i < s->ntimers; i++)
-        if (!s->t[i].makes_data && s->t[i].depth > 0) return 1;
+        if (!s->t[i].makes_data && !s->t[i].wall_clock && s->t[i].depth > 0) return 1;
     return 0;
 }
 
@@ -137,13 +145,18 @@ static void data_end(cio_stats *s)
     s->paused_all += stood;
 }
 
+static double clock_of(const cio_stats *s, const cio_timer *t)
+{
+    return t->makes_data || t->wall_clock ? MPI_Wtime() : cio_stats_io_clock(s);
+}
+
 /* Nested begin/end of the same timer count once, from the outermost begin.  Data
- * timers run on the wall clock, every other timer on the I/O clock. */
+ * and wall-clock timers run on the wall clock, every other timer on the I/O clock. */
 void cio_timer_begin(cio_stats *s, int id)
 {
     cio_timer *t = &s->t[id];
     if (t->depth == 0 && t->makes_data) data_begin(s);
-    if (t->depth++ == 0) t->started = t->makes_data ? MPI_Wtime() : cio_stats_io_clock(s);
+    if (t->depth++ == 0) t->started = clock_of(s, t);
 }
 
 void cio_timer_end(cio_stats *s, int id)
@@ -151,7 +164,7 @@ void cio_timer_end(cio_stats *s, int id)
     cio_timer *t = &s->t[id];
     if (t->depth <= 0) cio_die("internal: timer %s ended without a begin", t->name);
     if (--t->depth == 0) {
-        t->seconds += (t->makes_data ? MPI_Wtime() : cio_stats_io_clock(s)) - t->started;
+        t->seconds += clock_of(s, t) - t->started;
         t->calls++;
         t->started = 0;
         if (t->makes_data) data_end(s);

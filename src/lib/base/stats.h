@@ -51,6 +51,7 @@ typedef struct cio_timer {
     double started;     /* > 0 while running, on the I/O clock (the wall clock for a data timer) */
     int depth;
     int makes_data;     /* making values (pack, a model's computation): the I/O clock stops while it runs */
+    int wall_clock;     /* timed on the wall clock, the making of values included (a program's total) */
 } cio_timer;
 
 typedef struct cio_stats {
@@ -94,6 +95,8 @@ int cio_stats_timer(cio_stats *s, const char *name);
 /* A kernel timer around making values (a model's computation), which the I/O
  * clock leaves out as it does pack. */
 int cio_stats_data_timer(cio_stats *s, const char *name);
+/* A kernel timer on the wall clock, whatever the window (a program's total run time). */
+int cio_stats_wall_timer(cio_stats *s, const char *name);
 int cio_stats_find(const cio_stats *s, const char *name);
 void cio_timer_begin(cio_stats *s, int id);
 void cio_timer_end(cio_stats *s, int id);

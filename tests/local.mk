@@ -51,6 +51,9 @@ EXTRA_DIST += tests/test_driver_template.sh tests/test_recipe_parameter.sh tests
 TESTS += tests/test_hostlist tests/test_repeat tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh \
   tests/test_what_ran.sh
 EXTRA_DIST += tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh tests/test_what_ran.sh
+# the version and commit configure records (a copy without .git, a release tarball)
+TESTS += tests/test_source_version.sh
+EXTRA_DIST += tests/test_source_version.sh
 
 
 # the fuzz targets, replayed over their corpus without libFuzzer

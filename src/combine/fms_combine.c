@@ -248,7 +248,7 @@ static void write_json(const fms_set *s, const fms_opts *o, const fms_times *t, 
 {
     FILE *f = fopen(o->json, "w");
     if (!f) {
-        fprintf(stderr, "Warning: cannot write %s\n", o->json);
+        fprintf(stderr, "Warning: cannot write %s: %s\n", o->json, strerror(errno));
         return;
     }
     cio_json j;

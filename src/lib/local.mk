@@ -112,6 +112,7 @@ src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/app_json.c \
 	src/lib/app/app_params.c \
 	src/lib/app/app_repeat.c \
+	src/lib/app/app_agree.c \
 	src/lib/app/app_report.c \
 	src/lib/app/app_what_ran.c \
 	src/lib/app/buildinfo.h \

@@ -144,7 +144,8 @@ static void note_storage(cio_app *a, const cio_driver *d, cio_format fmt)
     if (!d->stores_data && given(a, "fsync") && a->ecfg.fsync)
         note(a, "fsync", "fsync %s (%s) has no effect: the %s driver stores nothing, so there is nothing to make "
              "durable", cio_param_str(p, "fsync"), cio_param_origin(p, "fsync"), d->name);
-    if (!d->stores_data && given(a, "keep_files") && cio_param_bool(p, "keep_files"))
+    if (!d->stores_data && given(a, "keep_files") && cio_param_bool(p, "keep_files") &&
+        cio_param_int(p, "repetitions") > 1)
         note(a, "keep_files", "keep_files (%s) has no effect: the %s driver writes no files",
              cio_param_origin(p, "keep_files"), d->name);
 }
@@ -166,7 +167,7 @@ static void note_dry_run(cio_app *a)
              cio_param_origin(p, "repetitions"));
     static const char *const rep_keys[] = {"repetition_delay", "keep_files", NULL};
     for (int i = 0; rep_keys[i]; i++)
-        if (reps <= 1 && given(a, rep_keys[i]) && !cio_app_unused_note(a, rep_keys[i]))
+        if (reps <= 1 && given(a, rep_keys[i]))
             note(a, rep_keys[i], "%s (%s) has no effect without --repetitions above 1", rep_keys[i],
                  cio_param_origin(p, rep_keys[i]));
 }

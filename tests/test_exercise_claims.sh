@@ -32,4 +32,6 @@ expect_fail 1 "decomp_io: error: cannot create directory f: a file of that name 
 expect_fail 1 "/f: is not a directory: the output folder is a file (or lies under one)" \
   "$top_builddir/src/gcrm/gcrm_io" --driver mpiio --output_dir f --restart_interval 0 --cdf_output_nsamples 1 \
   --end_minutes 0
+# climio_bp2nc: an empty --output is no file name
+expect_fail 1 "command line: output expects a" "$top_builddir/src/bp2nc/climio_bp2nc" --input x.bp --output ""
 pass

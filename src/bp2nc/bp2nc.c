@@ -36,7 +36,7 @@ static const cio_param_spec bp2nc_params[] = {
     {"input", CIO_P_STRING, NULL, "a BP output (NAME.bp) or a folder: every *.bp output below it", 0, 0, 0, 0},
     {"output", CIO_P_STRING, NULL,
      "the netCDF file (one input) or folder (folder input); default: beside the input, NAME without .bp", 0, 0, 0,
-     0},
+     CIO_PF_NONEMPTY},
     CIO_PARAM_END,
 };
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The bench scripts' flags, as a hostile user gives them: counts below 1, a
+# The bench scripts' flags (and climio-sweep's folder flags), as a hostile user gives them: counts below 1, a
 # timeout that is no number of seconds, a launcher or kernel arguments that do
 # not split, a file where a folder goes.  Each ends with one usage error
 # (exit 2) naming the flag before any run: no traceback.
@@ -15,7 +15,9 @@ while IFS='|' read -r script want flags; do
   [ -n "$script" ] || continue
   n=$((n + 1))
   set +e
-  eval "\"$PYTHON\" \"$S/$script\" $flags" >out.txt 2>err.txt
+  py="\"$PYTHON\""
+  [ "$script" = climio-sweep ] && py="CLIMIO_PYTHON=\"$PYTHON\" sh"   # a shell script that picks its Python
+  eval "$py \"$S/$script\" $flags" >out.txt 2>err.txt
   rc=$?
   set -e
   grep -q "Traceback" err.txt && { cat err.txt; fail "$script $flags: traceback"; }
@@ -43,6 +45,8 @@ bench-scale|--np: expected whole numbers >= 1 separated by blanks, found 'x'|--n
 bench-scale|--json .: is a directory, expected a file name|--json .
 plan-tables|--output /: is a directory, expected a file name|--output / --run .
 plan-tables|--run f: expected the folder of the programs and inputs|--run f
+climio-sweep|--out: expected a folder name, found ''|run f --out ""
+climio-sweep|--dest: expected a folder name, found ''|report f --dest ""
 CASES
 echo "$n cases"
 pass

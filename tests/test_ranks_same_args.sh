@@ -33,6 +33,14 @@ rc=$?
 set -e
 [ $rc -ne 124 ] || fail "mom_io: hang"
 grep -qF "rank 2 was started with other arguments than rank 0" err.txt || { cat err.txt; fail "mom_io: not said"; }
+# two programs in one launch
+set +e
+timeout 60 $MPIEXEC -n 1 "$EX" --driver null : -n 1 "$top_builddir/src/decomp/decomp_io" --driver null >out.txt 2>err.txt
+rc=$?
+set -e
+[ $rc -ne 124 ] && [ $rc -ne 0 ] || fail "two programs: exit $rc"
+grep -qF "(rank 0: 'engine_exercise --driver null'; rank 1: 'decomp_io --driver null'): every rank must run the same program" \
+  err.txt || { cat err.txt; fail "two programs: not said"; }
 # the same arguments on every rank of an MPMD line run
 timeout 60 $MPIEXEC -n 1 "$EX" $X : -n 1 "$EX" $X >out.txt 2>err.txt || { cat err.txt; fail "equal MPMD ranks"; }
 # an option given twice: the last is used and the first said, once, and in not_applied

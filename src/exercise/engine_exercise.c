@@ -217,9 +217,10 @@ int main(int argc, char **argv)
     cio_err e = {0};
     if (app.rank == 0 && cio_param_bool(p, "mkdir")) cio_mkdir_p(outdir, &e);
     if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
-    /* the file, --json and the lock checked and claimed before anything is written */
+    /* the file, --json and the lock checked and claimed before anything is written; with
+     * --mkdir false the folder is left for the driver to meet (its error is what is tried) */
     cio_outputs *outs = cio_outputs_new();
-    if (app.rank == 0 && !x.is_null) {
+    if (app.rank == 0 && !x.is_null && cio_param_bool(p, "mkdir")) {
         char src[600];
         snprintf(src, sizeof src, "output_dir '%s' (%s)", outdir, cio_param_origin(p, "output_dir"));
         cio_outputs_add(outs, x.path, src, NULL, 1);

@@ -149,7 +149,7 @@ void cio_app_note_inapplicable(cio_app *a, int nprocs);
  * cio_app_note_inapplicable prints them. */
 /* Stop every rank when the ranks were started with different arguments. */
 void cio_app_check_same_args(cio_app *a, int argc, char **argv);
-/* An option given twice with different values: the first is noted as without effect. */
+/* An option given twice with different values: the first is said to have no effect (rank 0, stderr). */
 void cio_app_note_repeated_args(cio_app *a);
 void cio_app_note_unused(cio_app *a, const char *key, const char *fmt, ...) CIO_PRINTF(3, 4);
 const char *cio_app_unused_note(const cio_app *a, const char *key);   /* NULL: it applies */

@@ -53,8 +53,9 @@ void cio_app_note_repeated_args(cio_app *a)
     for (int i = 0; i < cio_params_cmdline_count(p); i++) {
         int k = cio_params_cmdline_overridden(p, i);
         if (k < 0) continue;
-        const char *key = cio_params_cmdline_key(p, i);
-        cio_app_note_unused(a, key, "--%s %s (command line) has no effect: --%s %s, given after it, is used", key,
-                            cio_params_cmdline_value(p, i), cio_params_cmdline_key(p, k), cio_params_cmdline_value(p, k));
+        if (a->rank != 0 || cio_param_bool(p, "quiet")) continue;
+        fprintf(stderr, "%s: note: --%s %s (command line) has no effect: --%s %s, given after it, is used\n", a->kernel,
+                cio_params_cmdline_key(p, i), cio_params_cmdline_value(p, i), cio_params_cmdline_key(p, k),
+                cio_params_cmdline_value(p, k));
     }
 }

@@ -29,6 +29,7 @@ typedef struct decomp_cfg {
     int fill_holes;             /* write _FillValue into the elements no task holds (PIO); 0: leave them (e3sm_io) */
     int gatts;                  /* climio's global attributes (title, decomposition); not in pioperf's files */
     cio_data_kind data;         /* the values of held elements (pattern or model) */
+    int pio_values;             /* pioperf's values instead: from the element's index alone */
 } decomp_cfg;
 
 int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e);

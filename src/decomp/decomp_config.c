@@ -37,6 +37,10 @@ const cio_param_spec decomp_params[] = {
      "write each variable's _FillValue into the elements no task holds, as PIO does (each rank the unheld elements "
      "in its own range of indices); false: leave them unwritten, as e3sm_io does without -u; auto: true, except "
      "for E3SM-IO maps", "auto|true|false", 0, 0, 0},
+    {"pio_values", CIO_P_BOOL, "false",
+     "write the values pioperf writes instead of the data pattern: element i (0-based, row-major) holds i + 1 "
+     "(int), 1e5 * (i + 1) (float) or (i + 1) / 1e6 computed in single precision (double), in every variable and "
+     "record, so a file can be compared byte for byte with pioperf's", 0, 0, 0, 0},
     {"var_names", CIO_P_STRING, NULL,
      "names of the first variables, comma-separated, instead of pioperf's vard0001, ... (the data pattern follows "
      "the name, so a replay of a kernel's map with its variable's name writes that kernel's values)", 0, 0, 0, 0},
@@ -179,6 +183,10 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
     const char *fh = cio_param_str(p, "fill_holes");
     c->fill_holes = cio_strcaseeq(fh, "true") ? 1 : cio_strcaseeq(fh, "false") ? 0 : -1;   /* -1: by the map's format */
     c->gatts = 1;
+    c->pio_values = cio_param_bool(p, "pio_values");
+    if (c->pio_values && cio_param_isset(p, "data") && strcmp(cio_param_str(p, "data"), "pattern") != 0)
+        return cio_seterr(e, "%s: pio_values writes pioperf's values; data %s asks for others: choose one",
+                          cio_param_origin(p, "pio_values"), cio_param_str(p, "data"));
     c->var_names = cio_param_str(p, "var_names");
     if (c->var_names) {
         int64_t n = 1;

@@ -92,90 +92,101 @@ static void hilbert(int64_t n, int64_t d, int64_t *x, int64_t *y)
     }
 }
 
+static int64_t *map_alloc(int64_t len) { return cio_malloc((size_t)(len ? len : 1) * sizeof(int64_t)); }
+
+/* block, random, holes and roundrobin: task t's indices of an array of n */
+static int64_t map_linear(const gen *g, int64_t n, int64_t t, int64_t **out)
+{
+    int64_t t0, cnt, len;
+    if (g->kind == G_RR) {
+        len = n / g->ntasks + (t < n % g->ntasks);
+        int64_t *m = *out = map_alloc(len);
+        for (int64_t j = 0; j < len; j++) m[j] = t + j * g->ntasks;
+        return len;
+    }
+    dmap_tasks_of_rank(n, (int)t, (int)g->ntasks, &t0, &cnt);
+    len = g->kind == G_HOLES ? cnt + cnt / (g->hole_every - 1) : cnt;
+    int64_t *m = *out = map_alloc(len);
+    for (int64_t i = 0, j = 0; j < len; j++) {
+        if (g->kind == G_HOLES && (j + 1) % g->hole_every == 0) m[j] = -1;
+        else m[j] = g->kind == G_RANDOM ? permute(g, t0 + i++, n) : t0 + i++;
+    }
+    return len;
+}
+
+static int64_t map_cubed(const gen *g, const dmap_desc *d, int64_t t, int64_t **out)
+{
+    int64_t ne = g->ne, nel = 6 * ne * ne, side = 2 * ne, ncol = 6 * side * side, t0, cnt;
+    int64_t nlev = d->ndims == 2 ? d->dims[0] : 1;
+    dmap_tasks_of_rank(nel, (int)t, (int)g->ntasks, &t0, &cnt);
+    int64_t len = cnt * 4 * nlev, j = 0;
+    int64_t *m = *out = map_alloc(len);
+    for (int64_t lev = 0; lev < nlev; lev++)
+        for (int64_t el = t0; el < t0 + cnt; el++) {
+            int64_t f = el / (ne * ne), ex, ey;
+            hilbert(ne, el % (ne * ne), &ex, &ey);
+            for (int q = 0; q < 4; q++) {
+                int64_t cx = 2 * ex + (q & 1), cy = 2 * ey + (q >> 1);
+                m[j++] = lev * ncol + (f * side + cy) * side + cx;
+            }
+        }
+    return len;
+}
+
+static int64_t map_mom(const gen *g, const dmap_desc *d, int64_t t, int64_t **out)
+{
+    mom_box b = mom_pe_box(&g->dom, (int)t);
+    int64_t nk = d->ndims == 3 ? d->dims[0] : 1, ni = g->dom.ni, nj = g->dom.nj;
+    int64_t len = nk * b.nx * b.ny, j = 0;
+    int64_t *m = *out = map_alloc(len);
+    for (int64_t z = 0; z < nk; z++)
+        for (int64_t y = b.y; y < b.y + b.ny; y++)
+            for (int64_t x = b.x; x < b.x + b.nx; x++) m[j++] = (z * nj + y) * ni + x;
+    return len;
+}
+
+static int64_t map_gcrm(const gen *g, const dmap_desc *d, int64_t t, int64_t **out)
+{
+    gcrm_grid gg;
+    gcrm_grid_init(&gg, g->level, g->iota, (int)t, (int)g->ntasks);
+    int64_t nl = d->ndims == 2 ? d->dims[1] : 1, bcells = gg.bs * gg.bs;
+    int64_t len = (gg.owns_north + gg.owns_south + gg.nsdm * bcells) * nl, j = 0;
+    int64_t *m = *out = map_alloc(len);
+    /* gcrm_io's order: the north pole, the south pole, then each block's cells, all layers of each */
+    for (int pole = 0; pole < 2; pole++)
+        if (pole ? gg.owns_south : gg.owns_north)
+            for (int64_t l = 0; l < nl; l++) m[j++] = pole * nl + l;
+    for (int64_t b = 0; b < gg.nsdm; b++)
+        for (int64_t c = gg.blk_first[b]; c < gg.blk_first[b] + bcells; c++)
+            for (int64_t l = 0; l < nl; l++) m[j++] = c * nl + l;
+    gcrm_grid_free(&gg);
+    return len;
+}
+
+static int64_t map_convert(const gen *g, int k, int64_t t, int64_t **out)
+{
+    dmap_part p;
+    cio_err e = {0};
+    if (dmap_read(g->src, k, t, 1, &p, &e) != 0) cio_die("%s", e.msg);
+    int64_t len = dmap_part_entries(&p), j = 0;
+    int64_t *m = *out = map_alloc(len);
+    for (int64_t r = 0; r < p.nruns; r++)
+        for (int64_t i = 0; i < p.len[r]; i++) m[j++] = p.start[r] < 0 ? -1 : p.start[r] + i;
+    dmap_part_free(&p);
+    return len;
+}
+
 static int64_t task_map(void *ctx, int k, int64_t t, int64_t **out)
 {
     gen *g = ctx;
     const dmap_desc *d = &g->desc[k];
-    int64_t n = dmap_desc_elems(d), t0, cnt, len = 0;
-    int64_t *m = NULL;
     switch (g->kind) {
-    case G_BLOCK:
-    case G_RANDOM:
-    case G_HOLES:
-        dmap_tasks_of_rank(n, (int)t, (int)g->ntasks, &t0, &cnt);
-        len = g->kind == G_HOLES ? cnt + cnt / (g->hole_every - 1) : cnt;
-        m = cio_malloc((size_t)(len ? len : 1) * sizeof(int64_t));
-        for (int64_t i = 0, j = 0; j < len; j++) {
-            if (g->kind == G_HOLES && (j + 1) % g->hole_every == 0) m[j] = -1;
-            else m[j] = g->kind == G_RANDOM ? permute(g, t0 + i++, n) : t0 + i++;
-        }
-        break;
-    case G_RR:
-        len = n / g->ntasks + (t < n % g->ntasks);
-        m = cio_malloc((size_t)(len ? len : 1) * sizeof(int64_t));
-        for (int64_t j = 0; j < len; j++) m[j] = t + j * g->ntasks;
-        break;
-    case G_CUBED: {
-        int64_t ne = g->ne, nel = 6 * ne * ne, side = 2 * ne, ncol = 6 * side * side;
-        int64_t nlev = d->ndims == 2 ? d->dims[0] : 1;
-        dmap_tasks_of_rank(nel, (int)t, (int)g->ntasks, &t0, &cnt);
-        len = cnt * 4 * nlev;
-        m = cio_malloc((size_t)(len ? len : 1) * sizeof(int64_t));
-        int64_t j = 0;
-        for (int64_t lev = 0; lev < nlev; lev++)
-            for (int64_t el = t0; el < t0 + cnt; el++) {
-                int64_t f = el / (ne * ne), ex, ey;
-                hilbert(ne, el % (ne * ne), &ex, &ey);
-                for (int q = 0; q < 4; q++) {
-                    int64_t cx = 2 * ex + (q & 1), cy = 2 * ey + (q >> 1);
-                    m[j++] = lev * ncol + (f * side + cy) * side + cx;
-                }
-            }
-        break;
+    case G_CUBED: return map_cubed(g, d, t, out);
+    case G_MOM: return map_mom(g, d, t, out);
+    case G_GCRM: return map_gcrm(g, d, t, out);
+    case G_CONVERT: return map_convert(g, k, t, out);
+    default: return map_linear(g, dmap_desc_elems(d), t, out);
     }
-    case G_MOM: {
-        mom_box b = mom_pe_box(&g->dom, (int)t);
-        int64_t nk = d->ndims == 3 ? d->dims[0] : 1, ni = g->dom.ni, nj = g->dom.nj;
-        len = nk * b.nx * b.ny;
-        m = cio_malloc((size_t)(len ? len : 1) * sizeof(int64_t));
-        int64_t j = 0;
-        for (int64_t z = 0; z < nk; z++)
-            for (int64_t y = b.y; y < b.y + b.ny; y++)
-                for (int64_t x = b.x; x < b.x + b.nx; x++) m[j++] = (z * nj + y) * ni + x;
-        break;
-    }
-    case G_GCRM: {
-        gcrm_grid gg;
-        gcrm_grid_init(&gg, g->level, g->iota, (int)t, (int)g->ntasks);
-        int64_t nl = d->ndims == 2 ? d->dims[1] : 1, bcells = gg.bs * gg.bs;
-        len = (gg.owns_north + gg.owns_south + gg.nsdm * bcells) * nl;
-        m = cio_malloc((size_t)(len ? len : 1) * sizeof(int64_t));
-        int64_t j = 0;
-        /* gcrm_io's order: the north pole, the south pole, then each block's cells, all layers of each */
-        for (int pole = 0; pole < 2; pole++)
-            if (pole ? gg.owns_south : gg.owns_north)
-                for (int64_t l = 0; l < nl; l++) m[j++] = pole * nl + l;
-        for (int64_t b = 0; b < gg.nsdm; b++)
-            for (int64_t c = gg.blk_first[b]; c < gg.blk_first[b] + bcells; c++)
-                for (int64_t l = 0; l < nl; l++) m[j++] = c * nl + l;
-        gcrm_grid_free(&gg);
-        break;
-    }
-    case G_CONVERT: {
-        dmap_part p;
-        cio_err e = {0};
-        if (dmap_read(g->src, k, t, 1, &p, &e) != 0) cio_die("%s", e.msg);
-        len = dmap_part_entries(&p);
-        m = cio_malloc((size_t)(len ? len : 1) * sizeof(int64_t));
-        int64_t j = 0;
-        for (int64_t r = 0; r < p.nruns; r++)
-            for (int64_t i = 0; i < p.len[r]; i++) m[j++] = p.start[r] < 0 ? -1 : p.start[r] + i;
-        dmap_part_free(&p);
-        break;
-    }
-    }
-    *out = m;
-    return len;
 }
 
 /* "8,96" -> C-order lengths. */

@@ -100,6 +100,66 @@ static int int_in(const tok *t, const char *path, const char *name, int64_t lo, 
     return 0;
 }
 
+/* One "name = values" item: nv values from v. */
+static int nl_item(nl *o, const char *name, int line, const tok *v, int nv, const char *path, cio_err *e)
+{
+    int rc = 0;
+    int64_t x;
+    if (cio_strcaseeq(name, "decompfile")) {
+        if (nv > NL_MAXFILES) rc = cio_seterr(e, "%s:%d: decompfile: at most %d entries", path, line, NL_MAXFILES);
+        for (int k = 0; k < o->ndecomp; k++) cio_free(o->decompfile[k]);
+        o->ndecomp = 0;
+        for (int k = 0; k < nv && rc == 0; k++) {
+            char *s = cio_trim(v[k].s);
+            if (!*s) break;   /* the list ends at the first blank entry */
+            o->decompfile[o->ndecomp++] = cio_strdup(s);
+        }
+    } else if (cio_strcaseeq(name, "pio_typenames")) {
+        o->ntypes = 0;
+        o->typeline = line;
+        if (nv > 4) rc = cio_seterr(e, "%s:%d: pio_typenames: at most 4 entries, found %d", path, line, nv);
+        for (int k = 0; k < nv && rc == 0; k++) {
+            const char *s = cio_trim(v[k].s);
+            if (!*s) break;   /* as pioperf: a blank entry ends the list */
+            int ty = pio_type_number(s);
+            if (!ty)   /* pioperf drops it and the ones after it, without a word */
+                rc = cio_seterr(e, "%s:%d: pio_typenames: entry %d '%s': expected pnetcdf, netcdf, netcdf4c or "
+                                   "netcdf4p", path, line, k + 1, s);
+            else
+                o->types[o->ntypes++] = ty;
+        }
+    } else if (cio_strcaseeq(name, "rearrangers")) {
+        if (nv > 2) rc = cio_seterr(e, "%s:%d: rearrangers: at most 2 values", path, line);
+        for (int k = 0; k < nv && rc == 0; k++)
+            if ((rc = int_in(&v[k], path, name, 0, 2, "0 (both), 1 (box) or 2 (subset)", &x, e)) == 0) o->rearr[k] = (int)x;
+    } else if (cio_strcaseeq(name, "niotasks")) {
+        if (nv > 64) rc = cio_seterr(e, "%s:%d: niotasks: at most 64 values", path, line);
+        for (int k = 0; k < nv && rc == 0; k++)
+            if ((rc = int_in(&v[k], path, name, INT32_MIN, INT32_MAX, "an I/O task count (<= 0: every count)", &x,
+                             e)) == 0)
+                o->niotasks[k] = (int)x;
+    } else if (cio_strcaseeq(name, "nframes")) {
+        if (nv > 1) rc = cio_seterr(e, "%s:%d: nframes: one value", path, line);
+        if (rc == 0 && (rc = int_value(&v[0], path, name, &o->nframes, e)) == 0 && o->nframes < 1)
+            rc = cio_seterr(e, "%s:%d: nframes %lld: expected at least 1", path, line, (long long)o->nframes);
+    } else if (cio_strcaseeq(name, "nvars") || cio_strcaseeq(name, "varsize")) {
+        int64_t *a = cio_strcaseeq(name, "nvars") ? o->nvars : o->varsize;
+        if (nv > 12) rc = cio_seterr(e, "%s:%d: %s: at most 12 values", path, line, name);
+        memset(a, 0, 12 * sizeof *a);
+        /* 0 ends the list, as in pioperf */
+        for (int k = 0; k < nv && rc == 0; k++) rc = int_in(&v[k], path, name, 0, INT64_MAX / 2, "0 or more", &a[k], e);
+    } else if (cio_strcaseeq(name, "unlimdimindof")) {
+        const char *s = v[0].s;
+        if (cio_strcaseeq(s, ".true.") || cio_strcaseeq(s, "t") || cio_strcaseeq(s, ".t."))
+            rc = cio_seterr(e, "%s:%d: unlimdimindof = .true. (a map that includes the time dimension) is not "
+                               "supported by decomp_io", path, line);
+    } else if (!cio_strcaseeq(name, "log_level")) {   /* log_level: PIO's own, nothing to do here */
+        rc = cio_seterr(e, "%s:%d: unknown namelist item %s (pioperf reads decompfile, pio_typenames, rearrangers, "
+                           "niotasks, nframes, nvars, varsize, unlimdimindof, log_level)", path, line, name);
+    }
+    return rc;
+}
+
 static int parse_nl(const char *text, const char *path, nl *o, cio_err *e)
 {
     memset(o, 0, sizeof *o);
@@ -125,68 +185,8 @@ static int parse_nl(const char *text, const char *path, nl *o, cio_err *e)
         i += 2;
         int j = i;   /* the values run to the next "name =" or "/" */
         while (j < n && strcmp(t[j].s, "/") != 0 && !(j + 1 < n && !strcmp(t[j + 1].s, "=") && !t[j].quoted)) j++;
-        int nv = j - i;
-        if (nv == 0) {
-            rc = cio_seterr(e, "%s:%d: %s has no value", path, line, name);
-            break;
-        }
-        int64_t v;
-        if (cio_strcaseeq(name, "decompfile")) {
-            if (nv > NL_MAXFILES) rc = cio_seterr(e, "%s:%d: decompfile: at most %d entries", path, line, NL_MAXFILES);
-            for (int k = 0; k < o->ndecomp; k++) cio_free(o->decompfile[k]);
-            o->ndecomp = 0;
-            for (int k = 0; k < nv && rc == 0; k++) {
-                char *s = cio_trim(t[i + k].s);
-                if (!*s) break;   /* the list ends at the first blank entry */
-                o->decompfile[o->ndecomp++] = cio_strdup(s);
-            }
-        } else if (cio_strcaseeq(name, "pio_typenames")) {
-            o->ntypes = 0;
-            o->typeline = line;
-            if (nv > 4) rc = cio_seterr(e, "%s:%d: pio_typenames: at most 4 entries, found %d", path, line, nv);
-            for (int k = 0; k < nv && rc == 0; k++) {
-                const char *s = cio_trim(t[i + k].s);
-                if (!*s) break;   /* as pioperf: a blank entry ends the list */
-                int ty = pio_type_number(s);
-                if (!ty)   /* pioperf drops it and the ones after it, without a word */
-                    rc = cio_seterr(e, "%s:%d: pio_typenames: entry %d '%s': expected pnetcdf, netcdf, netcdf4c or "
-                                       "netcdf4p", path, line, k + 1, s);
-                else
-                    o->types[o->ntypes++] = ty;
-            }
-        } else if (cio_strcaseeq(name, "rearrangers")) {
-            if (nv > 2) rc = cio_seterr(e, "%s:%d: rearrangers: at most 2 values", path, line);
-            for (int k = 0; k < nv && rc == 0; k++)
-                if ((rc = int_in(&t[i + k], path, name, 0, 2, "0 (both), 1 (box) or 2 (subset)", &v, e)) == 0) o->rearr[k] = (int)v;
-        } else if (cio_strcaseeq(name, "niotasks")) {
-            if (nv > 64) rc = cio_seterr(e, "%s:%d: niotasks: at most 64 values", path, line);
-            for (int k = 0; k < nv && rc == 0; k++)
-                if ((rc = int_in(&t[i + k], path, name, INT32_MIN, INT32_MAX, "an I/O task count (<= 0: every count)",
-                                 &v, e)) == 0)
-                    o->niotasks[k] = (int)v;
-        } else if (cio_strcaseeq(name, "nframes")) {
-            if (nv > 1) rc = cio_seterr(e, "%s:%d: nframes: one value", path, line);
-            if (rc == 0 && (rc = int_value(&t[i], path, name, &o->nframes, e)) == 0 && o->nframes < 1)
-                rc = cio_seterr(e, "%s:%d: nframes %lld: expected at least 1", path, line, (long long)o->nframes);
-        } else if (cio_strcaseeq(name, "nvars") || cio_strcaseeq(name, "varsize")) {
-            int64_t *a = cio_strcaseeq(name, "nvars") ? o->nvars : o->varsize;
-            if (nv > 12) rc = cio_seterr(e, "%s:%d: %s: at most 12 values", path, line, name);
-            memset(a, 0, 12 * sizeof *a);
-            /* 0 ends the list, as in pioperf */
-            for (int k = 0; k < nv && rc == 0; k++)
-                rc = int_in(&t[i + k], path, name, 0, INT64_MAX / 2, "0 or more", &a[k], e);
-        } else if (cio_strcaseeq(name, "unlimdimindof")) {
-            int b = 0;
-            const char *s = t[i].s;
-            if (cio_strcaseeq(s, ".true.") || cio_strcaseeq(s, "t") || cio_strcaseeq(s, ".t.")) b = 1;
-            if (b) rc = cio_seterr(e, "%s:%d: unlimdimindof = .true. (a map that includes the time dimension) is not "
-                                      "supported by decomp_io", path, line);
-        } else if (cio_strcaseeq(name, "log_level")) {
-            /* PIO's own log level: nothing to do here */
-        } else {
-            rc = cio_seterr(e, "%s:%d: unknown namelist item %s (pioperf reads decompfile, pio_typenames, rearrangers, "
-                               "niotasks, nframes, nvars, varsize, unlimdimindof, log_level)", path, line, name);
-        }
+        if (j == i) rc = cio_seterr(e, "%s:%d: %s has no value", path, line, name);
+        else rc = nl_item(o, name, line, &t[i], j - i, path, e);
         i = j;
     }
     for (int k = 0; k < n; k++) cio_free(t[k].s);
@@ -325,7 +325,10 @@ static void *combo_cfg(cio_app *a, const combo *k, cio_engine_cfg *cfg)
     cfg->agg.io_stride = a->nprocs / k->ntasks > 1 ? a->nprocs / k->ntasks : 1;
     cfg->agg.io_base = 0;
     cfg->agg.rearranger = k->rearr == 2 ? CIO_REARR_SUBSET : CIO_REARR_PIOBOX;
-    if (serial) cfg->agg.io_tasks = 1;
+    if (serial) {   /* I/O task 0 writes every I/O task's regions */
+        cfg->agg.io_tasks = 1;
+        cfg->agg.gather_groups = k->rearr == 2 ? k->ntasks : 0;
+    }
     return conf;
 }
 
@@ -456,6 +459,43 @@ static int io_task_counts(const cio_app *a, const nl *o, const char *nl_path, in
     return nnt;
 }
 
+typedef struct results {
+    result *res;
+    int n, cap;
+} results;
+
+/* One map (decomposition x varsize x nvars): every iotype, rearranger and I/O
+ * task count.  Returns the mismatches. */
+static int64_t run_map(cio_app *a, decomp_cfg *c, const nl *o, const combo *types, const int *rearr, const int *ntl,
+                       int nnt, results *rs)
+{
+    cio_err e = {0};
+    dmap_loaded m;
+    if (c->source == DECOMP_FILE) {
+        if (dmap_load(c->decomp, &c->opts, a->comm, &m, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+    } else decomp_ideal(c, a->rank, a->nprocs, &m);
+    int64_t mine = 0, gmaplen, bad = 0;
+    for (int k = 0; k < m.ndecomps; k++) mine += dmap_part_entries(&m.part[k]);
+    MPI_Allreduce(&mine, &gmaplen, 1, MPI_INT64_T, MPI_SUM, a->comm);
+    if (a->rank == 0) printf("  Testing decomp: %s\n", c->decomp);
+    for (int t = 0; t < o->ntypes; t++) {
+        if (a->rank == 0) printf(" iotype=%12d  of %12d\n", types[t].iotype, o->ntypes);
+        for (int r = 0; r < 2 && (rearr[r] == 1 || rearr[r] == 2); r++)
+            for (int q = 0; q < nnt; q++) {
+                combo k = types[t];
+                k.rearr = rearr[r];
+                k.ntasks = ntl[q];
+                if (rs->n == rs->cap) {
+                    rs->cap = rs->cap ? 2 * rs->cap : 16;
+                    rs->res = cio_realloc(rs->res, (size_t)rs->cap * sizeof *rs->res);
+                }
+                bad += run_one(a, c, &m, &k, gmaplen, &rs->res[rs->n++]);
+            }
+    }
+    dmap_loaded_free(&m);
+    return bad;
+}
+
 int decomp_pioperf(cio_app *a, const char *nl_path)
 {
     cio_err e = {0};
@@ -491,50 +531,25 @@ int decomp_pioperf(cio_app *a, const char *nl_path)
                "a barrier, the writes, the close and a barrier; the slowest rank); each climio line's end to end is "
                "the suite's window, the first create to the last close\n");
     int64_t bad = 0;
-    result *res = NULL;
-    int nres = 0, cap = 0;
+    results rs = {0};
     for (int d = 0; d < o.ndecomp; d++)
-        for (int vs = 0; vs < 12; vs++) {
-            if (o.varsize[vs] <= 0) continue;
-            for (int nv = 0; nv < 12; nv++) {
+        for (int vs = 0; vs < 12; vs++)
+            for (int nv = 0; nv < 12 && o.varsize[vs] > 0; nv++) {
                 if (o.nvars[nv] <= 0) continue;
                 c.decomp = o.decompfile[d];
                 c.source = cio_strcaseeq(c.decomp, "BLOCK") ? DECOMP_BLOCK
                            : cio_strcaseeq(c.decomp, "ROUNDROBIN") ? DECOMP_ROUNDROBIN : DECOMP_FILE;
                 c.varsize = o.varsize[vs];
                 c.nvars = o.nvars[nv];
-                dmap_loaded m;
-                if (c.source == DECOMP_FILE) {
-                    if (dmap_load(c.decomp, &c.opts, a->comm, &m, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
-                } else decomp_ideal(&c, a->rank, a->nprocs, &m);
-                int64_t mine = 0, gmaplen;
-                for (int k = 0; k < m.ndecomps; k++) mine += dmap_part_entries(&m.part[k]);
-                MPI_Allreduce(&mine, &gmaplen, 1, MPI_INT64_T, MPI_SUM, a->comm);
-                if (a->rank == 0) printf(" Testing decomp: %s\n", c.decomp);
-                for (int t = 0; t < o.ntypes; t++) {
-                    if (a->rank == 0) printf(" iotype=%12d  of %12d\n", types[t].iotype, o.ntypes);
-                    for (int r = 0; r < 2 && (rearr[r] == 1 || rearr[r] == 2); r++)
-                        for (int q = 0; q < nnt; q++) {
-                            combo k = types[t];
-                            k.rearr = rearr[r];
-                            k.ntasks = ntl[q];
-                            if (nres == cap) {
-                                cap = cap ? 2 * cap : 16;
-                                res = cio_realloc(res, (size_t)cap * sizeof *res);
-                            }
-                            bad += run_one(a, &c, &m, &k, gmaplen, &res[nres++]);
-                        }
-                }
-                dmap_loaded_free(&m);
+                bad += run_map(a, &c, &o, types, rearr, ntl, nnt, &rs);
             }
-        }
-    if (a->rank == 0) printf(" complete\n");
+    if (a->rank == 0) printf("  complete\n");
     const char *jp = cio_param_str(a->params, "json");
     int jrc = 0;
-    if (jp && a->rank == 0 && write_json(jp, a, nl_path, res, nres) != 0) jrc = 1;
+    if (jp && a->rank == 0 && write_json(jp, a, nl_path, rs.res, rs.n) != 0) jrc = 1;
     MPI_Bcast(&jrc, 1, MPI_INT, 0, a->comm);
     if (jrc) cio_die_all(a->comm, "%s: cannot write the JSON file %s", cio_param_origin(a->params, "json"), jp);
-    cio_free(res);
+    cio_free(rs.res);
     for (int d = 0; d < o.ndecomp; d++) cio_free(o.decompfile[d]);
     cio_engine_free(a->engine);
     return bad ? 3 : 0;

@@ -90,6 +90,7 @@ typedef struct hole_fill {
     const int64_t *start, *len;     /* unheld runs, sorted */
     int64_t n;
     cio_data_kind data;
+    int pio_values;
     unsigned char value[8];
 } hole_fill;
 
@@ -104,11 +105,26 @@ void decomp_holes_free(void)
     nhole_fills = 0;
 }
 
+/* pioperf's values (pioperformance.F90): from compmap, the 1-based index, as a
+ * Fortran default integer and real: i, 1.0E5 * i, i / 1000000.0 (in single precision). */
+static void pio_values_fill(cio_type t, const cio_box *box, void *buf)
+{
+    int64_t nel = 1;
+    for (int k = 0; k < box->ndims; k++) nel *= box->count[k];
+    for (int64_t k = 0; k < nel; k++) {
+        int32_t i = (int32_t)(cio_box_global_index(box, k) + 1);
+        if (t == CIO_DOUBLE) ((double *)buf)[k] = (double)((float)i / 1000000.0f);
+        else if (t == CIO_FLOAT) ((float *)buf)[k] = 1.0e5f * (float)i;
+        else ((int32_t *)buf)[k] = i;
+    }
+}
+
 static void holes_fill(void *ctx, const cio_var *v, int64_t record, const cio_box *box, void *buf)
 {
     const hole_fill *h = ctx;
     uint64_t sum = 0;
-    cio_data_fill(h->data, v, record, box, buf, &sum);
+    if (h->pio_values) pio_values_fill(v->type, box, buf);
+    else cio_data_fill(h->data, v, record, box, buf, &sum);
     size_t ts = cio_type_size(v->type);
     int nd = box->ndims;
     int64_t rowlen = nd ? box->count[nd - 1] : 1, nel = 1;
@@ -128,13 +144,14 @@ static void holes_fill(void *ctx, const cio_var *v, int64_t record, const cio_bo
     }
 }
 
-static hole_fill *hole_fill_new(const dmap_part *p, cio_data_kind data, const void *fill, size_t ts)
+static hole_fill *hole_fill_new(const dmap_part *p, const decomp_cfg *c, const void *fill, size_t ts)
 {
     hole_fill *h = cio_calloc(1, sizeof *h);
+    h->pio_values = c->pio_values;
     h->start = p->known_start;
     h->len = p->known_len;
     h->n = p->nknown;
-    h->data = data;
+    h->data = c->data;
     memcpy(h->value, fill, ts);
     hole_fills = cio_realloc(hole_fills, (size_t)(nhole_fills + 1) * sizeof *hole_fills);
     hole_fills[nhole_fills++] = h;
@@ -235,7 +252,8 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
             dims[i + 1] = dn[i];
         }
         cio_decomp *dec = decomp_blocks(&m->part[k], d, c->sorted, comm);
-        hole_fill *hf = m->part[k].any_unheld ? hole_fill_new(&m->part[k], c->data, fill, cio_type_size(type)) : NULL;
+        hole_fill *hf = m->part[k].any_unheld || c->pio_values ? hole_fill_new(&m->part[k], c, fill, cio_type_size(type))
+                                                               : NULL;
         for (int64_t v = 1; v <= df->nvars[k]; v++) {
             char name[64];
             var_name(c, pre, type, v, name, sizeof name);

@@ -22,8 +22,8 @@ decompfile=   'BLOCK', 'ROUNDROBIN', '$D/example_f.dat', ''
 /
 NL
 run 4 "$X" --pioperf pioperf.nl --pioperf_read true --json pp.json >out.txt 2>err.txt || { cat out.txt err.txt; fail "pioperf run"; }
-grep -c "^ Testing decomp: " out.txt | grep -qx 3 || fail "three decompositions"
-grep -q "^ Testing decomp: BLOCK$" out.txt || fail "Testing decomp line"
+grep -c "^  Testing decomp: " out.txt | grep -qx 3 || fail "three decompositions"
+grep -q "^  Testing decomp: BLOCK$" out.txt || fail "Testing decomp line"
 # (a15,a9,i10,i10,i10,2f20.10) and (a15,a9,i10,i10,i10,f20.10)
 grep -Eq '^ RESULT: write       BOX         1         4         3 +[0-9]+\.[0-9]{10} +[0-9]+\.[0-9]{10}$' out.txt ||
     fail "RESULT write line (BOX, pnetcdf, 4 tasks)"
@@ -51,7 +51,7 @@ assert {(x["rearranger"], x["io_tasks"]) for x in b} == {("pio_box", 4), ("pio_b
 # 3 variables x 2 frames x 4 ranks x 100 doubles, and rundate's 13 bytes from the second file on
 assert [x["write"]["bytes"] for x in b] == [19200] + [19213] * 3, [x["write"]["bytes"] for x in b]
 PY
-grep -q "^ complete$" out.txt || fail "complete"
+grep -q "^  complete$" out.txt || fail "complete"
 # pioperf's file names and layout (the last decomposition, example_f.dat, is the one left)
 [ -f out/pioperf.1-000004-1.nc ] && [ -f out/pioperf.2-000002-1.nc ] || fail "file names"
 "$NCMPIDUMP" -h out/pioperf.1-000004-1.nc >h.cdl

@@ -184,7 +184,23 @@ typedef struct route {
     int64_t n;                  /* elements of the array */
     int naio;                   /* pio_box: active I/O tasks and their boxes */
     int64_t *bstart, *bcount;
+    int groups;                 /* subset: runs merge only within a group of this many (0: all merge) */
 } route;
+
+/* SUBSET: an I/O task's group is itself and the other ranks r with
+ * r / max(1, size / ntasks) equal to its task number, the last task taking the
+ * ranks past the end (PIO's subset partition). */
+static int subset_group(int rank, int size, int ntasks)
+{
+    int ratio = size / ntasks > 1 ? size / ntasks : 1;
+    int t = rank / ratio;
+    return t < ntasks - 1 ? t : ntasks - 1;
+}
+
+static int subset_task(const cio_agg_group *g)
+{
+    return g->my_task >= 0 ? g->my_task : subset_group(g->rank, g->size, g->ntasks);
+}
 
 /* The I/O task (0-based) that receives element gi and how many of the next
  * `left` elements go with it. */
@@ -192,7 +208,7 @@ static int route_one(const route *rt, int64_t gi, int64_t left, int64_t *take)
 {
     const cio_agg_group *g = rt->g;
     *take = left;
-    if (rt->kind == CIO_REARR_SUBSET) return (int)((int64_t)g->rank * g->ntasks / g->size);
+    if (rt->kind == CIO_REARR_SUBSET) return subset_task(g);
     if (rt->kind == CIO_REARR_BOX) {
         int t = (int)(gi * g->ntasks / rt->n);
         while (t + 1 < g->ntasks && task_lo(t + 1, rt->n, g->ntasks) <= gi) t++;
@@ -348,15 +364,18 @@ static void build_recv_side(cio_agg_plan *p, const cio_agg_group *g, const route
         memcpy(sorted, in, (size_t)nr * sizeof *in);
         qsort(sorted, (size_t)nr, sizeof *sorted, cmp_global);
         int64_t pos = 0, run_a = -1, run_b = -1;
+        int run_grp = 0;
         for (int64_t i = 0; i < nr; i++) {
             io_off[sorted[i].order] = pos;
             pos += sorted[i].len;
-            if (sorted[i].g == run_b) {
+            int grp = rt->groups > 0 ? subset_group(sorted[i].peer, g->size, rt->groups) : 0;
+            if (sorted[i].g == run_b && grp == run_grp) {
                 run_b += sorted[i].len;
             } else {
                 if (run_a >= 0) cio_range_to_boxes(ndims, shape, run_a, run_b, p->io_decomp);
                 run_a = sorted[i].g;
                 run_b = run_a + sorted[i].len;
+                run_grp = grp;
             }
         }
         if (run_a >= 0) cio_range_to_boxes(ndims, shape, run_a, run_b, p->io_decomp);
@@ -384,7 +403,8 @@ cio_agg_plan *cio_agg_plan_new(const cio_agg_group *g, const cio_agg_cfg *c, con
     p->ts = ts;
     p->max_pend = c->max_pend_req;
     p->virt = g->comm == MPI_COMM_NULL;
-    route rt = {g, c->rearranger, ndims, shape, 1, 0, NULL, NULL};
+    route rt = {g, c->rearranger, ndims, shape, 1, 0, NULL, NULL,
+                c->rearranger == CIO_REARR_SUBSET && g->ntasks == 1 ? c->gather_groups : 0};
     for (int k = 0; k < ndims; k++) rt.n *= shape[k];
     if (rt.kind == CIO_REARR_PIOBOX)
         rt.naio = cio_piobox_boxes(ndims, shape, ts, g->ntasks, c->blocksize > 0 ? c->blocksize : CIO_PIO_BLOCKSIZE,

@@ -29,6 +29,8 @@ typedef struct cio_agg_cfg {
     int max_pend_req;           /* 0: MPI_Alltoallw; > 0: point-to-point, at most this many pending sends */
     int64_t buffer_limit;       /* an I/O task flushes when it holds more than this */
     int64_t blocksize;          /* pio_box: PIO's target bytes per I/O task (0: PIO's 1 MiB) */
+    int gather_groups;          /* subset with one I/O task: > 0 merges runs only within each of this many
+                                 * SUBSET groups, as PIO's serial iotypes write each I/O task's regions */
 } cio_agg_cfg;
 
 /* The I/O tasks of one communicator: task i is comm rank (base + i*stride) mod size. */

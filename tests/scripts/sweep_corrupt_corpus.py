@@ -103,6 +103,7 @@ class Corpus:
         self.drawn = self.reused = 0
 
     def case(self, what, damage, expect_failed_run=None):
+        """A case to run later: damage(folder) binds every value it uses."""
         self.cases.append((what, damage, expect_failed_run))
 
     def run(self, workers):
@@ -200,12 +201,14 @@ def main():
         text = json.dumps(doc)
         failed = rid if name == "result.json" else None
         for cut in (0, 1, len(text) // 3, len(text) // 2, len(text) - 1):
-            c.case("%s truncated at %d" % (name, cut), lambda d, t=text[:cut]: write(os.path.join(d, rel), t), failed)
-        c.case("%s binary" % name, lambda d: write(os.path.join(d, rel), b"\x00\xff\xfe{", "wb"), failed)
-        c.case("%s a folder" % name, lambda d: (os.remove(os.path.join(d, rel)), os.mkdir(os.path.join(d, rel))),
-               failed)
+            c.case("%s truncated at %d" % (name, cut),
+                   lambda d, t=text[:cut], rel=rel: write(os.path.join(d, rel), t), failed)
+        c.case("%s binary" % name, lambda d, rel=rel: write(os.path.join(d, rel), b"\x00\xff\xfe{", "wb"), failed)
+        c.case("%s a folder" % name,
+               lambda d, rel=rel: (os.remove(os.path.join(d, rel)), os.mkdir(os.path.join(d, rel))), failed)
         for top in ([], "x", 3, None):
-            c.case("%s is %r" % (name, top), lambda d, t=top: write(os.path.join(d, rel), json.dumps(t)), failed)
+            c.case("%s is %r" % (name, top),
+                   lambda d, t=top, rel=rel: write(os.path.join(d, rel), json.dumps(t)), failed)
         for path in leaves(doc, (), 2 if name == "result.json" else 1):
             for v in ODD if name == "result.json" else ODD[1:]:
                 bad = copy.deepcopy(doc)
@@ -213,7 +216,7 @@ def main():
                 if name == "result.json" and check_result(bad) is None:
                     continue    # still a valid result: nothing to see
                 c.case("%s %s = %r" % (name, ".".join(map(str, path)), v),
-                       lambda d, b=bad: write(os.path.join(d, rel), json.dumps(b)), None)
+                       lambda d, b=bad, rel=rel: write(os.path.join(d, rel), json.dumps(b)), None)
     c.run(min(2, len(os.sched_getaffinity(0))))
     # --out names a sweep file's output folder: beside a folder target it is refused, not ignored
     for cmd in ("status", "collect"):    # report: tests/scripts/test_report.py (it needs matplotlib first)

@@ -69,10 +69,10 @@ def run_cli(argv):
 
 
 class SameFigures:
-    """report's figures (report.make_all) drawn once per distinct input: most
+    """report's figures (report.make_all) drawn once per distinct input: many
     damaged folders collect to results another case already had (a damaged run
     is failed either way), and drawing the same figures again from the same
-    results checks nothing new, at half a second of matplotlib each.  A repeat
+    results checks nothing new, at about a second of matplotlib each.  A repeat
     gets the figures drawn before, copied into its own folder; the rest of the
     report (collect, the page) runs every time."""
 

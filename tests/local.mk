@@ -43,13 +43,17 @@ EXTRA_DIST += tests/test_outputs_claim.sh tests/test_verify_layout.sh tests/test
 # the layers of src/lib, kernels that include no other kernel, no circle between files
 TESTS += tests/test_layers.sh
 EXTRA_DIST += tests/test_layers.sh
-# doc/internals.md's add-a-driver recipe, built for real in a copy of the tree
-TESTS += tests/test_driver_template.sh
-EXTRA_DIST += tests/test_driver_template.sh
+# doc/internals.md's recipes followed for real: a driver (a copy of the tree, built), a kernel
+# parameter and a common setting (copies of the files they touch, compiled as the build does)
+TESTS += tests/test_driver_template.sh tests/test_recipe_parameter.sh tests/test_recipe_setting.sh
+EXTRA_DIST += tests/test_driver_template.sh tests/test_recipe_parameter.sh tests/test_recipe_setting.sh tests/recipe_build.sh
 # publishable results (issue 21): durable writes, run context, host ranges, repetitions
 TESTS += tests/test_hostlist tests/test_repeat tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh \
   tests/test_what_ran.sh
 EXTRA_DIST += tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh tests/test_what_ran.sh
+# the version and commit configure records (a copy without .git, a release tarball)
+TESTS += tests/test_source_version.sh
+EXTRA_DIST += tests/test_source_version.sh
 
 
 # the fuzz targets, replayed over their corpus without libFuzzer

@@ -164,6 +164,25 @@ static void unknown_allowed(void)
     cio_params_free(p);
 }
 
+/* Lines from elsewhere than a file (mom_combine: a member's own attributes): their
+ * origin as given, no line numbers, and they override what a file set. */
+static void described(void)
+{
+    cio_params *p = NULL;
+    cio_err e = {0};
+    CHECK(parse("level_max 5\n", &p) == NULL);
+    CHECK(cio_params_parse_described(p, "level_max 7\noutput_path \"a b\"\n", "m.nc (attrs)", &e) == 0);
+    CHECK_EQ_INT(cio_param_int(p, "level_max"), 7);
+    CHECK(strcmp(cio_param_origin(p, "level_max"), "m.nc (attrs)") == 0 && cio_param_isset(p, "level_max"));
+    CHECK(strcmp(cio_param_str(p, "output_path"), "a b") == 0);
+    CHECK(cio_params_parse_described(p, "level_max 99\n", "m.nc (attrs)", &e) != 0);
+    CHECK_CONTAINS(e.msg, "m.nc (attrs): level_max must be between 1 and 14, found 99");
+    memset(&e, 0, sizeof e);
+    CHECK(cio_params_parse_described(p, "nosuch 1\n", "m.nc (attrs)", &e) != 0);
+    CHECK_CONTAINS(e.msg, "m.nc (attrs): unknown key 'nosuch'");
+    cio_params_free(p);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -171,6 +190,7 @@ int main(int argc, char **argv)
     bad_files();
     command_line();
     unknown_allowed();
+    described();
     int rc = CHECK_DONE();
     MPI_Finalize();
     return rc;

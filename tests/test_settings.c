@@ -137,11 +137,14 @@ static void header_chunking_serial_hints(void)
     CHECK(cio_settings_shown(&s, "header_pad", val, sizeof val, &origin) && strcmp(val, "16384") == 0);
     CHECK_EQ_INT(cio_settings_chunking(p, &k, &s, &e), 0);
     CHECK(strcmp(s.chunking, "default") == 0 && strcmp(s.chunking_origin, "FMS") == 0);
+    k.size_hint = 65536;
     CHECK_EQ_INT(cio_settings_serial(p, &k, &s, &e), 0);
-    CHECK(s.serial && s.size_hint_env);
+    CHECK(s.serial && s.size_hint_env && s.size_hint == 65536);
+    CHECK(cio_settings_shown(&s, "size_hint", val, sizeof val, &origin) && strcmp(val, "65536") == 0 &&
+          strcmp(origin, "serial") == 0);
     s.driver = &no_sync;                        /* no serial API: the driver keeps its own path */
     CHECK_EQ_INT(cio_settings_serial(p, &k, &s, &e), 0);
-    CHECK(!s.serial && !s.size_hint_env);
+    CHECK(!s.serial && !s.size_hint_env && !s.size_hint);
     CHECK_EQ_INT(cio_settings_hints(p, &k, &s, &e), 0);
     CHECK(strcmp(s.hints, "a=1") == 0 && strcmp(s.hints_origin, "kernel hints") == 0);
     cio_params_free(p);
@@ -182,6 +185,113 @@ static void fsync_verify_repetitions(void)
     cio_params_free(p);
 }
 
+/* The store's errors for a typed key: the parser's, naming the file and line. */
+static void parse_fails(const char *text, const char *msg)
+{
+    cio_err e = {0};
+    cio_params *p = cio_params_new(tables);
+    CHECK(cio_params_parse_text(p, text, strlen(text), "t.in", &e) != 0);
+    CHECK_CONTAINS(e.msg, msg);
+    cio_params_free(p);
+}
+
+static void nofill_deflate_shuffle(void)
+{
+    cio_kernel_asks k = {0};
+    cio_settings s = {.driver = &blocking_only};
+    cio_err e = {0};
+    char val[64];
+    const char *origin;
+    cio_params *p = parse("", NULL);
+    CHECK(cio_settings_nofill(p, &s, &e) == 0 && s.nofill == 1);
+    CHECK(cio_settings_deflate(p, &k, &s, &e) == 0 && s.deflate == 0 && strcmp(s.deflate_origin, "default") == 0);
+    CHECK(cio_settings_shuffle(p, &k, &s, &e) == 0 && s.shuffle == 0);
+    /* what a kernel asks (mom_combine -n4 -z -d 3) applies where the user set nothing */
+    k.deflate = 3;
+    k.shuffle = 1;
+    k.filters_origin = "mppnccombine option";
+    CHECK(cio_settings_deflate(p, &k, &s, &e) == 0 && s.deflate == 3);
+    CHECK(cio_settings_shuffle(p, &k, &s, &e) == 0 && s.shuffle == 1);
+    CHECK(cio_settings_shown(&s, "deflate", val, sizeof val, &origin) && strcmp(val, "3") == 0 &&
+          strcmp(origin, "mppnccombine option") == 0);
+    CHECK(cio_settings_shown(&s, "shuffle", val, sizeof val, &origin) && strcmp(val, "true") == 0);
+    cio_params_free(p);
+    char *argv[] = {"test_settings", "--shuffle", "false", NULL};
+    p = parse("nofill false\ndeflate 6\n", argv);
+    s.changed = 0;
+    CHECK(cio_settings_nofill(p, &s, &e) == 0 && s.nofill == 0);
+    CHECK(cio_settings_deflate(p, &k, &s, &e) == 0 && s.deflate == 6 && strcmp(s.deflate_origin, "t.in:2") == 0);
+    CHECK(cio_settings_shuffle(p, &k, &s, &e) == 0 && s.shuffle == 0 && strcmp(s.shuffle_origin, "command line") == 0);
+    CHECK(!cio_settings_shown(&s, "deflate", val, sizeof val, &origin));
+    cio_params_free(p);
+    parse_fails("nofill maybe\n", "t.in:1: nofill expects true or false, found 'maybe'");
+    parse_fails("deflate 10\n", "t.in:1: deflate must be between 0 and 9, found 10");
+    parse_fails("shuffle 2\n", "t.in:1: shuffle expects true or false, found '2'");
+}
+
+static void storage_request_data(void)
+{
+    cio_settings s = {0};
+    cio_err e = {0};
+    cio_params *p = parse("", NULL);
+    CHECK(cio_settings_storage_report(p, &s, &e) == 0 && s.storage_report == 0);
+    CHECK(cio_settings_max_request_size(p, &s, &e) == 0 && s.max_request == CIO_MAX_REQUEST_DEFAULT_NUM);
+    CHECK(cio_settings_data(p, &s, &e) == 0 && s.data == CIO_DATA_PATTERN);
+    cio_params_free(p);
+    p = parse("storage_report true\nmax_request_size 4m\ndata model\n", NULL);
+    CHECK(cio_settings_storage_report(p, &s, &e) == 0 && s.storage_report == 1);
+    CHECK(cio_settings_max_request_size(p, &s, &e) == 0 && s.max_request == 4 * 1048576);
+    CHECK(cio_settings_data(p, &s, &e) == 0 && s.data == CIO_DATA_MODEL);
+    cio_params_free(p);
+    parse_fails("storage_report sometimes\n", "t.in:1: storage_report expects true or false, found 'sometimes'");
+    parse_fails("max_request_size 10\n", "t.in:1: max_request_size must be between 64 and");
+    parse_fails("max_request_size 4q\n", "t.in:1: max_request_size expects a size in bytes");
+    parse_fails("data noise\n", "t.in:1: data expects one of pattern|model, found 'noise'");
+}
+
+static void aggregation(void)
+{
+    cio_settings s = {0};
+    cio_err e = {0};
+    cio_params *p = parse("", NULL);
+    CHECK_EQ_INT(cio_settings_aggregation(p, 8, &s, &e), 0);
+    CHECK(s.agg.io_tasks == 0 && s.agg.rearranger == CIO_REARR_BOX && s.agg.blocksize == 1048576 &&
+          s.agg.buffer_limit == 128 * 1048576);
+    cio_params_free(p);
+    char *argv[] = {"test_settings", "--io_tasks", "4", "--io_stride", "2", "--rearranger", "subset", NULL};
+    p = parse("io_base 1\nmax_pend_req 3\n", argv);
+    CHECK_EQ_INT(cio_settings_aggregation(p, 8, &s, &e), 0);
+    CHECK(s.agg.io_tasks == 4 && s.agg.io_stride == 2 && s.agg.io_base == 1 && s.agg.max_pend_req == 3 &&
+          s.agg.rearranger == CIO_REARR_SUBSET);
+    cio_params_free(p);
+    /* pio_box with io_tasks all: every rank an I/O task */
+    p = parse("rearranger pio_box\n", NULL);
+    CHECK_EQ_INT(cio_settings_aggregation(p, 8, &s, &e), 0);
+    CHECK(s.agg.io_tasks == 8 && s.agg.rearranger == CIO_REARR_PIOBOX);
+    cio_params_free(p);
+    p = parse("io_tasks none\n", NULL);
+    CHECK(cio_settings_aggregation(p, 8, &s, &e) != 0);
+    CHECK_CONTAINS(e.msg, "t.in:1: io_tasks expects a positive number of I/O tasks or 'all', found 'none'");
+    cio_params_free(p);
+    parse_fails("io_stride -1\n", "t.in:1: io_stride must be between 0 and");
+    parse_fails("rearranger ring\n", "t.in:1: rearranger expects one of box|subset|pio_box, found 'ring'");
+}
+
+/* All of them in order, as cio_app_resolve_engine calls them. */
+static void resolve_all(void)
+{
+    cio_kernel_asks k = {.kernel = "test_settings"};
+    cio_settings s = {0};
+    cio_err e = {0};
+    char note[256];
+    char *argv[] = {"test_settings", "--driver", "null", "--deflate", "2", NULL};
+    cio_params *p = parse("io_tasks 2\n", argv);
+    CHECK_EQ_INT(cio_settings_resolve(p, &k, 1, 4, &s, note, sizeof note, &e), 0);
+    CHECK(s.driver == cio_driver_find("null") && s.deflate == 2 && s.agg.io_tasks == 2 && s.repetitions == 1);
+    cio_settings_free(&s);
+    cio_params_free(p);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -190,6 +300,10 @@ int main(int argc, char **argv)
     format();
     header_chunking_serial_hints();
     fsync_verify_repetitions();
+    nofill_deflate_shuffle();
+    storage_request_data();
+    aggregation();
+    resolve_all();
     int rc = CHECK_DONE();
     MPI_Finalize();
     return rc;

@@ -44,8 +44,9 @@ def _load(args):
 
 def _header(sw, exe, outdir, records, out=sys.stdout):
     npoints = len({r["point"] for r in records})
-    print("sweep '%s': %d run(s) (%d point(s) x %d repetition(s)) of %s (%s)\noutput folder: %s" % (
-        sw.name, len(records), npoints, sw.repetitions, sw.kernel, exe, outdir), file=out)
+    warm = " + %d warm-up round(s)" % sw.warmup if sw.warmup else ""
+    print("sweep '%s': %d run(s) (%d point(s) x %d repetition(s)%s) of %s (%s)\noutput folder: %s" % (
+        sw.name, len(records), npoints, sw.repetitions, warm, sw.kernel, exe, outdir), file=out)
     print("order: %s" % planmod.order_words(sw), file=out)
     for line in runs_as.notes(sw, getattr(sw, "base_params", None)):
         print("runs as something else: %s" % line, file=out)
@@ -69,6 +70,8 @@ def cmd_run(args):
             what = "done, skipped" if st == "done" else "would run" + (" (again: %s)" % st if st != "pending" else "")
             env = " ".join("%s=%s" % (k, shlex.quote(str(v))) for k, v in rec["env"].items())
             argv = ex.command(rec, launcher)
+            if rec.get("warmup"):
+                what += " (warm-up: left out of the results)"
             print("[%*d/%d] %s: %s" % (width, i, len(records), rec["id"], what))
             if st != "done":
                 print("    cd %s && %s%s" % (shlex.quote(rdir), env + " " if env else "",
@@ -152,8 +155,10 @@ def cmd_collect(args):
         raise SweepError("%s: expected a sweep output folder (runs/), found none: run the sweep first" % outdir)
     rows, cols, c, j = collectmod.collect(outdir, args.csv, args.json, args.all)
     ok = sum(1 for r in rows if r["status"] == "done")
-    print("collected %d run(s) (%d done, %d failed) into %s and %s (%d columns)" % (
-        len(rows), ok, len(rows) - ok, c, j, len(cols)))
+    warm = collectmod.warmup_runs(outdir)
+    print("collected %d run(s) (%d done, %d failed) into %s and %s (%d columns)%s" % (
+        len(rows), ok, len(rows) - ok, c, j, len(cols),
+        "; %d warm-up run(s) left out" % len(warm) if warm else ""))
     return 0
 
 

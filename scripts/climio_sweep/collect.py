@@ -88,6 +88,17 @@ def _hints_asked(res):
     return ";".join("%s=%s" % (k, v.get("value") if isinstance(v, dict) else v) for k, v in req.items())
 
 
+def _default_hints(res):
+    """The hints the MPI-IO component (and the library above it, e.g. PnetCDF's
+    nc_*) reported for the run's first file without being asked: its defaults."""
+    applied = _get(res, "hints", "applied")
+    asked = _get(res, "hints", "requested")
+    asked = asked if isinstance(asked, dict) else {}
+    if not isinstance(applied, dict):
+        return {}
+    return {k: v for k, v in applied.items() if k not in asked and isinstance(v, (str, int, float))}
+
+
 def statistic_columns(res):
     """The statistics a result describes ("statistics": name -> path, reduction,
     unit) as CSV columns: name (+ _bytes for bytes); min_mean_max ones as
@@ -180,6 +191,8 @@ def row_for(outdir, rid, plan_axes):
         row["_stats"].append((column, per_rank))
     for name, _ in (run.get("hints") or {}).items():
         row["hints_applied." + name] = _get(res, "hints", "applied", name)
+    for name, value in _default_hints(res).items():
+        row["hints_default." + name] = value
     for phase, members in PHASES:
         row["phase.%s_mean_s" % phase] = phase_seconds(timers, members, "mean")
     for t in timers:    # the engine's timers in their order, then the kernel's
@@ -194,6 +207,18 @@ def row_for(outdir, rid, plan_axes):
         _flatten("kernel_report", kr, flat)
         row.update(flat)
     return row
+
+
+def _is_warmup(outdir, rid):
+    run = read_checked(os.path.join(outdir, "runs", rid, "run.json"), RUN) or {}
+    return run.get("warmup") is True
+
+
+def warmup_runs(outdir):
+    """The warm-up runs ([sweep] warmup) of the sweep's folder: never in the results."""
+    plan = read_json(os.path.join(outdir, "plan.json")) or {}
+    plan = plan if check_file(plan, PLAN) is None else {}
+    return [rid for rid in _order(outdir, plan) if _is_warmup(outdir, rid)]
 
 
 def _order(outdir, plan):
@@ -222,6 +247,8 @@ def collect(outdir, csv_path=None, json_path=None, include_pending=False):
     axes = [a["key"] for a in plan.get("axes", [])]
     rows = []
     for rid in _order(outdir, plan):
+        if _is_warmup(outdir, rid):
+            continue
         row = row_for(outdir, rid, axes)
         if row["status"] in ("pending", "running", "interrupted") and not include_pending:
             continue
@@ -229,7 +256,7 @@ def collect(outdir, csv_path=None, json_path=None, include_pending=False):
     columns = list(FIRST)
     columns += [k for k in axes if k not in columns]
     seen = set(columns)
-    extra_hints, applied, phases, timers, kr = [], [], [], [], []
+    extra_hints, applied, defaults, phases, timers, kr = [], [], [], [], [], []
     stats, memory = [], []
     for r in rows:
         for column, per_rank in r.get("_stats", []):
@@ -242,6 +269,8 @@ def collect(outdir, csv_path=None, json_path=None, include_pending=False):
             seen.add(k)
             if k.startswith("hints_applied."):
                 applied.append(k)
+            elif k.startswith("hints_default."):
+                defaults.append(k)
             elif k.startswith("hints."):
                 extra_hints.append(k)
             elif k.startswith("phase."):
@@ -250,7 +279,8 @@ def collect(outdir, csv_path=None, json_path=None, include_pending=False):
                 timers.append(k)
             elif k.startswith("kernel_report."):
                 kr.append(k)
-    columns += extra_hints + IO + CONTEXT + applied + stats + MEASURES + [p for p in phases] + memory + timers + kr + LAST
+    columns += extra_hints + IO + CONTEXT + applied + sorted(defaults) + stats + MEASURES + [p for p in phases] + \
+        memory + timers + kr + LAST
     columns = list(dict.fromkeys(columns))
     csv_path = os.path.abspath(csv_path or os.path.join(outdir, "results.csv"))
     json_path = os.path.abspath(json_path or os.path.join(outdir, "results.json"))

@@ -29,10 +29,16 @@ class Run:
     params: dict      # every parameter set by the sweep (fixed and swept)
     hints: dict       # every hint (fixed and swept)
     env: dict
+    warmup: bool = False   # a warm-up run (rep counts the warm-up rounds): left out of the results
 
     @property
     def id(self):
-        return "%s/rep%d" % (self.point, self.rep)
+        return "%s/%s%d" % (self.point, "warmup" if self.warmup else "rep", self.rep)
+
+    @property
+    def what(self):
+        """'repetition 2' or 'warm-up 0' (parameter files, messages)."""
+        return "%s %d" % ("warm-up" if self.warmup else "repetition", self.rep)
 
 
 def hint_text(name, value):
@@ -124,10 +130,13 @@ def shuffle_seed(sweep):
 
 def order_words(sweep):
     """How the runs are ordered, for the header and plan.json."""
+    warm = ""
+    if sweep.warmup:
+        warm = ", after %d warm-up round%s (left out of the results)" % (sweep.warmup, "" if sweep.warmup == 1 else "s")
     if sweep.order == "shuffle":
-        return "interleaved: every point once per round, each round shuffled (seed %d)" % shuffle_seed(sweep)
-    return "interleaved: every point once per round (round-robin), %d round%s" % (
-        sweep.repetitions, "" if sweep.repetitions == 1 else "s")
+        return "interleaved: every point once per round, each round shuffled (seed %d)%s" % (shuffle_seed(sweep), warm)
+    return "interleaved: every point once per round (round-robin), %d round%s%s" % (
+        sweep.repetitions, "" if sweep.repetitions == 1 else "s", warm)
 
 
 def runs(sweep):
@@ -151,14 +160,18 @@ def runs(sweep):
         per_point.append((point_name(sweep, settings), settings, params, hints, env))
     seed = shuffle_seed(sweep)
     rng = random.Random(seed) if seed is not None else None
+    # warm-up rounds first, shuffled apart so that the measured rounds keep their order
+    warm_rng = random.Random("warmup %d" % seed) if seed is not None else None
     result = []
-    for rep in range(sweep.repetitions):
+    rounds = [(True, k, warm_rng) for k in range(getattr(sweep, "warmup", 0))] + \
+        [(False, k, rng) for k in range(sweep.repetitions)]
+    for warmup, rep, shuffler in rounds:
         round_ = list(per_point)
-        if rng:
-            rng.shuffle(round_)
+        if shuffler:
+            shuffler.shuffle(round_)
         for name, settings, params, hints, env in round_:
             result.append(Run(point=name, rep=rep, settings=settings, nprocs=settings["nprocs"],
-                              nodes=settings.get("nodes", 1), params=params, hints=hints, env=env))
+                              nodes=settings.get("nodes", 1), params=params, hints=hints, env=env, warmup=warmup))
     return result
 
 
@@ -216,7 +229,7 @@ def parameter_file(sweep, run, base, output_dir, base_text=None):
         set_here["hints"] = ";".join("%s=%s" % kv for kv in hints.items())
     if sweep.output_parameter and output_dir:
         set_here[base.canonical(sweep.output_parameter)] = output_dir
-    lines = ["! climio sweep '%s': point %s, repetition %d" % (sweep.name, run.point, run.rep),
+    lines = ["! climio sweep '%s': point %s, %s" % (sweep.name, run.point, run.what),
              "! base: %s, as %s read it (--print_params)" % (sweep.base or base.doc.get("parameter_file"),
                                                            sweep.kernel)]
     basedir = os.path.dirname(sweep.base) if sweep.base else None
@@ -260,7 +273,7 @@ def _text_file(sweep, run, base_text, output_dir):
         set_here["hints"] = ";".join("%s=%s" % kv for kv in hints.items())
     if sweep.output_parameter and output_dir:
         set_here[sweep.output_parameter] = output_dir
-    lines = ["! climio sweep '%s': point %s, repetition %d" % (sweep.name, run.point, run.rep)]
+    lines = ["! climio sweep '%s': point %s, %s" % (sweep.name, run.point, run.what)]
     if base_text is not None:
         lines.append("! base parameter file: %s" % sweep.base)
         basedir = os.path.dirname(sweep.base)

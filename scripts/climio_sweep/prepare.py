@@ -52,7 +52,8 @@ def run_records(sweep, outdir, exe, base=None):
         rdir = run_dir(outdir, r.id)
         data = os.path.join(data_root, sweep.name, r.id) if data_root else os.path.join(rdir, "out")
         rec = {
-            "sweep": sweep.name, "id": r.id, "point": r.point, "rep": r.rep, "settings": r.settings,
+            "sweep": sweep.name, "id": r.id, "point": r.point, "rep": r.rep, "warmup": r.warmup,
+            "settings": r.settings,
             "kernel": sweep.kernel, "executable": exe, "nprocs": r.nprocs, "nodes": r.nodes,
             "params": r.params, "hints": r.hints, "env": r.env,
             "base": sweep.base, "base_sha1": base_sha1, "output_parameter": sweep.output_parameter,
@@ -106,7 +107,7 @@ def write(sweep, outdir, records):
     write_json(os.path.join(outdir, "plan.json"), {
         "sweep": sweep.name, "kernel": sweep.kernel, "sweep_file": os.path.abspath(sweep.path),
         "axes": [{"key": a.key, "kind": a.kind, "name": a.name, "values": a.values} for a in sweep.axes],
-        "fixed": sweep.fixed, "repetitions": sweep.repetitions,
+        "fixed": sweep.fixed, "repetitions": sweep.repetitions, "warmup": sweep.warmup,
         "order": sweep.order, "seed": planmod.shuffle_seed(sweep), "order_words": planmod.order_words(sweep),
         "runs": [rec["id"] for rec in records],
     })

@@ -132,11 +132,12 @@ def check_result(doc):
 
 # The sweep's own files in each run folder (written by climio-sweep itself, but
 # a user may have edited or truncated them).
-RUN = {"point": str, "rep": OPT_NUM, "kernel": OPT_STR, "nprocs": OPT_NUM, "nodes": OPT_NUM, "settings": dict,
+RUN = {"point": str, "rep": OPT_NUM, "warmup": (bool, type(None)), "kernel": OPT_STR,
+       "nprocs": OPT_NUM, "nodes": OPT_NUM, "settings": dict,
        "hints": dict}
 STATUS = {"state": str, "reason": OPT_STR, "exit_status": OPT_NUM, "seconds": OPT_NUM}
 PLAN = {"runs": ("list", str), "axes": ("list", {"key": (str, REQUIRED)}), "fixed": ("each", dict),
-        "sweep": OPT_STR, "kernel": OPT_STR, "repetitions": OPT_NUM}
+        "sweep": OPT_STR, "kernel": OPT_STR, "repetitions": OPT_NUM, "warmup": OPT_NUM}
 
 
 def check_file(doc, spec):

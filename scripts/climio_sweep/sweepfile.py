@@ -38,6 +38,7 @@ SWEEP_KEYS = {
     "order": ("choice:round-robin|shuffle", "\"round-robin\" (every point once, then again) or \"shuffle\" "
               "(each round in a random order)"),
     "seed": ("nonneg_int", "a whole number >= 0 (the shuffle's seed)"),
+    "warmup": ("nonneg_int", "a whole number >= 0 (warm-up rounds, left out of the results)"),
     "nprocs": ("posint_list", "a process count >= 1 or a list of them"),
     "nodes": ("posint_list", "a node count >= 1 or a list of them"),
     "timeout": ("nonneg", "seconds >= 0 (0: no limit)"),
@@ -128,6 +129,7 @@ class Sweep:
     repetitions: int = 1
     order: str = "round-robin"
     seed: int = None          # the shuffle's seed (order = "shuffle"); chosen and recorded when not given
+    warmup: int = 0           # rounds of every point run first and left out of the results
     timeout: float = 3600.0
     axes: list = field(default_factory=list)
     fixed: dict = field(default_factory=lambda: {"param": {}, "hint": {}, "env": {}})
@@ -463,6 +465,7 @@ def from_text(text, path):
     sw.repetitions = s.get("repetitions", 1)
     sw.order = s.get("order", "round-robin")
     sw.seed = s.get("seed")
+    sw.warmup = s.get("warmup", 0)
     if sw.seed is not None and sw.order != "shuffle":
         raise SweepError("%s: seed: expected order = \"shuffle\" beside it (the seed orders a shuffle), found "
                          "order = \"%s\"" % (sw.where("sweep", "seed"), sw.order))

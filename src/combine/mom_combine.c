@@ -790,12 +790,51 @@ static void combine_json(cio_json *j, void *ctx)
 }
 
 /* ---------------------------------------------------------------- the mppnccombine form */
-/* Before the engine: mppnccombine's refusals and defaults as parameters. */
+/* mppnccombine's file settings, asked of the run (settings.h): each applies where
+ * the user set the key to nothing else. */
+static void dropin_asks(cio_app *a, const mpp_cli *cli)
+{
+    const cio_params *p = a->params;
+    cio_kernel_asks *ask = &a->asks;
+    const char *origin = "mppnccombine option or default";
+    cio_format_from_name(cli->format, &ask->format);
+    ask->format_origin = origin;
+    ask->header_pad = cli->headerpad;
+    ask->header_pad_origin = origin;
+    /* mppnccombine sets no chunks (-n4: the library's), and -z asks for them with
+     * nc_def_var_chunking(NC_CHUNKED, NULL): the library's chunk sizes */
+    ask->chunking = "default";
+    ask->chunking_origin = "default (mom_combine: mppnccombine sets no chunks)";
+    const char *fmt = cio_param_str(p, "format");
+    if (strcmp(fmt, "default") == 0) fmt = cli->format;
+    int nc4 = strcmp(fmt, "nc4c") == 0 || strcmp(fmt, "nc4") == 0;
+    if (cli->compress && nc4) {     /* nc_def_var_deflate(ncid, v, shuffle, 1, deflate) */
+        ask->deflate = cli->deflate;
+        ask->shuffle = cli->shuffle;
+        ask->filters_origin = origin;
+    } else if (cli->compress && a->rank == 0 && !cli->estimate) {
+        /* MOM5's mppnccombine means -z to force netCDF-4 classic, but its test
+         * `compress && (! format & NC_NETCDF4)` is never true ((!format) & NC_NETCDF4 is
+         * 0), so the file stays classic and its nc_def_var_deflate calls fail unchecked */
+        fprintf(stderr, "mom_combine: warning: -z%s without -n4: as in mppnccombine (whose check for this never "
+                        "fires), the output is %s, not compressed; add -n4 to compress\n",
+                cli->deflate != 5 ? " / -d" : "", fmt);
+    }
+    /* one rank: mppnccombine's own path, a serial netCDF API with its 64 KiB block size */
+    const cio_driver *serial = cio_driver_with_serial_api();
+    if (a->nprocs == 1 && !cio_param_str(p, "driver") && serial) {
+        ask->driver = serial;
+        ask->driver_origin = origin;
+        ask->serial = 1;
+        ask->serial_origin = origin;
+        ask->size_hint = cio_param_known(p, "size_hint") && cio_param_isset(p, "size_hint") ? 0 : 65536;
+    }
+}
+
+/* Before the engine: mppnccombine's refusals, and its defaults asked of the run. */
 static void dropin_setup(combine *k, const mpp_cli *cli)
 {
     cio_app *a = k->app;
-    cio_params *p = a->params;
-    cio_err e = {0};
     if (strlen(cli->output) >= sizeof k->output - 1)
         cio_die_all(a->comm, "the output file name is longer than %d characters", (int)sizeof k->output - 2);
     snprintf(k->output, sizeof k->output, "%s", cli->output);
@@ -825,36 +864,7 @@ static void dropin_setup(combine *k, const mpp_cli *cli)
         fprintf(stderr, "mom_combine: note: -n %d / -e %d have no effect: the %d input files are named, and -n and -e "
                         "only number the members of %s (%s.NNNN), as in mppnccombine\n",
                 cli->start, cli->end, cli->ninputs, k->output, k->output);
-    const char *origin = "mppnccombine option or default";
-    if (!cio_param_isset(p, "format")) cio_params_set(p, "format", cli->format, origin, &e);
-    char num[32];
-    snprintf(num, sizeof num, "%ld", cli->headerpad);
-    if (!cio_param_isset(p, "header_pad")) cio_params_set(p, "header_pad", num, origin, &e);
-    /* mppnccombine sets no chunks (-n4: the library's), and -z asks for them with
-     * nc_def_var_chunking(NC_CHUNKED, NULL): the library's chunk sizes */
-    if (!cio_param_isset(p, "chunking"))   /* the tool's own default: no 'has no effect' note on a classic output */
-        cio_params_set(p, "chunking", "default", "default (mom_combine: mppnccombine sets no chunks)", &e);
-    const char *fmt = cio_param_str(p, "format");
-    int nc4 = strcmp(fmt, "nc4c") == 0 || strcmp(fmt, "nc4") == 0;
-    if (cli->compress && nc4) {     /* nc_def_var_deflate(ncid, v, shuffle, 1, deflate) */
-        snprintf(num, sizeof num, "%d", cli->deflate);
-        if (!cio_param_isset(p, "deflate")) cio_params_set(p, "deflate", num, origin, &e);
-        if (!cio_param_isset(p, "shuffle")) cio_params_set(p, "shuffle", cli->shuffle ? "true" : "false", origin, &e);
-    } else if (cli->compress && a->rank == 0 && !cli->estimate) {
-        /* MOM5's mppnccombine means -z to force netCDF-4 classic, but its test
-         * `compress && (! format & NC_NETCDF4)` is never true ((!format) & NC_NETCDF4 is
-         * 0), so the file stays classic and its nc_def_var_deflate calls fail unchecked */
-        fprintf(stderr, "mom_combine: warning: -z%s without -n4: as in mppnccombine (whose check for this never "
-                        "fires), the output is %s, not compressed; add -n4 to compress\n",
-                cli->deflate != 5 ? " / -d" : "", fmt);
-    }
-    /* one rank: mppnccombine's own path, serial netCDF-C with its 64 KiB block size */
-    if (a->nprocs == 1 && !cio_param_isset(p, "driver") && cio_driver_find("netcdf")) {
-        cio_params_set(p, "driver", "netcdf", origin, &e);
-        cio_params_set(p, "nc_serial", "true", origin, &e);
-        if (!cio_param_isset(p, "size_hint")) cio_params_set(p, "size_hint", "65536", origin, &e);
-    }
-    if (e.msg[0]) cio_die_all(a->comm, "%s", e.msg);
+    dropin_asks(a, cli);
 }
 
 /* The engine that reads the members: one whose driver can check a classic
@@ -967,6 +977,32 @@ static void probe_first(combine *k, const char *first, char *sig, size_t siglen,
     }
 }
 
+/* The set's description as parameter lines: climio_mom_fields ("nk 5 pack 2;
+ * fields a b:u; fields_2d c; static_fields d e"), the grid (nums[0..1]) and, from
+ * the first time (the middle of the first averaging period), output_freq. */
+static char *described_params(const char *sig, const long long *nums, double t0)
+{
+    size_t cap = 3 * strlen(sig) + 256, at = 0;     /* a part grows by at most its key, 2 quotes, a newline */
+    char *text = cio_malloc(cap), *copy = cio_strdup(sig), *save = NULL;
+    for (char *part = strtok_r(copy, ";", &save); part; part = strtok_r(NULL, ";", &save)) {
+        while (*part == ' ') part++;
+        long long nk = 0;
+        int pack = 0;
+        if (strncmp(part, "nk ", 3) == 0) {
+            if (sscanf(part, "nk %lld pack %d", &nk, &pack) != 2) break;
+            at += (size_t)snprintf(text + at, cap - at, "nk %lld\npack %d\n", nk, pack);
+            continue;
+        }
+        char *rest = strchr(part, ' ');
+        at += (size_t)snprintf(text + at, cap - at, "%.*s \"%s\"\n", rest ? (int)(rest - part) : (int)strlen(part),
+                               part, rest ? rest + 1 : "");
+    }
+    cio_free(copy);
+    at += (size_t)snprintf(text + at, cap - at, "ni %lld\nnj %lld\n", nums[0], nums[1]);
+    if (nums[2] > 0 && t0 > 0) snprintf(text + at, cap - at, "output_freq %.17g\n", t0 * 2 * 86400);
+    return text;
+}
+
 static void describe_set(combine *k, const mpp_cli *cli, cio_err *e)
 {
     cio_app *a = k->app;
@@ -980,37 +1016,11 @@ static void describe_set(combine *k, const mpp_cli *cli, cio_err *e)
     MPI_Bcast(sig, sizeof sig, MPI_CHAR, 0, a->comm);
     MPI_Bcast(nums, 3, MPI_LONG_LONG, 0, a->comm);
     MPI_Bcast(&t0, 1, MPI_DOUBLE, 0, a->comm);
-    /* "nk 5 pack 2; fields a b:u; fields_2d c; static_fields d e" */
-    cio_params *p = a->params;
-    char origin[4200], val[64];
+    char origin[4200];
     snprintf(origin, sizeof origin, "%s (climio_mom_fields, domain_decomposition)", first);
-    char *copy = cio_strdup(sig), *save = NULL;
-    for (char *part = strtok_r(copy, ";", &save); part && !e->msg[0]; part = strtok_r(NULL, ";", &save)) {
-        while (*part == ' ') part++;
-        char key[32] = "", *rest = NULL;
-        if (strncmp(part, "nk ", 3) == 0) {
-            long long nk = 0;
-            int pack = 0;
-            if (sscanf(part, "nk %lld pack %d", &nk, &pack) != 2) break;
-            snprintf(val, sizeof val, "%lld", nk);
-            cio_params_set(p, "nk", val, origin, e);
-            snprintf(val, sizeof val, "%d", pack);
-            cio_params_set(p, "pack", val, origin, e);
-            continue;
-        }
-        rest = strchr(part, ' ');
-        snprintf(key, sizeof key, "%.*s", rest ? (int)(rest - part) : (int)strlen(part), part);
-        cio_params_set(p, key, rest ? rest + 1 : "", origin, e);
-    }
-    cio_free(copy);
-    snprintf(val, sizeof val, "%lld", nums[0]);
-    cio_params_set(p, "ni", val, origin, e);
-    snprintf(val, sizeof val, "%lld", nums[1]);
-    cio_params_set(p, "nj", val, origin, e);
-    if (nums[2] > 0 && t0 > 0) {      /* time is the middle of the first averaging period */
-        snprintf(val, sizeof val, "%.17g", t0 * 2 * 86400);
-        cio_params_set(p, "output_freq", val, origin, e);
-    }
+    char *text = described_params(sig, nums, t0);
+    cio_params_parse_described(a->params, text, origin, e);
+    cio_free(text);
 }
 
 /* The suite's start: parameters, the engine, and the set's description. */
@@ -1041,7 +1051,7 @@ static void setup(combine *k, cio_app *a, mpp_cli *cli, int dropin, const cio_pa
     if (!d->get_att || !d->stores_data)
         cio_die_all(a->comm, "%s: mom_combine reads the members' attributes, which the %s driver cannot; drivers "
                               "built: %s",
-                    cio_param_origin(a->params, "driver"), d->name, cio_driver_names());
+                    a->set.driver_origin, d->name, cio_driver_names());
     if (dropin) {
         describe_set(k, cli, &e);
         if (e.msg[0]) cio_die_all(a->comm, "%s", e.msg);

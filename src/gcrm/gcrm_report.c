@@ -15,6 +15,8 @@ void gcrm_figures_reduce(gcrm_run *run, double init, double finalize_so_far, gcr
     out->io = mx[2];
     out->finalize = mx[3];
     cio_stats_reduce(&a->stats, a->comm, &out->sum);
+    out->data = out->sum.t[CIO_T_PACK].sec.max;
+    out->io_leaves_out_data = a->stats.clock_stops_for_data;
     out->library_amounts = out->sum.lib_bytes_written >= 0;
     out->write_bytes = out->library_amounts ? (double)out->sum.lib_bytes_written : (double)out->sum.bytes_written;
     out->read_bytes = out->sum.lib_bytes_read >= 0 ? (double)out->sum.lib_bytes_read : 0;
@@ -33,14 +35,14 @@ static double tsum(const cio_summary *s, const char *name)
 
 /* The GIO statistics block of the original GCRM-IO (field names and order), from
  * the reduced write statistics: times summed across ranks. */
-static void report_gio(FILE *out, const cio_summary *s)
+static void report_gio(FILE *out, const cio_summary *s, int leaves_out_data)
 {
     /* the API time covers every storage call, as GIO's total_time_in_API does */
     static const char *api[] = {"create", "open", "def_dim", "def_var", "put_att", "enddef", "inq", "get_att",
                                 "put", "iput", "wait", "get", "iget", "get_wait", "sync", "close"};
     double total = 0;
     for (size_t i = 0; i < sizeof api / sizeof *api; i++) total += tsum(s, api[i]);
-    total += tsum(s, "avgs") + tsum(s, "pack");
+    total += tsum(s, "avgs") + (leaves_out_data ? 0 : tsum(s, "pack"));
     const struct { const char *label, *timer; } rows[] = {
         {"time_in_nf_put_var", "put"},       {"time_in_nf_put_var_grid", "put_var_grid"},
         {"time_in_nf_put_att", "put_att"},   {"time_in_nf_def_dim", "def_dim"},
@@ -54,6 +56,9 @@ static void report_gio(FILE *out, const cio_summary *s)
     };
     fprintf(out, "GIO: ----------------------------------------------------------\n");
     fprintf(out, "GIO statistics: (cumulative across all MPI processes)\n");
+    if (leaves_out_data)
+        fprintf(out, "GIO: (time_in_API_copy, making the values written, is left out of total_time_in_API and the "
+                     "timers: --timing_window io)\n");
     fprintf(out, "GIO: %-40s %13.4f\n", "total_time_in_API", total);
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
         fprintf(out, "GIO: %-40s %13.4f\n", rows[i].label, tsum(s, rows[i].timer));
@@ -88,7 +93,7 @@ void gcrm_report_print(FILE *out, const gcrm_run *run, const gcrm_figures *f)
     const double MB = 1e6, MiB = 1048576.0;
     fprintf(out, "==== GCRM-IO's report, with GCRM-IO's definitions (doc/gcrm.md lists them); the figure to compare "
                  "is the \"climio:\" line at the end ====\n");
-    report_gio(out, &f->sum);
+    report_gio(out, &f->sum, f->io_leaves_out_data);
     cio_report_hints(out, cio_engine_applied_hints(a->engine));
     fprintf(out, "====  climio gcrm_io %s (GCRM-IO 1.0.0 compatible) ====\n", PACKAGE_VERSION);
     fprintf(out, "----  Run-time parameters ---------------------------------\n");
@@ -121,6 +126,9 @@ void gcrm_report_print(FILE *out, const gcrm_run *run, const gcrm_figures *f)
     fprintf(out, "%-13s=%17.2f sec\n", "init     time", f->init);
     fprintf(out, "%-13s=%17.2f sec\n", "Max comp time", f->comp);
     fprintf(out, "%-13s=%17.2f sec\n", "Max I/O  time", f->io);
+    fprintf(out, "%-13s=%17.2f sec  (making the values written: %s the I/O time, --timing_window %s)\n",
+            "Max data time", f->data, f->io_leaves_out_data ? "outside" : "inside",
+            f->io_leaves_out_data ? "io" : "end_to_end_with_data");
     fprintf(out, "%-13s=%17.2f sec\n", "finalize time", f->finalize);
     fprintf(out, "---------------------------------------------------------------\n");
     double w = f->write_bytes, r = f->read_bytes, io = w + r, bw = f->io > 0 ? io / f->io : 0;
@@ -175,6 +183,8 @@ void gcrm_report_json(cio_json *j, void *ctx)
     cio_json_num(j, "init", f->init);
     cio_json_num(j, "comp", f->comp);
     cio_json_num(j, "io", f->io);
+    cio_json_num(j, "data", f->data);
+    cio_json_bool(j, "io_leaves_out_data", f->io_leaves_out_data);
     cio_json_num(j, "finalize", f->finalize);
     cio_json_obj_end(j);
     cio_json_obj(j, "amounts");

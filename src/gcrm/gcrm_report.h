@@ -8,6 +8,8 @@
 
 typedef struct gcrm_figures {
     double init, comp, io, finalize;        /* max over ranks, seconds */
+    double data;                            /* max over ranks: making the values written (pack), seconds */
+    int io_leaves_out_data;                 /* io and the GIO API total leave data out (--timing_window io) */
     double write_bytes, read_bytes;         /* what the library moved (headers too), or the API bytes */
     int library_amounts;                    /* 1: from the library, 0: API bytes (the driver reports none) */
     double mem_max, mem_min, mem_avg;       /* tracked memory high-water mark, bytes */

@@ -110,7 +110,6 @@ src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/settings.h \
 	src/lib/app/app_finish.c \
 	src/lib/app/app_json.c \
-	src/lib/app/app_params.c \
 	src/lib/app/app_repeat.c \
 	src/lib/app/app_report.c \
 	src/lib/app/app_what_ran.c \
@@ -131,22 +130,25 @@ src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/repeat.h
 nodist_src_lib_libcio_app_a_SOURCES = src/lib/app/buildinfo.c
 
-# The version (git describe), compiler and flags, regenerated at every make but
+# The version (git describe) and commit configure recorded (or the git
+# checkout's own at this make), compiler and flags, regenerated at every make but
 # rewritten only when they change, so an unchanged build recompiles nothing.
 src/lib/app/buildinfo.c: climio-buildinfo-force
 	$(AM_V_GEN)$(MKDIR_P) src/lib/app && \
-	  $(SHELL) $(srcdir)/src/lib/app/buildinfo.sh '$(srcdir)' '$(PACKAGE_VERSION)' '$(CC)' '$(CFLAGS) $(AM_CFLAGS)' >$@-t && \
+	  $(SHELL) $(srcdir)/src/lib/app/buildinfo.sh '$(srcdir)' '$(PACKAGE_VERSION)' '$(CLIMIO_SOURCE_VERSION)' \
+	    '$(CLIMIO_SOURCE_VERSION_ORIGIN)' '$(CLIMIO_SOURCE_COMMIT)' '$(CC)' '$(CFLAGS) $(AM_CFLAGS)' >$@-t && \
 	  if cmp -s $@-t $@; then rm -f $@-t; else mv -f $@-t $@; fi
 climio-buildinfo-force:
 .PHONY: climio-buildinfo-force
 CLEANFILES += src/lib/app/buildinfo.c
-EXTRA_DIST += src/lib/app/buildinfo.sh
+EXTRA_DIST += src/lib/app/buildinfo.sh src/lib/app/source_version.sh
 
-# a tarball remembers the git version it was made from
+# a tarball remembers the git version and commit it was made from
 dist-hook:
-	@v=`git -C '$(srcdir)' describe --tags --always --dirty 2>/dev/null`; \
-	  test -n "$$v" || { test -f '$(srcdir)/.tarball-version' && v=`sed -n 1p '$(srcdir)/.tarball-version'`; }; \
-	  test -z "$$v" || echo "$$v" >'$(distdir)/.tarball-version'
+	@info=`$(SHELL) '$(srcdir)/src/lib/app/source_version.sh' '$(srcdir)' '$(PACKAGE_VERSION)'`; \
+	  v=`printf '%s\n' "$$info" | sed -n 1p`; c=`printf '%s\n' "$$info" | sed -n 3p`; \
+	  test -z "$$v" || echo "$$v" >'$(distdir)/.tarball-version'; \
+	  case $$c in unknown:*|'') ;; *) echo "$$c" >'$(distdir)/.tarball-commit' ;; esac
 
 # what each driver calls, options, errors, the measured driver comparison
 dist_doc_DATA += doc/drivers.md

@@ -12,7 +12,9 @@ void mom_clocks_init(mom_clocks *c, cio_stats *st)
 {
     c->st = st;
     for (int k = 0; k < MOM_NCLK; k++)
-        c->id[k] = k == MOM_CLK_GATHER ? CIO_T_REARRANGE : cio_stats_timer(st, stat_names[k]);
+        c->id[k] = k == MOM_CLK_GATHER ? CIO_T_REARRANGE
+                   : k == MOM_CLK_TOTAL  ? cio_stats_wall_timer(st, stat_names[k])    /* FMS's: the whole run */
+                                         : cio_stats_timer(st, stat_names[k]);
 }
 
 void mom_clocks_reduce(const mom_clocks *c, MPI_Comm comm, mom_clock_red out[MOM_NCLK])

@@ -1,4 +1,5 @@
 #include "config.h"
+#include "app/settings.h"
 #include "base/names.h"
 #include "mom_config.h"
 #include "grids/mom_domain.h"
@@ -49,8 +50,7 @@ const cio_param_spec mom_params[] = {
      "2-D fields without a time axis, written when the file is closed, after the last record, as diag_manager's "
      "write_static does (names ending in _c: velocity grid)", 0, 0, 0, 0},
     {"pack", CIO_P_CHOICE, "2", "FMS packing of the fields: 2 = float32, 1 = float64", "1|2", 0, 0, 0},
-    {"records", CIO_P_INT, "48", "records (output times) written", 0, 0, 1e9, 0},
-    {"output_freq", CIO_P_DOUBLE, "1800", "model seconds between records (the time axis values)", 0, 1e-3, 1e12, 0},
+    MOM_PLAIN_PARAMS(CIO_PLAIN_ROW)
     {"output_dir", CIO_P_STRING, "out", "output folder", 0, 0, 0, CIO_PF_NONEMPTY},
     {"out", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
     {"file", CIO_P_STRING, "ocean", "file name without .nc (FMS appends .nc and, for sets, .NNNN)", 0, 0, 0, CIO_PF_NONEMPTY},
@@ -196,6 +196,8 @@ static int add_fields(mom_config *c, const cio_params *p, const char *key, mom_k
     return rc;
 }
 
+static void load_plain(mom_config *cfg, const cio_params *prm) { MOM_PLAIN_PARAMS(CIO_PLAIN_LOAD) }
+
 int mom_config_load(mom_config *c, const cio_params *p, cio_err *e)
 {
     memset(c, 0, sizeof *c);
@@ -222,8 +224,7 @@ int mom_config_load(mom_config *c, const cio_params *p, cio_err *e)
         return cio_seterr(e, "%s: fields, fields_2d and static_fields are all empty: nothing to write",
                           cio_param_origin(p, "fields"));
     c->type = strcmp(cio_param_str(p, "pack"), "1") == 0 ? CIO_DOUBLE : CIO_FLOAT;
-    c->records = cio_param_int(p, "records");
-    c->output_freq = cio_param_double(p, "output_freq");
+    load_plain(c, p);
     c->outdir = cio_param_str(p, "output_dir");
     c->suffix = ".nc";
     c->base = cio_param_str(p, "file");
@@ -247,7 +248,9 @@ int mom_config_load(mom_config *c, const cio_params *p, cio_err *e)
                           "2^62 a file offset can safely address; make the grid or the record count smaller",
                           (long long)c->ni, cio_param_origin(p, "ni"), (long long)c->nj, cio_param_origin(p, "nj"),
                           (long long)c->nk, cio_param_origin(p, "nk"), bytes);
-    cio_data_from_name(cio_param_str(p, "data"), &c->data);
+    cio_settings set = {0};
+    if (cio_settings_data(p, &set, e) != 0) return -1;
+    c->data = set.data;
     for (int u = 0; u < 2; u++)
         for (int d3 = 0; d3 < 2; d3++) mom_model_geom(c, u, d3, &c->geom[u][d3]);
     return 0;

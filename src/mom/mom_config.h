@@ -32,6 +32,13 @@ typedef struct mom_field {
     mom_grid grid;
 } mom_field;
 
+/* mom_io's plain parameters (base/params.h): each line is a row of mom_params
+ * and the field of mom_config of the same name, filled by mom_config_load. */
+#define MOM_PLAIN_PARAMS(X) \
+    X(records, INT, "48", "records (output times) written", 0, 1e9) \
+    X(output_freq, DOUBLE, "1800", "model seconds between records (the time axis values)", 1e-3, 1e12) \
+    /* a new plain parameter: one line above this one */
+
 typedef struct mom_config {
     int64_t ni, nj, nk;
     int layout[2];              /* PEs along x and y; {-1, -1} or {1, 1}: auto (MOM5) */
@@ -41,8 +48,7 @@ typedef struct mom_config {
     int nfields;
     mom_field *fields;          /* 3-D first, then 2-D, then static, each in the order given */
     cio_type type;              /* CIO_FLOAT (pack 2) or CIO_DOUBLE (pack 1) */
-    int64_t records;
-    double output_freq;         /* seconds of model time between records */
+    MOM_PLAIN_PARAMS(CIO_PLAIN_FIELD)   /* records; output_freq: model seconds between records */
     const char *outdir, *base;  /* files are outdir/base.nc[.NNNN] */
     const char *suffix;         /* ".nc", or ".raw" with the mpiio driver (set once the engine is) */
     int flush_record;           /* wait once per record instead of once per field */

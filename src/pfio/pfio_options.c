@@ -1,6 +1,7 @@
 /* pfio_io options: MAPL's command line (fargparse CLI) and the workload of
  * the PFIO demo, as suite parameters (a parameter file or --key value). */
 #include "config.h"
+#include "app/settings.h"
 #include "base/names.h"
 #include "pfio.h"
 #include "base/util.h"
@@ -358,7 +359,9 @@ static int parse_model(pf_opts *o, cio_params *p, cio_err *e)
     snprintf(where, sizeof where, "%s: variables", cio_param_origin(p, "variables"));
     if (parse_vars(o, cio_param_str(p, "variables"), where, e)) return -1;
     o->type = strcmp(cio_param_str(p, "var_type"), "double") == 0 ? CIO_DOUBLE : CIO_FLOAT;
-    cio_data_from_name(cio_param_str(p, "data"), &o->data);
+    cio_settings set = {0};
+    if (cio_settings_data(p, &set, e) != 0) return -1;
+    o->data = set.data;
     o->ncollections = (int)cio_param_int(p, "collections");
     o->num_steps = (int)cio_param_int(p, "num_steps");
     o->num_time_records = (int)cio_param_int(p, "num_time_records");

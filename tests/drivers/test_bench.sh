@@ -1,8 +1,9 @@
 #!/bin/sh
 # scripts/bench-drivers on a tiny plan, two repetitions: one row per driver built
 # and mode, cells "median [min-max]" with the two runs in the JSON, the mpiio
-# rows as the 1.00 baseline, every row's bytes the plan's, the null driver's
-# share and the PnetCDF line (no internal targets), and the JSON it writes.
+# rows as the 1.00 baseline, every row's bytes the plan's, each row's I/O-only
+# bandwidth as a share of the null driver's, the load average, the PnetCDF line
+# (no internal targets), and the JSON it writes.
 . "$top_srcdir/tests/lib.sh"
 set -e
 CLIMIO_EXERCISE="$top_builddir/src/exercise/engine_exercise" "$PYTHON" "$top_srcdir/scripts/bench-drivers" --dir "$TESTTMP" \
@@ -18,9 +19,17 @@ have_driver hdf5 && want=$(( want + 2 ))
 [ "$rows" = $want ] || fail "$rows rows, expected $want"
 [ "$(json_get "$TESTTMP/bench.json" 'sorted(set(r["bytes"] for r in d["rows"]))')" = "[$bytes]" ] || fail "row bytes differ from the plan's $bytes"
 [ "$(grep -c '^mpiio .* 1\.00 ' "$TESTTMP/table")" = 4 ] || fail "mpiio rows are not the 1.00 baseline"
-grep -q "^null driver: .*% of the mpiio run's time at most; " "$TESTTMP/table" || fail "no null line"
+# the I/O only (the kernels' default window), each row against the null driver's in its mode
+[ "$(json_get "$TESTTMP/bench.json" 'sorted(set(r["mode"] for r in d["rows"] if r["driver"] == "null"))')" \
+  = "['blocking_collective', 'blocking_independent', 'nonblocking_collective', 'nonblocking_independent']" ] || fail "null rows"
+[ "$(grep -Ec '^mpiio .* [0-9]+\.[0-9]%$' "$TESTTMP/table")" = 4 ] || fail "mpiio rows lack their share of the null driver's"
+[ "$(json_get "$TESTTMP/bench.json" 'abs(d["summary"]["io_share_of_null_percent"]["mpiio"]["percent"] - max(100.0 * r["MiBps"]["median"] / [n for n in d["rows"] if n["driver"] == "null" and n["mode"] == r["mode"]][0]["MiBps"]["median"] for r in d["rows"] if r["driver"] == "mpiio")) < 1e-9')" \
+  = True ] || fail "JSON: mpiio's share of the null driver's bandwidth"
+grep -q "^I/O-only bandwidth against the null driver's in the same mode (medians, each driver's closest mode): mpiio [0-9.]*% (raw " \
+  "$TESTTMP/table" || fail "no null line"
+grep -q "^# load average (1 minute): [0-9.]* at the start, [0-9.]* at the end$" "$TESTTMP/table" || fail "no load average line"
 if have_driver pnetcdf; then
-    grep -q "^best PnetCDF (.*): .* MiB/s, median ratio [0-9]*% of the best mpiio run; I/O time only" "$TESTTMP/table" || fail "no PnetCDF line"
+    grep -q "^best PnetCDF (.*): .* MiB/s I/O only, median ratio [0-9]*% of the best mpiio run (medians)" "$TESTTMP/table" || fail "no PnetCDF line"
     # two repetitions: no "faster" claim, and the closing line says why
     grep -q "^no clear winner between pnetcdf.* and mpiio .* (2 repetitions, the test needs at least 5; Mann-Whitney U" \
       "$TESTTMP/table" || fail "the closing verdict does not come from the test"

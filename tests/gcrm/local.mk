@@ -23,3 +23,5 @@ TESTS += tests/gcrm/test_bench_gcrm.sh
 EXTRA_DIST += tests/gcrm/test_bench_gcrm.sh
 TESTS += tests/gcrm/test_gcrm_driver_adjust.sh
 EXTRA_DIST += tests/gcrm/test_gcrm_driver_adjust.sh
+TESTS += tests/gcrm/test_gcrm_timing_window.sh
+EXTRA_DIST += tests/gcrm/test_gcrm_timing_window.sh

@@ -75,6 +75,19 @@ hs "$TESTTMP/iod/ozs.nc" "temp:_DeflateLevel = 5 ;" "-n4 -z -s: temp not deflate
 ! "$NCDUMP" -hs "$TESTTMP/iod/ozs.nc" | grep -q 'temp:_Shuffle = "true"' || fail "-s did not turn the shuffle off"
 c 1 -n4 -d 2 "$TESTTMP/iod/od2.nc" "$TESTTMP/iod/ocean.nc.0000" "$TESTTMP/iod/ocean.nc.0001"
 hs "$TESTTMP/iod/od2.nc" "temp:_DeflateLevel = 2 ;" "-n4 -d 2: temp not deflated at level 2"
+# what mppnccombine's options set is asked of the run, typed, and shown with its origin; a climio
+# option the user gives wins; the set's own description carries the member's name
+j="$TESTTMP/od3.json"
+c 1 --json "$j" --header_pad 4096 -n4 -d 3 -h 1024 "$TESTTMP/iod/od3.nc" "$TESTTMP/iod/ocean.nc.0000" "$TESTTMP/iod/ocean.nc.0001"
+hs "$TESTTMP/iod/od3.nc" "temp:_DeflateLevel = 3 ;" "-n4 -d 3: temp not deflated at level 3"
+cfg() { json_get "$j" "d['config']['$1']['$2']"; }
+mpp="mppnccombine option or default"
+[ "$(cfg format value)" = nc4c ] && [ "$(cfg format origin)" = "$mpp" ] || fail "format in the JSON: $(cfg format value) ($(cfg format origin))"
+[ "$(cfg deflate value)" = 3 ] && [ "$(cfg deflate origin)" = "$mpp" ] || fail "deflate in the JSON: $(cfg deflate value)"
+[ "$(cfg size_hint value)" = 65536 ] && [ "$(cfg nc_serial value)" = True ] || fail "the one-rank serial path in the JSON"
+[ "$(cfg header_pad value)" = 4096 ] && [ "$(cfg header_pad origin)" = "command line" ] || fail "--header_pad did not win over -h"
+[ "$(cfg nk origin)" = "$TESTTMP/iod/ocean.nc.0000 (climio_mom_fields, domain_decomposition)" ] || fail "nk's origin: $(cfg nk origin)"
+[ "$(cfg ni value)" = 40 ] || fail "ni from the set: $(cfg ni value)"
 # -z without -n4: mppnccombine's `compress && (! format & NC_NETCDF4)` is never true: classic, uncompressed
 run 1 "$comb" --mom5 -z "$TESTTMP/iod/ozc.nc" "$TESTTMP/iod/ocean.nc.0000" "$TESTTMP/iod/ocean.nc.0001" >"$TESTTMP/log" 2>&1 ||
   { cat "$TESTTMP/log"; fail "-z alone"; }

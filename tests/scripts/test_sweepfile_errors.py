@@ -21,7 +21,8 @@ CASES = [
      "found 'paramaters' (did you mean 'parameters'?)"),
     ("unknown-key", HEAD + "repetitons = 2\nnprocs = 1\n", 3,
      "expected one of the [sweep] keys (name, kernel, executable, base, output, data_dir, keep_data, "
-     "output_parameter, repetitions, order, seed, nprocs, nodes, timeout), found 'repetitons' (did you mean 'repetitions'?)"),
+     "output_parameter, repetitions, order, seed, warmup, nprocs, nodes, timeout), found 'repetitons' "
+     "(did you mean 'repetitions'?)"),
     ("nprocs-type", HEAD + 'nprocs = "two"\n', 3,
      'nprocs: expected a process count >= 1 or a list of them, found a string ("two")'),
     ("nprocs-zero", HEAD + "nprocs = [0, 2]\n", 3,

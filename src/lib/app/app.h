@@ -33,9 +33,6 @@ void cio_app_which_repetition(FILE *out, const struct cio_app *a);
 const char *cio_app_fsync_name(int mode);
 void cio_app_sync_at_end(struct cio_app *a);
 
-/* The options every kernel has (driver, iotype, format, hints, verify, json, ...). */
-extern const cio_param_spec cio_common_params[];
-
 typedef struct cio_app cio_app;
 typedef void (*cio_json_fn)(cio_json *j, void *ctx);
 

@@ -44,7 +44,8 @@ static void resolve_settings(cio_app *a, cio_format kernel_default)
     char note[512];
     a->asks.kernel = a->kernel;
     a->asks.kernel_format = kernel_default;
-    if (cio_settings_resolve(a->params, &a->asks, cio_settings_iotype_chosen(a->params, a->param_file_given), &a->set, note, sizeof note, &e) != 0)
+    if (cio_settings_resolve(a->params, &a->asks, cio_settings_iotype_chosen(a->params, a->param_file_given), a->nprocs,
+                             &a->set, note, sizeof note, &e) != 0)
         fail_all(a, &e);
     if (a->rank == 0 && note[0]) fprintf(stderr, "%s: note: %s\n", a->kernel, note);
     a->mode_asked = a->set.iotype;
@@ -71,11 +72,13 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
     cio_mode mode = set->mode;
     c->opts.format = set->format;
     c->opts.kernel_format = kernel_default;
-    c->opts.nofill = cio_param_bool(p, "nofill");
+    c->opts.nofill = set->nofill;
     c->opts.chunking = set->chunking;
     c->opts.serial = set->serial;
     c->opts.size_hint_env = set->size_hint_env;
-    c->opts.deflate = (int)cio_param_int(p, "deflate");
+    c->opts.size_hint = set->size_hint;
+    c->opts.deflate = set->deflate;
+    c->opts.shuffle = set->shuffle;
     if (cio_compress_setup(p, d, &c->opts, &mode, a->mode_note, sizeof a->mode_note, &e) != 0) fail_all(a, &e);
     c->opts.mode = mode;
     if (a->rank == 0 && a->mode_note[0] && !cio_param_bool(p, "quiet"))
@@ -86,28 +89,14 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
         if (d->configure(p, &c->opts, &a->driver_conf, &e) != 0) fail_all(a, &e);
         c->opts.conf = a->driver_conf;
     }
-    c->max_request = cio_param_int(p, "max_request_size");
-    const char *iot = cio_param_str(p, "io_tasks");
-    int64_t ntasks = 0;
-    if (strcmp(iot, "all") != 0 && (cio_parse_int(iot, &ntasks) != 0 || ntasks < 1 || ntasks > 1000000000)) {
-        cio_seterr(&e, "%s: io_tasks expects a positive number of I/O tasks or 'all', found '%s'",
-                   cio_param_origin(p, "io_tasks"), iot);
-        fail_all(a, &e);
-    }
-    c->agg.io_tasks = (int)ntasks;
-    c->agg.io_stride = (int)cio_param_int(p, "io_stride");
-    c->agg.io_base = (int)cio_param_int(p, "io_base");
-    c->agg.rearranger = cio_rearranger_from_name(cio_param_str(p, "rearranger"));
-    c->agg.blocksize = cio_param_int(p, "pio_blocksize");
-    if (c->agg.rearranger == CIO_REARR_PIOBOX && c->agg.io_tasks == 0) c->agg.io_tasks = a->nprocs;
-    c->agg.max_pend_req = (int)cio_param_int(p, "max_pend_req");
-    c->agg.buffer_limit = cio_param_int(p, "rearr_buffer_size");
+    c->max_request = set->max_request;
+    c->agg = set->agg;
     c->fsync = set->fsync;
     a->stats.clock_stops_for_data = strcmp(cio_param_str(p, "timing_window"), "io") == 0;
-    cio_data_from_name(cio_param_str(p, "data"), &c->data);
+    c->data = set->data;
     if (c->opts.quantize) c->verify_tol = cio_data_digits_tolerance(c->opts.quantize_digits);
     c->verify_only = set->verify_only;
-    a->storage_report = cio_param_bool(p, "storage_report") || cio_compress_any(&c->opts);
+    a->storage_report = set->storage_report || cio_compress_any(&c->opts);
     c->remember = set->verify || set->read || a->storage_report;
     cio_hints_init(&c->hints);
     load_hints(a, &c->hints);

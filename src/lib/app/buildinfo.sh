@@ -1,30 +1,21 @@
 #!/bin/sh
-# Writes buildinfo.c: climio's version as `git describe` gives it when built from a
-# git checkout, else as the tarball recorded it (.tarball-version, written by
-# `make dist`), else configure's version; and the compiler and flags of this build.
-# usage: buildinfo.sh SRCDIR PACKAGE_VERSION CC CFLAGS
-srcdir=$1 pkgver=$2 cc=$3 cflags=$4
-version="" origin=""
-if test -e "$srcdir/.git" && command -v git >/dev/null 2>&1; then
-  version=`git -C "$srcdir" describe --tags --always --dirty 2>/dev/null` && origin="git describe"
-fi
-if test -z "$version" && test -f "$srcdir/.tarball-version"; then
-  version=`sed -n 1p "$srcdir/.tarball-version"` && origin="tarball (.tarball-version)"
-fi
-if test -z "$version"; then version=$pkgver origin="configure (no git, no .tarball-version)"; fi
-commit=""
-if test -e "$srcdir/.git" && command -v git >/dev/null 2>&1; then
-  commit=`git -C "$srcdir" rev-parse HEAD 2>/dev/null` &&
-    { git -C "$srcdir" diff --quiet HEAD 2>/dev/null || commit="$commit-dirty"; }
-fi
-if test -z "$commit"; then
-  if test -f "$srcdir/.tarball-version"; then
-    commit="unknown: built from a release tarball, no git history; its version (git describe when it was made): $version"
-  elif test -e "$srcdir/.git"; then
-    commit="unknown: git is not installed here to read $srcdir/.git"
-  else
-    commit="unknown: the source is neither a git checkout (no .git) nor a release tarball (no .tarball-version)"
-  fi
+# Writes buildinfo.c: climio's version and commit, and the compiler and flags of
+# this build.  The version and commit are what configure recorded
+# (source_version.sh: git describe and the commit, or a release tarball's
+# .tarball-version and .tarball-commit, or "unknown: " and why), unless the
+# source is a git checkout now, whose own answer is what is being compiled.  So a
+# configured tree copied without .git, or a tarball, still names its commit.
+# usage: buildinfo.sh SRCDIR PACKAGE_VERSION CONF_VERSION CONF_ORIGIN CONF_COMMIT CC CFLAGS
+srcdir=$1 pkgver=$2 conf_version=$3 conf_origin=$4 conf_commit=$5 cc=$6 cflags=$7
+now=`${SHELL:-sh} "$srcdir/src/lib/app/source_version.sh" "$srcdir" "$pkgver"`
+version=`printf '%s\n' "$now" | sed -n 1p`
+origin=`printf '%s\n' "$now" | sed -n 2p`
+commit=`printf '%s\n' "$now" | sed -n 3p`
+if test "$origin" != "git describe" && test -n "$conf_commit"; then
+  case $conf_commit in
+    unknown:*) ;;
+    *) version=$conf_version origin="$conf_origin, recorded by configure" commit=$conf_commit ;;
+  esac
 fi
 # C string literal: backslashes and double quotes escaped
 q() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }

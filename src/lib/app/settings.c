@@ -1,3 +1,6 @@
+/* The common settings: the options every kernel has (the table the parser reads
+ * before each driver's and the kernel's own), and one resolution function for
+ * each, below the table in the order cio_settings_resolve calls them. */
 #include "config.h"
 #include "app/settings.h"
 #include "drivers/io_util.h"
@@ -5,6 +8,95 @@
 
 #include <stdio.h>
 #include <string.h>
+
+const cio_param_spec cio_common_params[] = {
+    {"help", CIO_P_BOOL, "false", "print this help and exit", 0, 0, 0, CIO_PF_CMDLINE},
+    {"version", CIO_P_BOOL, "false", "print the version and the drivers built, and exit", 0, 0, 0, CIO_PF_CMDLINE},
+    {"driver", CIO_P_STRING, NULL, "I/O driver, one of those built (listed below; default: the first)", 0, 0, 0, 0},
+    {"iotype", CIO_P_CHOICE, "nonblocking_collective", "I/O mode", CIO_MODE_CHOICES, 0, 0, 0},
+    {"format", CIO_P_CHOICE, "default", "file format (default: the kernel's choice for the driver)",
+     "default" CIO_FORMAT_LIST(CIO_FORMAT_CHOICE_), 0, 0, 0},
+    {"hints", CIO_P_STRING, NULL, "MPI-IO hints, 'key=value;key=value' (PNETCDF_HINTS in the environment wins)", 0,
+     0, 0, 0},
+    {"hints_file", CIO_P_STRING, NULL, "file of MPI-IO hints, one 'key value' per line", 0, 0, 0, CIO_PF_NONEMPTY},
+    {"nc4_nonblocking_fallback", CIO_P_BOOL, "false",
+     "a driver with no nonblocking API (netcdf, hdf5): run a nonblocking iotype as the blocking one", 0, 0, 0, 0},
+    {"nofill", CIO_P_BOOL, "true", "netcdf/pnetcdf: do not pre-fill variables", 0, 0, 0, 0},
+    {"chunking", CIO_P_STRING, "auto", "netcdf/hdf5: auto | contiguous | default (netCDF-C's own chunks) | comma-separated chunk sizes", 0, 0, 0, 0},
+    {"deflate", CIO_P_INT, "0", "netcdf/hdf5: deflate level (0 = off)", 0, 0, 9, 0},
+    {"shuffle", CIO_P_BOOL, "false", "netcdf/hdf5: byte shuffle before compressing", 0, 0, 0, 0},
+    {"szip", CIO_P_BOOL, "false", "netcdf/hdf5: szip compression (nearest neighbour, 32, 16 or 8 pixels a block: the largest that divides the chunk's fastest length, which is lowered to a multiple of 8 when none does)", 0, 0, 0, 0},
+    {"quantize", CIO_P_STRING, "none",
+     "netcdf: quantize float/double data variables before compressing: bitgroom:NSD, granularbr:NSD or "
+     "bitround:NSD, NSD significant decimal digits (bitround keeps ceil(NSD*log2(10)) bits)", 0, 0, 0, 0},
+    {"compression_reference", CIO_P_BOOL, "false",
+     "with a filter or quantization set: before each repetition, run the same output with no filter (its files "
+     "removed) and report the time compression added against it", 0, 0, 0, 0},
+    {"storage_report", CIO_P_BOOL, "false",
+     "report each netCDF-4/HDF5 file's data bytes and bytes on disk per variable (on whenever a filter is set)", 0,
+     0, 0, 0},
+    {"header_pad", CIO_P_SIZE, "0",
+     "netcdf/pnetcdf classic formats: free bytes after the header (nc__enddef h_minfree; 0: library default)", 0, 0,
+     1073741824, 0},
+    {"max_request_size", CIO_P_SIZE, CIO_XSTR(CIO_MAX_REQUEST_DEFAULT_NUM),
+     "largest request per rank per MPI call; bigger ones are split (MPI counts are int)", 0, 64, 9.2e18, 0},
+    {"fsync", CIO_P_CHOICE, "false",
+     "make the files durable, timed as the sync phase inside end to end: close (or true) before every close, reopens "
+     "included (MPI_File_sync, ncmpi_sync, nc_sync, H5Fflush + MPI_File_sync); end: each file once after its last "
+     "write, as IOR -e (fsync when the output phase ends); false: never",
+     "none|close|end|false=none|true=close", 0, 0, 0},
+    {"repetitions", CIO_P_INT, "1",
+     "run the output phase this many times in one job; the summary and the headline give the median", 0, 1, 1e6, 0},
+    {"timing_window", CIO_P_CHOICE, "io",
+     "io: each rank's clock stops while it makes the values it writes (the pack timer), so end to end times the "
+     "I/O layer (copies, library calls, syncs), as IOR fills its buffer before its timer; end_to_end_with_data: the "
+     "window also holds making the data", "io|end_to_end_with_data", 0, 0, 0},
+    {"warmup", CIO_P_INT, "0",
+     "run the output phase this many times first and leave those runs out of every figure (warm-up; their files "
+     "are removed like a repetition's)", 0, 0, 1e6, 0},
+    {"repetition_delay", CIO_P_DOUBLE, "0", "seconds to wait between repetitions", 0, 0, 1e6, 0},
+    {"keep_files", CIO_P_BOOL, "false",
+     "keep each repetition's files for the next to overwrite (default: remove them between repetitions)", 0, 0, 0, 0},
+    {"data", CIO_P_CHOICE, "pattern",
+     "values written: pattern (an exact, incompressible hash f(variable, record, index)) or model (smooth model-like fields that "
+     "compress like model output)", "pattern|model", 0, 0, 0},
+    {"verify", CIO_P_BOOL, "false", "read every file back and compare with the data written", 0, 0, 0, 0},
+    {"verify_shift", CIO_P_BOOL, "true", "read back what the next rank wrote (defeats client caches)", 0, 0, 0, 0},
+    {"read", CIO_P_BOOL, "false", "after writing, read everything back as a read benchmark", 0, 0, 0, 0},
+    {"read_check", CIO_P_BOOL, "true", "--read compares what it reads with the pattern (false: time the reads only)", 0,
+     0, 0, 0},
+    {"verify_only", CIO_P_BOOL, "false", "write nothing: check the files an earlier identical run wrote", 0, 0, 0,
+     CIO_PF_CMDLINE},
+    {"json", CIO_P_STRING, NULL, "write the run's results as JSON to this file", 0, 0, 0, CIO_PF_NONEMPTY},
+    {"quiet", CIO_P_BOOL, "false", "print only the kernel's own report", 0, 0, 0, 0},
+    {"dry_run", CIO_P_BOOL, "false", "plan only: print sizes, requests and memory without writing", 0, 0, 0,
+     CIO_PF_CMDLINE},
+    {"nprocs", CIO_P_INT, "0", "process count to plan for with --dry_run", 0, 0, 1e9, CIO_PF_CMDLINE},
+    {"dry_run_every_rank", CIO_P_BOOL, "false",
+     "--dry_run plans every rank on its own instead of one rank per class of alike ranks (slow; checks the classes)",
+     0, 0, 0, CIO_PF_CMDLINE},
+    {"io_tasks", CIO_P_STRING, "all", "PIO-style aggregation: number of I/O tasks, or 'all' (every rank writes its own share)", 0, 0, 0, 0},
+    {"io_stride", CIO_P_INT, "0", "ranks between I/O tasks (0: nprocs / io_tasks)", 0, 0, 1e9, 0},
+    {"io_base", CIO_P_INT, "0", "rank of the first I/O task", 0, 0, 1e9, 0},
+    {"rearranger", CIO_P_CHOICE, "box",
+     "aggregation: box (contiguous ranges), subset (groups of ranks) or pio_box (PIO's box rearranger: active I/O tasks "
+     "and their boxes from PIO's blocksize rule, rearranging at every io_tasks including all)", "box|subset|pio_box", 0,
+     0, 0},
+    {"pio_blocksize", CIO_P_INT, "1048576", "rearranger pio_box: PIO's target bytes per I/O task (its blocksize)", 0,
+     257, 1e15, 0},
+    {"max_pend_req", CIO_P_INT, "0", "aggregation exchange: 0 = MPI_Alltoallw, N = point-to-point with N pending sends", 0,
+     0, 1e9, 0},
+    {"rearr_buffer_size", CIO_P_SIZE, "128m", "aggregation: an I/O task flushes when it holds more than this", 0, 1, 9.2e18,
+     0},
+    {"force", CIO_P_BOOL, "false", "write into an output folder another run has locked (when that run is dead)", 0, 0,
+     0, CIO_PF_CMDLINE},
+    {"print_params", CIO_P_BOOL, "false",
+     "print the parameters this run would use (normalised, validated) and the drivers built, as JSON, and exit", 0,
+     0, 0, CIO_PF_CMDLINE},
+    {"allow_unknown_keys", CIO_P_BOOL, "false", "unknown parameter-file keys warn instead of stopping the run", 0, 0,
+     0, CIO_PF_CMDLINE},
+    CIO_PARAM_END,
+};
 
 int cio_settings_driver(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e)
 {
@@ -131,6 +223,7 @@ int cio_settings_serial(const cio_params *p, const cio_kernel_asks *k, cio_setti
     (void)e;
     s->serial = k->serial && s->driver->serial_api;
     s->size_hint_env = s->serial && k->size_hint_env;
+    s->size_hint = s->serial ? k->size_hint : 0;
     s->serial_origin = s->serial ? k->serial_origin : NULL;
     if (s->serial) s->changed |= CIO_SET_SERIAL;
     return 0;
@@ -197,13 +290,90 @@ int cio_settings_repetitions(const cio_params *p, cio_settings *s, cio_err *e)
     return 0;
 }
 
-int cio_settings_resolve(const cio_params *p, const cio_kernel_asks *k, int iotype_chosen, cio_settings *s,
+int cio_settings_nofill(const cio_params *p, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    s->nofill = cio_param_bool(p, "nofill");
+    return 0;
+}
+
+int cio_settings_deflate(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    s->deflate = (int)cio_param_int(p, "deflate");
+    s->deflate_origin = cio_param_origin(p, "deflate");
+    if (!cio_param_isset(p, "deflate") && k->filters_origin) {
+        s->deflate = k->deflate;
+        s->deflate_origin = k->filters_origin;
+        s->changed |= CIO_SET_DEFLATE;
+    }
+    return 0;
+}
+
+int cio_settings_shuffle(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    s->shuffle = cio_param_bool(p, "shuffle");
+    s->shuffle_origin = cio_param_origin(p, "shuffle");
+    if (!cio_param_isset(p, "shuffle") && k->filters_origin) {
+        s->shuffle = k->shuffle;
+        s->shuffle_origin = k->filters_origin;
+        s->changed |= CIO_SET_SHUFFLE;
+    }
+    return 0;
+}
+
+int cio_settings_storage_report(const cio_params *p, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    s->storage_report = cio_param_bool(p, "storage_report");
+    return 0;
+}
+
+int cio_settings_max_request_size(const cio_params *p, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    s->max_request = cio_param_int(p, "max_request_size");
+    return 0;
+}
+
+int cio_settings_aggregation(const cio_params *p, int nprocs, cio_settings *s, cio_err *e)
+{
+    cio_agg_cfg *g = &s->agg;
+    const char *iot = cio_param_str(p, "io_tasks");
+    int64_t ntasks = 0;
+    if (strcmp(iot, "all") != 0 && (cio_parse_int(iot, &ntasks) != 0 || ntasks < 1 || ntasks > 1000000000))
+        return cio_seterr(e, "%s: io_tasks expects a positive number of I/O tasks or 'all', found '%s'",
+                          cio_param_origin(p, "io_tasks"), iot);
+    g->io_tasks = (int)ntasks;
+    g->io_stride = (int)cio_param_int(p, "io_stride");
+    g->io_base = (int)cio_param_int(p, "io_base");
+    g->rearranger = cio_rearranger_from_name(cio_param_str(p, "rearranger"));
+    g->blocksize = cio_param_int(p, "pio_blocksize");
+    if (g->rearranger == CIO_REARR_PIOBOX && g->io_tasks == 0) g->io_tasks = nprocs;
+    g->max_pend_req = (int)cio_param_int(p, "max_pend_req");
+    g->buffer_limit = cio_param_int(p, "rearr_buffer_size");
+    return 0;
+}
+
+int cio_settings_data(const cio_params *p, cio_settings *s, cio_err *e)
+{
+    const char *name = cio_param_str(p, "data");
+    if (cio_data_from_name(name, &s->data) != 0)
+        return cio_seterr(e, "%s: data expects pattern or model, found '%s'", cio_param_origin(p, "data"), name);
+    return 0;
+}
+
+int cio_settings_resolve(const cio_params *p, const cio_kernel_asks *k, int iotype_chosen, int nprocs, cio_settings *s,
                          char *note, size_t notelen, cio_err *e)
 {
     if (cio_settings_driver(p, k, s, e) || cio_settings_iotype(p, iotype_chosen, s, note, notelen, e) ||
         cio_settings_format(p, k, s, e) || cio_settings_header_pad(p, k, s, e) || cio_settings_chunking(p, k, s, e) ||
         cio_settings_serial(p, k, s, e) || cio_settings_hints(p, k, s, e) || cio_settings_fsync(p, s, e) ||
-        cio_settings_verify(p, s, e) || cio_settings_repetitions(p, s, e))
+        cio_settings_verify(p, s, e) || cio_settings_repetitions(p, s, e) || cio_settings_nofill(p, s, e) ||
+        cio_settings_deflate(p, k, s, e) || cio_settings_shuffle(p, k, s, e) || cio_settings_storage_report(p, s, e) ||
+        cio_settings_max_request_size(p, s, e) || cio_settings_aggregation(p, nprocs, s, e) ||
+        cio_settings_data(p, s, e))
         return -1;
     return 0;
 }
@@ -238,6 +408,16 @@ int cio_settings_shown(const cio_settings *s, const char *key, char *val, size_t
     if ((c & CIO_SET_SERIAL) && strcmp(key, "nc_serial") == 0) return shown(val, n, origin, "true", s->serial_origin);
     if ((c & CIO_SET_SERIAL) && s->size_hint_env && strcmp(key, "size_hint_env") == 0)
         return shown(val, n, origin, "true", s->serial_origin);
+    if ((c & CIO_SET_SERIAL) && s->size_hint && strcmp(key, "size_hint") == 0) {
+        snprintf(num, sizeof num, "%lld", (long long)s->size_hint);
+        return shown(val, n, origin, num, s->serial_origin);
+    }
+    if ((c & CIO_SET_DEFLATE) && strcmp(key, "deflate") == 0) {
+        snprintf(num, sizeof num, "%d", s->deflate);
+        return shown(val, n, origin, num, s->deflate_origin);
+    }
+    if ((c & CIO_SET_SHUFFLE) && strcmp(key, "shuffle") == 0)
+        return shown(val, n, origin, s->shuffle ? "true" : "false", s->shuffle_origin);
     if ((c & CIO_SET_HINTS) && strcmp(key, "hints") == 0) return shown(val, n, origin, s->hints, s->hints_origin);
     if ((c & CIO_SET_VERIFY) && strcmp(key, "verify") == 0) return shown(val, n, origin, "true", s->verify_origin);
     return 0;

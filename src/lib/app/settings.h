@@ -9,9 +9,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "data/data.h"
 #include "drivers/driver.h"
+#include "engine/aggregate.h"
 #include "base/params.h"
 #include "base/util.h"
+
+/* The options every kernel has (driver, iotype, format, hints, verify, json, ...). */
+extern const cio_param_spec cio_common_params[];
 
 /* What a kernel asks of the run before its settings are resolved.  A field left
  * at zero (NULL) asks nothing; the user's own setting wins unless said. */
@@ -30,7 +35,10 @@ typedef struct cio_kernel_asks {
     const char *chunking_origin;
     int serial;                     /* one-rank files through the driver's serial API (serial_origin) */
     int size_hint_env;              /* with serial: the size hint per file from the environment, as FMS */
+    int64_t size_hint;              /* with serial: the size hint when the user gives none (0: asks none) */
     const char *serial_origin;
+    int deflate, shuffle;           /* filters when the user sets neither key (filters_origin non-NULL) */
+    const char *filters_origin;
     const char *hints;              /* MPI-IO hints placed before the user's (the user's win) */
     const char *hints_origin;       /* their origin without user hints */
     const char *hints_user_origin;  /* with user hints (NULL: the user's origin) */
@@ -51,7 +59,17 @@ typedef struct cio_settings {
     const char *chunking;
     const char *chunking_origin;
     int serial, size_hint_env;
+    int64_t size_hint;              /* with serial: the kernel's size hint (0: the driver's own parameter) */
     const char *serial_origin;
+    int nofill;
+    int deflate;                    /* 0: off */
+    const char *deflate_origin;
+    int shuffle;
+    const char *shuffle_origin;
+    int storage_report;             /* asked for (filters turn it on too: cio_app_resolve_engine) */
+    int64_t max_request;            /* bytes per rank per driver call */
+    cio_agg_cfg agg;                /* io_tasks 0: every rank writes its own share */
+    cio_data_kind data;
     char *hints;                    /* NULL: none (freed by cio_settings_free) */
     const char *hints_origin;
     int fsync;                      /* CIO_FSYNC_* (engine/engine.h) */
@@ -70,6 +88,8 @@ enum {
     CIO_SET_SERIAL = 1u << 5,
     CIO_SET_HINTS = 1u << 6,
     CIO_SET_VERIFY = 1u << 7,
+    CIO_SET_DEFLATE = 1u << 8,
+    CIO_SET_SHUFFLE = 1u << 9,
 };
 
 /* Each returns 0, or -1 with e naming the setting's origin.  They run in this
@@ -89,9 +109,19 @@ int cio_settings_hints(const cio_params *p, const cio_kernel_asks *k, cio_settin
 int cio_settings_fsync(const cio_params *p, cio_settings *s, cio_err *e);
 int cio_settings_verify(const cio_params *p, cio_settings *s, cio_err *e);
 int cio_settings_repetitions(const cio_params *p, cio_settings *s, cio_err *e);
+int cio_settings_nofill(const cio_params *p, cio_settings *s, cio_err *e);
+/* deflate and shuffle: the user's, else what the kernel asks (filters_origin). */
+int cio_settings_deflate(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e);
+int cio_settings_shuffle(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e);
+int cio_settings_storage_report(const cio_params *p, cio_settings *s, cio_err *e);
+int cio_settings_max_request_size(const cio_params *p, cio_settings *s, cio_err *e);
+/* io_tasks ('all' or a count), stride, base, rearranger and its limits; nprocs:
+ * the ranks the run has or plans for (pio_box with io_tasks all: one task each). */
+int cio_settings_aggregation(const cio_params *p, int nprocs, cio_settings *s, cio_err *e);
+int cio_settings_data(const cio_params *p, cio_settings *s, cio_err *e);
 
-/* All of them, in order. */
-int cio_settings_resolve(const cio_params *p, const cio_kernel_asks *k, int iotype_chosen, cio_settings *s,
+/* All of them, in order (nprocs: for cio_settings_aggregation). */
+int cio_settings_resolve(const cio_params *p, const cio_kernel_asks *k, int iotype_chosen, int nprocs, cio_settings *s,
                          char *note, size_t notelen, cio_err *e);
 void cio_settings_free(cio_settings *s);
 

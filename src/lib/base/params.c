@@ -357,17 +357,18 @@ static int duplicate_key(const entry *en, const char *key, const char *value, co
                       en->value, en->line, value);
 }
 
-int cio_params_parse_text(cio_params *p, const char *text, size_t len, const char *fname, cio_err *e)
+/* The lines of text; origin NULL: each value's origin is "fname:line", else origin
+ * itself (which then also begins the messages). */
+static int parse_lines(cio_params *p, const char *text, const char *fname, const char *origin, cio_err *e)
 {
-    if (strlen(text) != len)
-        return cio_seterr(e, "%s: contains NUL bytes: binary data, not a parameter file", fname);
     int lineno = 0;
     const char *cur = text;
     while (*cur) {
         lineno++;
         char where[600], line[MAX_LINE], key[128], value[MAX_LINE];
         int quoted = 0;
-        snprintf(where, sizeof where, "%s:%d", fname, lineno);
+        if (origin) snprintf(where, sizeof where, "%s", origin);
+        else snprintf(where, sizeof where, "%s:%d", fname, lineno);
         if (take_line(&cur, line, where, e) != 0) return -1;
         int rc = split_line(line, where, key, sizeof key, value, &quoted, e);
         if (rc < 0) return -1;
@@ -381,14 +382,28 @@ int cio_params_parse_text(cio_params *p, const char *text, size_t len, const cha
             return cio_seterr(e, "%s: key '%s' has no value; expected %s", where, key, ptype_name(en->spec));
         if (en->spec->flags & CIO_PF_CMDLINE)
             return cio_seterr(e, "%s: %s is a command-line option, not a parameter-file key", where, key);
-        rc = duplicate_key(en, key, value, where, e);
+        rc = origin ? 0 : duplicate_key(en, key, value, where, e);
         if (rc < 0) return -1;
         if (rc > 0) continue;
-        if (store(en, value, where, lineno, where, e) != 0) return -1;
+        if (store(en, value, where, origin ? 0 : lineno, where, e) != 0) return -1;
         en->isset = 1;
     }
-    if (lineno == 0) return cio_seterr(e, "%s: file is empty; expected 'key value' lines", fname);
+    return lineno;
+}
+
+int cio_params_parse_text(cio_params *p, const char *text, size_t len, const char *fname, cio_err *e)
+{
+    if (strlen(text) != len)
+        return cio_seterr(e, "%s: contains NUL bytes: binary data, not a parameter file", fname);
+    int lines = parse_lines(p, text, fname, NULL, e);
+    if (lines < 0) return -1;
+    if (lines == 0) return cio_seterr(e, "%s: file is empty; expected 'key value' lines", fname);
     return 0;
+}
+
+int cio_params_parse_described(cio_params *p, const char *text, const char *origin, cio_err *e)
+{
+    return parse_lines(p, text, NULL, origin, e) < 0 ? -1 : 0;
 }
 
 int cio_params_set(cio_params *p, const char *key, const char *value, const char *origin, cio_err *e)

@@ -43,6 +43,27 @@ typedef struct cio_param_spec {
 
 #define CIO_PARAM_END {0, 0, 0, 0, 0, 0, 0, 0}
 
+/* A kernel's plain parameters, those whose checks are the parser's (type,
+ * bounds), listed once as X(name, TYPE, default, help, min, max), TYPE one of
+ * INT, SIZE, DOUBLE, BOOL, STRING: the list gives the rows of the kernel's table
+ * (CIO_PLAIN_ROW), the fields of its configuration, named as the keys
+ * (CIO_PLAIN_FIELD), and their loading (CIO_PLAIN_LOAD, inside a function whose
+ * configuration is `cfg` and store `prm`).  A new one is one line in the list
+ * and its use (doc/internals.md). */
+#define CIO_PLAIN_ROW(name, type, def, help, lo, hi) {#name, CIO_P_##type, def, help, 0, lo, hi, 0},
+#define CIO_PLAIN_FIELD(name, type, def, help, lo, hi) CIO_PLAIN_CTYPE_##type name;
+#define CIO_PLAIN_LOAD(name, type, def, help, lo, hi) cfg->name = CIO_PLAIN_GET_##type(prm, #name);
+#define CIO_PLAIN_CTYPE_INT int64_t
+#define CIO_PLAIN_CTYPE_SIZE int64_t
+#define CIO_PLAIN_CTYPE_DOUBLE double
+#define CIO_PLAIN_CTYPE_BOOL int
+#define CIO_PLAIN_CTYPE_STRING const char *
+#define CIO_PLAIN_GET_INT cio_param_int
+#define CIO_PLAIN_GET_SIZE cio_param_int
+#define CIO_PLAIN_GET_DOUBLE cio_param_double
+#define CIO_PLAIN_GET_BOOL cio_param_bool
+#define CIO_PLAIN_GET_STRING cio_param_str
+
 typedef struct cio_params cio_params;
 
 /* tables: NULL-terminated list of spec tables, each ending with CIO_PARAM_END. */
@@ -56,6 +77,11 @@ void cio_params_allow_unknown(cio_params *p, int allow);
 /* Parse a parameter file's text; fname is used in messages.  Returns 0, or -1 with
  * e->msg = "fname:line: what was expected, what was found". */
 int cio_params_parse_text(cio_params *p, const char *text, size_t len, const char *fname, cio_err *e);
+
+/* Parse 'key value' lines that describe the run from elsewhere than a parameter
+ * file (a file's own attributes): each value's origin is `origin`, messages begin
+ * with it, and a value overrides whatever set the key before.  0, or -1 with e->msg. */
+int cio_params_parse_described(cio_params *p, const char *text, const char *origin, cio_err *e);
 
 /* Set one key from elsewhere (command line, environment); origin names the source. */
 int cio_params_set(cio_params *p, const char *key, const char *value, const char *origin, cio_err *e);

@@ -32,6 +32,8 @@ const cio_stat_desc cio_stat_table[] = {
     STAT_("collective_calls", RANKS, collective_calls, "mpi", "collective_calls", "calls", NULL),
     STAT_("generation_inside_io", SUM, generation_inside_io, "timing", "generation_inside_io_calls", "calls",
           "data made inside I/O calls"),
+    STAT_("generation_in_windows", SUM, generation_in_windows, "timing", "generation_inside_timed_windows", "calls",
+          "data made inside timed windows"),
 };
 const int cio_nstats = (int)(sizeof cio_stat_table / sizeof *cio_stat_table);
 
@@ -40,6 +42,7 @@ void cio_stats_init(cio_stats *s)
     memset(s, 0, sizeof *s);
     for (int i = 0; i < CIO_T_NSTD; i++) snprintf(s->t[i].name, sizeof s->t[i].name, "%s", std_names[i]);
     s->ntimers = CIO_T_NSTD;
+    s->t[CIO_T_PACK].makes_data = 1;
     s->first_open = -1;
     s->last_close = -1;
     s->lib_bytes_written = -1;
@@ -58,9 +61,14 @@ void cio_stats_reset(cio_stats *s)
         memcpy(fresh.t[i].name, s->t[i].name, sizeof fresh.t[i].name);
         fresh.t[i].depth = s->t[i].depth;
         fresh.t[i].started = s->t[i].started;
+        fresh.t[i].makes_data = s->t[i].makes_data;
+        fresh.t[i].wall_clock = s->t[i].wall_clock;
     }
     fresh.ntimers = s->ntimers;
     fresh.clock_stops_for_data = s->clock_stops_for_data;
+    fresh.data_depth = s->data_depth;
+    fresh.data_started = s->data_started;
+    fresh.paused_all = s->paused_all;
     *s = fresh;
 }
 
@@ -80,7 +88,20 @@ int cio_stats_timer(cio_stats *s, const char *name)
     return s->ntimers++;
 }
 
-/* Nested begin/end of the same timer count once, from the outermost begin. */
+int cio_stats_data_timer(cio_stats *s, const char *name)
+{
+    int id = cio_stats_timer(s, name);
+    s->t[id].makes_data = 1;
+    return id;
+}
+
+int cio_stats_wall_timer(cio_stats *s, const char *name)
+{
+    int id = cio_stats_timer(s, name);
+    s->t[id].wall_clock = 1;
+    return id;
+}
+
 /* The driver calls a timed window may hold; data generation must not run inside one. */
 static int in_io_call(const cio_stats *s)
 {
@@ -91,11 +112,51 @@ static int in_io_call(const cio_stats *s)
     return 0;
 }
 
+/* Any timer on the I/O clock running (a kernel's phase, a driver call). */
+static int in_other_timer(const cio_stats *s)
+{
+    for (int i = 0; i < s->ntimers; i++)
+        if (!s->t[i].makes_data && !s->t[i].wall_clock && s->t[i].depth > 0) return 1;
+    return 0;
+}
+
+double cio_stats_io_clock(const cio_stats *s)
+{
+    double now = MPI_Wtime(), paused = s->paused_all;
+    if (s->clock_stops_for_data && s->data_depth > 0) paused += now - s->data_started;
+    return now - paused;
+}
+
+/* Making data begins: counted when a driver call holds it, and when the
+ * end-to-end window (open from this rank's first create) or a running timer
+ * holds its time; the I/O clock stops (clock_stops_for_data). */
+static void data_begin(cio_stats *s)
+{
+    if (in_io_call(s)) s->generation_inside_io++;
+    if (!s->clock_stops_for_data && (s->first_open >= 0 || in_other_timer(s))) s->generation_in_windows++;
+    if (s->data_depth++ == 0) s->data_started = MPI_Wtime();
+}
+
+static void data_end(cio_stats *s)
+{
+    if (--s->data_depth > 0 || !s->clock_stops_for_data) return;
+    double stood = MPI_Wtime() - s->data_started;
+    s->data_paused += stood;
+    s->paused_all += stood;
+}
+
+static double clock_of(const cio_stats *s, const cio_timer *t)
+{
+    return t->makes_data || t->wall_clock ? MPI_Wtime() : cio_stats_io_clock(s);
+}
+
+/* Nested begin/end of the same timer count once, from the outermost begin.  Data
+ * and wall-clock timers run on the wall clock, every other timer on the I/O clock. */
 void cio_timer_begin(cio_stats *s, int id)
 {
     cio_timer *t = &s->t[id];
-    if (id == CIO_T_PACK && t->depth == 0 && in_io_call(s)) s->generation_inside_io++;
-    if (t->depth++ == 0) t->started = MPI_Wtime();
+    if (t->depth == 0 && t->makes_data) data_begin(s);
+    if (t->depth++ == 0) t->started = clock_of(s, t);
 }
 
 void cio_timer_end(cio_stats *s, int id)
@@ -103,10 +164,10 @@ void cio_timer_end(cio_stats *s, int id)
     cio_timer *t = &s->t[id];
     if (t->depth <= 0) cio_die("internal: timer %s ended without a begin", t->name);
     if (--t->depth == 0) {
-        if (id == CIO_T_PACK && s->clock_stops_for_data) s->data_paused += MPI_Wtime() - t->started;
-        t->seconds += MPI_Wtime() - t->started;
+        t->seconds += clock_of(s, t) - t->started;
         t->calls++;
         t->started = 0;
+        if (t->makes_data) data_end(s);
     }
 }
 
@@ -128,7 +189,7 @@ void cio_stats_count_requests(cio_stats *s, int64_t bytes, int64_t n)
 double cio_stats_now(const cio_stats *s)
 {
     double now = MPI_Wtime(), paused = s->data_paused;
-    if (s->clock_stops_for_data && s->t[CIO_T_PACK].depth > 0) paused += now - s->t[CIO_T_PACK].started;
+    if (s->clock_stops_for_data && s->data_depth > 0) paused += now - s->data_started;
     return now - s->t0 - paused;
 }
 

@@ -48,8 +48,10 @@ typedef struct cio_timer {
     double seconds;
     int64_t calls;
     int64_t bytes;
-    double started;     /* > 0 while running */
+    double started;     /* > 0 while running, on the I/O clock (the wall clock for a data timer) */
     int depth;
+    int makes_data;     /* making values (pack, a model's computation): the I/O clock stops while it runs */
+    int wall_clock;     /* timed on the wall clock, the making of values included (a program's total) */
 } cio_timer;
 
 typedef struct cio_stats {
@@ -72,8 +74,14 @@ typedef struct cio_stats {
     int64_t collectives_at_start;
     int64_t collectives_by_call_at_start[CIO_MPICOUNT_NCALLS];
     int64_t generation_inside_io;  /* data generation (pack) begun while a driver call was timed: 0 */
-    int clock_stops_for_data;   /* the clock (cio_stats_now) stops while data is generated (pack) */
+    int64_t generation_in_windows;  /* data made while the end-to-end window or another timer
+                                   * was open on a clock that did not stop: 0 */
+    int clock_stops_for_data;   /* the I/O clock (cio_stats_now, every timer but the data timers) stops
+                                 * while data is made (pack, a model's computation) */
+    int data_depth;             /* data timers running */
+    double data_started;        /* wall time the outermost running data timer began */
     double data_paused;         /* seconds the clock stood still since t0 */
+    double paused_all;          /* seconds the clock stood still since the start, never reset */
     double first_open;          /* first create/open, seconds since t0; -1 none */
     double last_close;
     double t0;                  /* MPI_Wtime at the common start (after a barrier) */
@@ -84,6 +92,11 @@ void cio_stats_init(cio_stats *s);
 void cio_stats_reset(cio_stats *s);
 /* A kernel timer, registered in the same order on every rank; returns its id. */
 int cio_stats_timer(cio_stats *s, const char *name);
+/* A kernel timer around making values (a model's computation), which the I/O
+ * clock leaves out as it does pack. */
+int cio_stats_data_timer(cio_stats *s, const char *name);
+/* A kernel timer on the wall clock, whatever the window (a program's total run time). */
+int cio_stats_wall_timer(cio_stats *s, const char *name);
 int cio_stats_find(const cio_stats *s, const char *name);
 void cio_timer_begin(cio_stats *s, int id);
 void cio_timer_end(cio_stats *s, int id);
@@ -91,7 +104,10 @@ void cio_timer_end(cio_stats *s, int id);
 void cio_timer_add(cio_stats *s, int id, double seconds, int64_t bytes);
 /* Count n requests of `bytes` bytes each (requests and the size histogram). */
 void cio_stats_count_requests(cio_stats *s, int64_t bytes, int64_t n);
-double cio_stats_now(const cio_stats *s);    /* seconds since t0 */
+double cio_stats_now(const cio_stats *s);    /* seconds since t0, on the I/O clock */
+/* The I/O clock: the wall clock less the time data timers ran (with
+ * clock_stops_for_data; else the wall clock).  Differences are seconds. */
+double cio_stats_io_clock(const cio_stats *s);
 void cio_stats_mark_start(cio_stats *s, MPI_Comm comm);   /* barrier, t0 = now */
 
 /* One figure reduced over ranks. */
@@ -112,7 +128,7 @@ typedef struct cio_summary {
     cio_tred t[CIO_MAX_TIMERS];
     int64_t bytes_written, bytes_read;
     int64_t lib_bytes_written, lib_bytes_read;   /* -1 when no driver reported them */
-    int64_t files_created, files_opened, requests, header_bytes, generation_inside_io;
+    int64_t files_created, files_opened, requests, header_bytes, generation_inside_io, generation_in_windows;
     int64_t req_hist[CIO_HIST_BINS];
     cio_red buffer_peak;
     double first_open, last_close;   /* min / max over ranks, seconds since t0 */

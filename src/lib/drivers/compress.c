@@ -41,7 +41,6 @@ int cio_compress_setup(const cio_params *p, const cio_driver *d, cio_driver_opts
                        size_t notelen, cio_err *e)
 {
     note[0] = '\0';
-    o->shuffle = cio_param_bool(p, "shuffle");
     o->szip = cio_param_bool(p, "szip");
     const char *qs = cio_param_str(p, "quantize");
     if (parse_quantize(qs, &o->quantize, &o->quantize_digits) != 0)
@@ -53,7 +52,7 @@ int cio_compress_setup(const cio_params *p, const cio_driver *d, cio_driver_opts
                              "to decompress them (\"memory allocation failed for szip decompression\"); use one or the "
                              "other",
                           cio_param_origin(p, "szip"));
-    if (o->szip && cio_param_int(p, "deflate") > 0)
+    if (o->szip && o->deflate > 0)
         return cio_seterr(e, "%s: szip with deflate is refused: netCDF-C 4.9.0 rejects it (nc_def_var_szip: invalid "
                              "argument) and HDF5 1.10.8 + libaec writes such chunks and then fails to read them "
                              "(\"inflate() failed\"); use one or the other",

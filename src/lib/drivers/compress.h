@@ -21,7 +21,8 @@ int cio_quantize_nc_nsd(int q, int digits);
 /* Whether any filter or quantization is asked for. */
 int cio_compress_any(const cio_driver_opts *o);
 
-/* Fill o->shuffle, szip, quantize and quantize_digits from the parameters; what the
+/* Fill o->szip, quantize and quantize_digits from the parameters (o->deflate and
+ * o->shuffle are the resolved settings the caller set); what the
  * driver and format (o->format set) cannot apply is switched off (o->deflate too;
  * cio_app_note_inapplicable says so).  A driver that writes
  * filtered variables only collectively (filters_collective: parallel HDF5) gets an

@@ -91,6 +91,7 @@ typedef struct cio_driver_opts {
     int serial;                 /* a driver with serial_api: one-rank files through the library's serial
                                  * API (as --nc_serial does) */
     int size_hint_env;          /* with serial: each file's size hint from the environment, as FMS */
+    int64_t size_hint;          /* with serial: the kernel's size hint (0: the driver's own parameter) */
     int64_t header_pad;         /* netcdf/pnetcdf, classic formats: free bytes after the header
                                  * (nc__enddef / ncmpi__enddef h_minfree), 0 = library default */
     int64_t round_bytes;        /* set by the engine: the most bytes one rank posts in one wait round

@@ -137,6 +137,7 @@ static int ncd_configure(const cio_params *prm, const cio_driver_opts *o, void *
     /* what the kernel asked (FMS's and MAPL's single writers) */
     c->serial |= o->serial;
     c->size_hint_env |= o->size_hint_env;
+    if (o->size_hint) c->size_hint = o->size_hint;
     if (c->size_hint_env && cio_nc_blksz_check_env(e->msg, sizeof e->msg) != 0) {
         e->code = 1;
         cio_free(c);

@@ -79,12 +79,15 @@ vg mom-combine "$comb" "$tiny" --out "$TESTTMP/set" --output "$TESTTMP/combined.
 have_driver netcdf && vg mom-combine-fre "$comb" -m "$TESTTMP/fre.nc" "$TESTTMP/set/ocean.nc.0000" "$TESTTMP/set/ocean.nc.0001"
 
 # decomp_io: a PIO text map (read by rank 0, duplicate check), an E3SM-IO map in the
-# blob layout (netCDF readers), the generators and the planner
+# blob layout (netCDF readers), E3SM-IO's F case in its blob layout, the generators
+# and the planner
 dec="$top_builddir/src/decomp/decomp_io"
 vg decomp-text "$dec" --decomp "$top_srcdir/tests/decomp/data/example_f.dat" --out "$TESTTMP/dec" --verify true --quiet true
 if have_driver pnetcdf; then
   vg decomp-e3sm-blob "$dec" --decomp "$top_srcdir/inputs/map_cs_case_4p.nc" --layout blob --out "$TESTTMP/decb" \
     --verify true --quiet true
+  vg decomp-e3sm-case "$dec" --decomp "$top_srcdir/inputs/map_cs_case_4p.nc" --e3sm_case F --layout blob \
+    --records 2 --out "$TESTTMP/decf" --verify true --quiet true
   vg_plain decomp-make "$dec" --make_decomp cubed_sphere --gen_format e3sm --gen_out "$TESTTMP/cs.nc"
 fi
 vg_plain decomp-dry-run "$dec" --decomp "$top_srcdir/inputs/decomp.random.4p.dat" --dry_run --nprocs 3

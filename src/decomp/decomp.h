@@ -44,13 +44,15 @@ void decomp_ideal(const decomp_cfg *c, int rank, int nranks, dmap_loaded *out);
 
 /* This rank's share of decomposition k as engine blocks: each run of the map
  * becomes the fewest boxes of the array that cover it, in buffer order; then the
- * unheld runs this rank fills (dmap_find_unheld), if any. */
-cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *d, int sorted, MPI_Comm comm);
+ * unheld runs this rank fills (dmap_find_unheld), if any.  With row_break (E3SM-IO's
+ * requests) sorted runs are merged only within a row of the fastest dimension. */
+cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *d, int sorted, int row_break, MPI_Comm comm);
 
 /* One output file: how many variables on each decomposition, how many
  * variables no decomposition partitions (written by rank 0), records, type. */
 typedef struct decomp_file {
     char suffix[8];                 /* "" or E3SM-IO's "_h0" / "_h1" */
+    char ecase;                     /* E3SM-IO's case 'F', 'G', 'I'; 0: nvars per decomposition */
     int64_t nvars[DMAP_MAX_DECOMPS];
     int64_t nonpart;
     int64_t records;
@@ -65,11 +67,26 @@ int decomp_files(const decomp_cfg *c, int ndecomps, decomp_file *f, cio_err *e);
 /* The file pioperf writes: dim strlen (13) and char rundate(strlen), dims
  * dim000001.. (fastest first) and time, then per variable vard0001.. (time, dims)
  * with _FillValue; several decompositions (E3SM-IO maps) get a D<k>. prefix.
- * E3SM-IO's case files (c->e3sm_case) and adios2 runs (!c->rundate) have no
- * rundate; the case files' non-partitioned
- * variables np0001.. are record scalars that rank 0 of comm (`rank` 0 of a
- * virtual run) writes. */
+ * adios2 runs (!c->rundate) have no rundate.  An E3SM-IO case file (f->ecase)
+ * is decomp_e3sm_schema's. */
 cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *f, MPI_Comm comm, int rank);
+
+/* E3SM-IO's case file df (df->ecase) as E3SM-IO writes it: its dimensions,
+ * variables, types and attributes (e3sm_case.h), the partitioned variables on the
+ * map's decompositions, the others whole on rank 0 of comm (`rank` 0 of a
+ * virtual run).  decomp_e3sm_check first: the map's decompositions must give the
+ * case's variables their shapes. */
+int decomp_e3sm_check(const decomp_file *df, const dmap_loaded *m, const char *map, cio_err *e);
+cio_schema *decomp_e3sm_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm, int rank);
+/* The same file in E3SM-IO's blob layout (e3sm_io -x blob; decomp_e3sm.h), one
+ * subfile for the ranks of comm.  Collective; -1 with e on a map it cannot store. */
+int decomp_e3sm_blob_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm,
+                            cio_schema **out, cio_err *e);
+void decomp_e3sm_blob_free(void);
+
+/* The variable's values: c's data (or pioperf's values), and its _FillValue
+ * (fill, ts bytes) in the unheld runs of p it covers (decomp_resolve_fill found them). */
+void decomp_set_hole_fill(cio_schema *s, int id, const dmap_part *p, const decomp_cfg *c, const void *fill, size_t ts);
 
 /* pioperf's rundate, date_and_time's DATE // ' ' // TIME(1:4): "YYYYMMDD hhmm"
  * in local time, or in UTC from SOURCE_DATE_EPOCH when that is set (files that

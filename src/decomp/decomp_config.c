@@ -46,8 +46,8 @@ const cio_param_spec decomp_params[] = {
      "the name, so a replay of a kernel's map with its variable's name writes that kernel's values)", 0, 0, 0, 0},
     {"e3sm_case", CIO_P_CHOICE, "none",
      "E3SM-IO maps: write E3SM-IO's case files instead of nvars per decomposition: F (h0, h1), G, I (h0, h1) with "
-     "their variable counts per decomposition and records (generic names); auto: from the number of decompositions "
-     "(3 F, 6 G, 5 I)", "none|auto|F|G|I", 0, 0, 0},
+     "E3SM-IO's dimensions, variables, types and attributes, requests cut at rows as E3SM-IO's; auto: from the "
+     "number of decompositions (3 F, 6 G, 5 I)", "none|auto|F|G|I", 0, 0, 0},
     {"layout", CIO_P_CHOICE, "canonical",
      "canonical: the arrays as the model has them (pioperf, e3sm_io -x canonical); blob: each rank's elements "
      "contiguous, its requests stored beside them (e3sm_io -x blob; the file depends on the process count)",
@@ -204,9 +204,9 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
     c->blob = cio_strcaseeq(cio_param_str(p, "layout"), "blob");
     const char *ec = cio_param_str(p, "e3sm_case");
     c->e3sm_case = cio_strcaseeq(ec, "none") ? 0 : cio_strcaseeq(ec, "auto") ? 'A' : (char)(ec[0] & ~0x20);
-    if (c->e3sm_case && c->blob)
-        return cio_seterr(e, "%s: e3sm_case writes the canonical layout; drop layout blob",
-                          cio_param_origin(p, "e3sm_case"));
+    if (c->e3sm_case && c->type != CIO_DOUBLE && c->type != CIO_FLOAT)
+        return cio_seterr(e, "%s: var_type %s: E3SM-IO's cases write double, or float (e3sm_io -j); use one of them",
+                          cio_param_origin(p, "var_type"), cio_type_name(c->type));
     /* the names are for the canonical layout's nvars variables: the others name theirs */
     if (c->var_names && (c->e3sm_case || c->blob))
         return cio_seterr(e, "%s: var_names names the canonical layout's variables; %s writes its own generic names: "
@@ -276,6 +276,7 @@ int decomp_files(const decomp_cfg *c, int ndecomps, decomp_file *f, cio_err *e)
         f[h].nonpart = t[want];
         f[h].records = (cs == 'F' && h == 0) || (cs == 'I' && h == 1) ? 1 : c->records;
         f[h].type = cs == 'G' ? CIO_DOUBLE : c->type;
+        f[h].ecase = cs;
         if (n == 2) snprintf(f[h].suffix, sizeof f[h].suffix, "_h%d", h);
     }
     return n;

@@ -157,15 +157,28 @@ static void decomp_prepare(cio_app *a, void *ctx)
                             "order (decomp_order is for PIO text maps)\n",
                     cio_param_origin(p, "decomp_order"), k->c.decomp, dmap_format_name(k->m.format));
     }
+    /* the blob layout's blob_start and blob_count are int64: no classic CDF-1/2 type */
+    cio_format fmt = a->ecfg.opts.format;
+    if (k->c.blob && (fmt == CIO_FMT_CDF1 || fmt == CIO_FMT_CDF2 || fmt == CIO_FMT_NC4C))
+        cio_die_all(a->comm, "%s: layout blob stores 64-bit integers (blob_start, blob_count), which format %s cannot "
+                    "hold: use cdf5 or nc4", cio_param_origin(a->params, "format"), cio_format_name(fmt));
     if (a->rank == 0) cio_mkdir_p(k->c.outdir, &e);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
     decomp_rundate_set(a->comm);
     k->nfiles = decomp_files(&k->c, k->m.ndecomps, k->files, &e);
     if (k->nfiles < 0) cio_die_all(a->comm, "%s", e.msg);
+    for (int i = 0; i < k->nfiles; i++)
+        if (k->files[i].ecase && decomp_e3sm_check(&k->files[i], &k->m, k->c.decomp, &e) != 0)
+            cio_die_all(a->comm, "%s", e.msg);
     for (int i = 0; i < k->nfiles; i++) {
-        snprintf(k->path[i], sizeof k->path[i], "%s/%s%s.nc", k->c.outdir, k->c.file, k->files[i].suffix);
+        /* E3SM-IO's blob files are subfiles: <file>.nc.0000 */
+        snprintf(k->path[i], sizeof k->path[i], "%s/%s%s.nc%s", k->c.outdir, k->c.file, k->files[i].suffix,
+                 k->c.blob && k->c.e3sm_case ? ".0000" : "");
+        int rc = 0;
         if (!k->c.blob) k->s[i] = decomp_schema(&k->c, &k->m, &k->files[i], a->comm, a->rank);
-        else if (decomp_blob_schema(&k->c, &k->m, a->comm, &k->s[i], &e) != 0) cio_die_all(a->comm, "%s", e.msg);
+        else if (k->c.e3sm_case) rc = decomp_e3sm_blob_schema(&k->c, &k->m, &k->files[i], a->comm, &k->s[i], &e);
+        else rc = decomp_blob_schema(&k->c, &k->m, a->comm, &k->s[i], &e);
+        if (rc != 0) cio_die_all(a->comm, "%s", e.msg);
         if (k->c.e3sm_case && a->rank == 0 && !cio_param_bool(a->params, "quiet")) {
             printf("  %s: E3SM-IO case file, %lld record%s of %s; variables per decomposition:", k->path[i],
                    (long long)k->files[i].records, k->files[i].records == 1 ? "" : "s", cio_type_name(k->files[i].type));
@@ -201,6 +214,7 @@ static void decomp_cleanup(cio_app *a, void *ctx)
     for (int i = 0; i < k->nfiles; i++) cio_schema_free(k->s[i]);
     k->nfiles = 0;
     decomp_blob_free();
+    decomp_e3sm_blob_free();
     decomp_holes_free();
     dmap_loaded_free(&k->m);
 }

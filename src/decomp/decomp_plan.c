@@ -14,6 +14,19 @@
 
 static void add_run(cio_decomp *d, int64_t a, int64_t n) { cio_range_to_boxes(d->ndims, d->shape, a, a + n, d); }
 
+/* A run cut at the rows of the fastest dimension (row: its length; 0: not cut),
+ * as E3SM-IO's requests are. */
+static void add_run_rows(cio_decomp *d, int64_t a, int64_t n, int64_t row)
+{
+    while (row > 0 && n > 0 && a / row != (a + n - 1) / row) {
+        int64_t first = row - a % row;
+        add_run(d, a, first);
+        a += first;
+        n -= first;
+    }
+    if (n > 0) add_run(d, a, n);
+}
+
 typedef struct run {
     int64_t start, len;
 } run;
@@ -24,12 +37,13 @@ static int run_cmp(const void *x, const void *y)
     return a->start < b->start ? -1 : a->start > b->start;
 }
 
-cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *desc, int sorted, MPI_Comm comm)
+cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *desc, int sorted, int row_break, MPI_Comm comm)
 {
     cio_decomp *d = cio_decomp_new(desc->ndims, desc->dims);
+    int64_t row = row_break && desc->ndims ? desc->dims[desc->ndims - 1] : 0;
     if (!sorted) {
         for (int64_t r = 0; r < p->nruns; r++)
-            if (p->start[r] >= 0) add_run(d, p->start[r], p->len[r]);   /* holes are never written */
+            if (p->start[r] >= 0) add_run_rows(d, p->start[r], p->len[r], row);   /* holes are never written */
     } else {
         run *v = cio_malloc((size_t)(p->nruns ? p->nruns : 1) * sizeof(run));
         int64_t n = 0;
@@ -39,11 +53,11 @@ cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *desc, int sorted,
         for (int64_t i = 0; i < n;) {   /* runs that meet become one */
             int64_t s = v[i].start, e = s + v[i].len;
             for (i++; i < n && v[i].start == e; i++) e += v[i].len;
-            add_run(d, s, e - s);
+            add_run_rows(d, s, e - s, row);
         }
         cio_free(v);
     }
-    for (int64_t r = 0; r < p->nunheld; r++) add_run(d, p->unheld_start[r], p->unheld_len[r]);
+    for (int64_t r = 0; r < p->nunheld; r++) add_run_rows(d, p->unheld_start[r], p->unheld_len[r], row);
     cio_decomp_commit(d, comm);
     return d;
 }
@@ -158,6 +172,11 @@ static hole_fill *hole_fill_new(const dmap_part *p, const decomp_cfg *c, const v
     return h;
 }
 
+void decomp_set_hole_fill(cio_schema *s, int id, const dmap_part *p, const decomp_cfg *c, const void *fill, size_t ts)
+{
+    cio_schema_set_fill(s, id, holes_fill, hole_fill_new(p, c, fill, ts));
+}
+
 /* ---- the file ---- */
 
 static const char *type_prefix(cio_type t) { return t == CIO_DOUBLE ? "vard" : t == CIO_FLOAT ? "varr" : "vari"; }
@@ -210,24 +229,9 @@ static void var_name(const decomp_cfg *c, const char *pre, cio_type type, int64_
     else snprintf(name, len, "%s%s%04lld", pre, type_prefix(type), (long long)v);
 }
 
-/* variables no decomposition partitions: record scalars, written by rank 0 */
-static void define_nonpart(cio_schema *s, int64_t n, cio_type type, MPI_Comm comm, int rank)
-{
-    cio_decomp *d0 = cio_decomp_new(0, NULL);
-    if (rank == 0) cio_decomp_add(d0, NULL, NULL);
-    cio_decomp_commit(d0, comm);
-    const char *td[] = {"time"};
-    for (int64_t v = 1; v <= n; v++) {
-        char name[64];
-        snprintf(name, sizeof name, "np%04lld", (long long)v);
-        int id = cio_schema_var(s, name, type, 1, td);
-        cio_schema_set_decomp(s, id, d0);
-    }
-    cio_decomp_release(d0);
-}
-
 cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm, int rank)
 {
+    if (df->ecase) return decomp_e3sm_schema(c, m, df, comm, rank);
     cio_schema *s = cio_schema_new(c->file);
     if (c->gatts) {
         cio_schema_att_text(s, -1, "title", "decomp_io: a replayed decomposition map (climio)");
@@ -251,7 +255,7 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
             snprintf(dn[i], sizeof dn[i], "%sdim%06d", pre, d->ndims - i);
             dims[i + 1] = dn[i];
         }
-        cio_decomp *dec = decomp_blocks(&m->part[k], d, c->sorted, comm);
+        cio_decomp *dec = decomp_blocks(&m->part[k], d, c->sorted, 0, comm);
         hole_fill *hf = m->part[k].any_unheld || c->pio_values ? hole_fill_new(&m->part[k], c, fill, cio_type_size(type))
                                                                : NULL;
         for (int64_t v = 1; v <= df->nvars[k]; v++) {
@@ -264,7 +268,6 @@ cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decom
         }
         cio_decomp_release(dec);
     }
-    if (df->nonpart > 0) define_nonpart(s, df->nonpart, type, comm, rank);
     return s;
 }
 
@@ -307,6 +310,74 @@ static void blob_fill(void *ctx, const cio_var *v, int64_t record, const cio_box
         for (int64_t i = 0; i < box->count[0]; i++) out[i] = !strcmp(what, "offsets") ? b->off[i] : b->len[i];
 }
 
+/* This rank's requests of one decomposition (holes dropped, buffer order). */
+static blob_map *blob_map_new(const dmap_part *p, int rank)
+{
+    blob_map *b = cio_calloc(1, sizeof *b);
+    b->rank = rank;
+    b->off = cio_malloc((size_t)(p->nruns ? p->nruns : 1) * sizeof(int64_t));
+    b->len = cio_malloc((size_t)(p->nruns ? p->nruns : 1) * sizeof(int64_t));
+    for (int64_t r = 0; r < p->nruns; r++)
+        if (p->start[r] >= 0) {
+            b->off[b->nreqs] = p->start[r];
+            b->len[b->nreqs++] = p->len[r];
+        }
+    b->count = p->nelems;
+    return b;
+}
+
+/* A 1-D map variable of the blob layout: this rank's [start, start + count) of len. */
+static void blob_map_var(cio_schema *s, blob_map *b, const char *name, const char *dim, int64_t len, int64_t start,
+                         int64_t count, MPI_Comm comm)
+{
+    const char *dims[] = {dim};
+    int id = cio_schema_var(s, name, CIO_INT64, 1, dims);
+    cio_decomp *d = cio_decomp_new(1, &len);
+    if (count) cio_decomp_add(d, &start, &count);
+    cio_decomp_commit(d, comm);
+    cio_schema_set_decomp(s, id, d);
+    cio_decomp_release(d);
+    cio_schema_set_fill(s, id, blob_fill, b);
+    s->vars[id].flags |= CIO_VAR_NOVERIFY;
+}
+
+/* Decomposition k's dimensions, map variables and nvars data variables. */
+static void blob_decomp(cio_schema *s, const decomp_cfg *c, const dmap_desc *desc, int k, int ndecomps, blob_map *b,
+                        const int64_t before[2], const int64_t total[2], int n, MPI_Comm comm)
+{
+    char pre[16] = "", dn[2][64], vn[64];
+    if (ndecomps > 1) snprintf(pre, sizeof pre, "D%d.", k + 1);
+    snprintf(dn[0], sizeof dn[0], "%sblob_elems", pre);
+    snprintf(dn[1], sizeof dn[1], "%stotal_nreqs", pre);
+    cio_schema_dim(s, dn[0], total[0]);
+    cio_schema_dim(s, dn[1], total[1]);
+    int dims[CIO_MAX_DIMS];
+    for (int i = 0; i < desc->ndims; i++) dims[i] = (int)desc->dims[i];
+    snprintf(vn, sizeof vn, "%sdims", pre);
+    cio_schema_att(s, -1, vn, CIO_INT, desc->ndims, dims);
+    /* the map beside the data: per blob its requests and its place */
+    static const char *const per_blob[] = {"nreqs", "blob_start", "blob_count"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(vn, sizeof vn, "%s%s", pre, per_blob[i]);
+        blob_map_var(s, b, vn, "nblobs", n, b->rank, 1, comm);
+    }
+    for (int i = 0; i < 2; i++) {
+        snprintf(vn, sizeof vn, "%s%s", pre, i ? "lengths" : "offsets");
+        blob_map_var(s, b, vn, dn[1], total[1], before[1], b->nreqs, comm);
+    }
+    /* the data: this rank's elements, in its buffer order, one contiguous block */
+    cio_decomp *d = cio_decomp_new(1, &total[0]);
+    if (b->count) cio_decomp_add(d, &b->start, &b->count);
+    cio_decomp_commit(d, comm);
+    const char *vd[] = {"time", dn[0]};
+    for (int64_t v = 1; v <= c->nvars; v++) {
+        snprintf(vn, sizeof vn, "%s%s%04lld", pre, type_prefix(c->type), (long long)v);
+        int id = cio_schema_var(s, vn, c->type, 2, vd);
+        cio_schema_set_decomp(s, id, d);
+    }
+    cio_decomp_release(d);
+}
+
 int decomp_blob_schema(const decomp_cfg *c, const dmap_loaded *m, MPI_Comm comm, cio_schema **out, cio_err *e)
 {
     int rank, n;
@@ -318,75 +389,17 @@ int decomp_blob_schema(const decomp_cfg *c, const dmap_loaded *m, MPI_Comm comm,
     cio_schema_dim(s, "time", CIO_UNLIMITED);
     cio_schema_dim(s, "nblobs", n);
     for (int k = 0; k < m->ndecomps; k++) {
-        const dmap_part *p = &m->part[k];
-        blob_map *b = cio_calloc(1, sizeof *b);
-        blob_maps[k] = b;
-        b->rank = rank;
-        b->off = cio_malloc((size_t)(p->nruns ? p->nruns : 1) * sizeof(int64_t));
-        b->len = cio_malloc((size_t)(p->nruns ? p->nruns : 1) * sizeof(int64_t));
-        for (int64_t r = 0; r < p->nruns; r++)
-            if (p->start[r] >= 0) {
-                b->off[b->nreqs] = p->start[r];
-                b->len[b->nreqs++] = p->len[r];
-            }
-        int64_t mine[2] = {p->nelems, b->nreqs}, before[2] = {0, 0}, total[2];
+        blob_map *b = blob_maps[k] = blob_map_new(&m->part[k], rank);
+        int64_t mine[2] = {b->count, b->nreqs}, before[2] = {0, 0}, total[2];
         MPI_Exscan(mine, before, 2, MPI_INT64_T, MPI_SUM, comm);
         MPI_Allreduce(mine, total, 2, MPI_INT64_T, MPI_SUM, comm);
         if (rank == 0) before[0] = before[1] = 0;
         b->start = before[0];
-        b->count = p->nelems;
         if (total[0] == 0) {
             cio_schema_free(s);
             return cio_seterr(e, "%s: decomposition %d names no element: nothing to store as a blob", c->decomp, k + 1);
         }
-        char pre[16] = "", dn[3][64], vn[64];
-        if (m->ndecomps > 1) snprintf(pre, sizeof pre, "D%d.", k + 1);
-        snprintf(dn[0], sizeof dn[0], "%sblob_elems", pre);
-        snprintf(dn[1], sizeof dn[1], "%stotal_nreqs", pre);
-        cio_schema_dim(s, dn[0], total[0]);
-        cio_schema_dim(s, dn[1], total[1]);
-        int dims[CIO_MAX_DIMS];
-        for (int i = 0; i < m->desc[k].ndims; i++) dims[i] = (int)m->desc[k].dims[i];
-        snprintf(vn, sizeof vn, "%sdims", pre);
-        cio_schema_att(s, -1, vn, CIO_INT, m->desc[k].ndims, dims);
-        /* the map beside the data: per blob its requests and its place */
-        static const char *const per_blob[] = {"nreqs", "blob_start", "blob_count"};
-        const char *nb[] = {"nblobs"};
-        for (int i = 0; i < 3; i++) {
-            snprintf(vn, sizeof vn, "%s%s", pre, per_blob[i]);
-            int id = cio_schema_var(s, vn, CIO_INT64, 1, nb);
-            int64_t st = rank, one = 1;
-            cio_decomp *d = cio_decomp_new(1, (int64_t[]){n});
-            cio_decomp_add(d, &st, &one);
-            cio_decomp_commit(d, comm);
-            cio_schema_set_decomp(s, id, d);
-            cio_decomp_release(d);
-            cio_schema_set_fill(s, id, blob_fill, b);
-            s->vars[id].flags |= CIO_VAR_NOVERIFY;
-        }
-        const char *tn[] = {dn[1]};
-        for (int i = 0; i < 2; i++) {
-            snprintf(vn, sizeof vn, "%s%s", pre, i ? "lengths" : "offsets");
-            int id = cio_schema_var(s, vn, CIO_INT64, 1, tn);
-            cio_decomp *d = cio_decomp_new(1, &total[1]);
-            if (b->nreqs) cio_decomp_add(d, &before[1], &b->nreqs);
-            cio_decomp_commit(d, comm);
-            cio_schema_set_decomp(s, id, d);
-            cio_decomp_release(d);
-            cio_schema_set_fill(s, id, blob_fill, b);
-            s->vars[id].flags |= CIO_VAR_NOVERIFY;
-        }
-        /* the data: this rank's elements, in its buffer order, one contiguous block */
-        cio_decomp *d = cio_decomp_new(1, &total[0]);
-        if (p->nelems) cio_decomp_add(d, &b->start, &b->count);
-        cio_decomp_commit(d, comm);
-        const char *vd[] = {"time", dn[0]};
-        for (int64_t v = 1; v <= c->nvars; v++) {
-            snprintf(vn, sizeof vn, "%s%s%04lld", pre, type_prefix(c->type), (long long)v);
-            int id = cio_schema_var(s, vn, c->type, 2, vd);
-            cio_schema_set_decomp(s, id, d);
-        }
-        cio_decomp_release(d);
+        blob_decomp(s, c, &m->desc[k], k, m->ndecomps, b, before, total, n, comm);
     }
     *out = s;
     return 0;

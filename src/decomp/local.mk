@@ -13,7 +13,8 @@ bin_PROGRAMS += src/decomp/decomp_io
 RUN_EXES += src/decomp/decomp_io
 src_decomp_decomp_io_SOURCES = src/decomp/decomp.h \
 	src/decomp/decomp_main.c src/decomp/decomp_config.c src/decomp/decomp_plan.c \
-	src/decomp/decomp_gen.c src/decomp/decomp_pioperf.c
+	src/decomp/decomp_gen.c src/decomp/decomp_pioperf.c \
+	src/decomp/decomp_e3sm.c src/decomp/decomp_e3sm.h src/decomp/decomp_e3sm_blob.c src/decomp/e3sm_case.h src/decomp/e3sm_case_table.c
 src_decomp_decomp_io_LDADD = src/grids/libcio_grids.a $(DMAP_LIBS)
 
 # generated maps (decomp_io --make_decomp; doc/decomp.md says how), pioperf's

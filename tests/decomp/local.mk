@@ -6,7 +6,7 @@ tests_decomp_dmap_tool_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/decomp
 tests_decomp_dmap_tool_LDADD = $(DMAP_LIBS)
 TESTS += tests/decomp/test_dmap_formats.sh tests/decomp/test_decomp_io.sh tests/decomp/test_pioperf.sh \
   tests/decomp/test_decomp_holes.sh tests/decomp/test_pio_box.sh tests/decomp/test_pio_subset.sh tests/decomp/test_pio_values.sh tests/decomp/test_bench_decomp.sh \
-  tests/decomp/test_bench_decomp_pioperf.sh
+  tests/decomp/test_bench_decomp_pioperf.sh tests/decomp/test_e3sm_cases.sh
 EXTRA_DIST += tests/decomp/test_dmap_formats.sh tests/decomp/test_decomp_io.sh tests/decomp/test_pioperf.sh tests/decomp/data \
   tests/decomp/test_decomp_holes.sh tests/decomp/test_pio_box.sh tests/decomp/test_pio_subset.sh tests/decomp/test_pio_values.sh tests/decomp/test_bench_decomp.sh \
-  tests/decomp/test_bench_decomp_pioperf.sh
+  tests/decomp/test_bench_decomp_pioperf.sh tests/decomp/test_e3sm_cases.sh

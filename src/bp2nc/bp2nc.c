@@ -411,6 +411,7 @@ static cio_format recorded_settings(cio_app *a, const char *bp)
         if (ad) adios2_finalize(ad);
         hl = hints ? (long long)strlen(hints) : 0;
     }
+    a->asks.data_from_input = 1;
     MPI_Bcast(&fmt, 1, MPI_INT, 0, a->comm);
     MPI_Bcast(pad, (int)sizeof pad, MPI_CHAR, 0, a->comm);
     int64_t padv = 0;

@@ -9,6 +9,7 @@ the program's own "error:" line; and table cells that show the median with
 import argparse
 import contextlib
 import json
+import math
 import os
 import re
 import shlex
@@ -59,7 +60,48 @@ def add_arguments(ap, dir_default=None):
     return g
 
 
+# process counts and other counts a script may have: each must be a whole number >= 1
+COUNT_FLAGS = ("np", "convert_np", "combine_np", "cores_per_node", "nx", "ny", "nz", "nrec")
+
+
+def check_counts(ap, args):
+    for key in COUNT_FLAGS:
+        v = getattr(args, key, None)
+        for n in (v if isinstance(v, list) else [v]):
+            if isinstance(n, int) and n < 1:
+                ap.error("--%s: expected a whole number >= 1, found %d" % (key.replace("_", "-"), n))
+
+
+def check_launcher(ap, args):
+    if not split_words(ap, "--mpiexec", args.mpiexec):
+        ap.error("--mpiexec: expected a launcher command, found ''")
+    if not (args.timeout > 0 and math.isfinite(args.timeout)):
+        ap.error("--timeout: expected seconds > 0, found %s" % args.timeout)
+
+
+def split_words(ap, flag, text):
+    """A flag's value split into words as a shell would; a bad quote is a usage error."""
+    try:
+        return shlex.split(text)
+    except ValueError as e:
+        ap.error("%s %r: cannot split it as a shell would: %s" % (flag, text, e))
+
+
+def make_folder(ap, flag, path):
+    """An output folder a flag names, made when missing; a file there is named as such."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        ap.error("%s %s: is not a directory (a file of that name exists)" % (flag, path))
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        ap.error("%s %s: cannot make the folder: %s" % (flag, path, e.strerror or e))
+
+
 def check_arguments(ap, args):
+    check_counts(ap, args)
+    check_launcher(ap, args)
+    if args.json_dir is not None:
+        make_folder(ap, "--json-dir", args.json_dir)
     if args.repetitions < 1:
         ap.error("--repetitions: expected a whole number >= 1, found %d" % args.repetitions)
     if args.warmup < 0:
@@ -72,10 +114,7 @@ def check_arguments(ap, args):
             ap.error("--tmpfs: expected /dev/shm, found none on this machine")
         args.dir = "/dev/shm"
     args.dir = args.dir or default_dir()
-    try:
-        os.makedirs(args.dir, exist_ok=True)
-    except OSError as e:
-        ap.error("--dir: cannot make the folder %s: %s" % (args.dir, e.strerror or e))
+    make_folder(ap, "--dir", args.dir)
 
 
 def where(path):
@@ -242,6 +281,9 @@ def finish(main):
         rc = main()
     except SystemExit as e:
         rc = e.code
+    except RunFailed as e:     # a run the script needs before its table (a probe) failed
+        print("%s: %s" % (os.path.basename(sys.argv[0]), e), file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("%s: interrupted" % os.path.basename(sys.argv[0]), file=sys.stderr)
         return 130

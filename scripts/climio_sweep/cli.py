@@ -276,6 +276,9 @@ def main(argv=None):
     sub._choices_actions = [a for a in sub._choices_actions if a.dest != "exec"]
 
     args = p.parse_args(argv)
+    for flag in ("out", "dest"):
+        if getattr(args, flag, None) == "":
+            p.error("--%s: expected a folder name, found ''" % flag)
     try:
         return args.func(args)
     except SweepError as e:

@@ -36,7 +36,7 @@ static const cio_param_spec bp2nc_params[] = {
     {"input", CIO_P_STRING, NULL, "a BP output (NAME.bp) or a folder: every *.bp output below it", 0, 0, 0, 0},
     {"output", CIO_P_STRING, NULL,
      "the netCDF file (one input) or folder (folder input); default: beside the input, NAME without .bp", 0, 0, 0,
-     0},
+     CIO_PF_NONEMPTY},
     CIO_PARAM_END,
 };
 
@@ -411,6 +411,7 @@ static cio_format recorded_settings(cio_app *a, const char *bp)
         if (ad) adios2_finalize(ad);
         hl = hints ? (long long)strlen(hints) : 0;
     }
+    a->asks.data_from_input = 1;
     MPI_Bcast(&fmt, 1, MPI_INT, 0, a->comm);
     MPI_Bcast(pad, (int)sizeof pad, MPI_CHAR, 0, a->comm);
     int64_t padv = 0;

@@ -194,6 +194,20 @@ static void note_block(const fms_set *s, const fms_opts *o)
                 (long long)s->nrec);
 }
 
+/* --json FILE must be writable: said before the combine, not after it. */
+static int json_writable(const char *path, cio_err *e)
+{
+    struct stat st;
+    if (!path) return 0;
+    int existed = stat(path, &st) == 0;
+    if (existed && S_ISDIR(st.st_mode)) return cio_seterr(e, "--json %s: is a directory, expected a file name", path);
+    FILE *f = fopen(path, "a");
+    if (!f) return cio_seterr(e, "--json %s: cannot write: %s", path, strerror(errno));
+    fclose(f);
+    if (!existed) unlink(path);
+    return 0;
+}
+
 /* Rank 0: the registry of the run's files.  The members are inputs (-r: removed
  * after success), -a's output is read and appended on purpose; the output may be
  * no member, whatever its spelling or link. */
@@ -205,8 +219,9 @@ static int claim_files(const fms_set *s, const fms_opts *o)
     if (o->append) cio_inputs_add(s->output, "-a's output", CIO_INPUT_APPENDED);
     cio_outputs *out = cio_outputs_new();
     cio_outputs_add(out, s->output, "the output file", NULL, 0);
+    if (o->json) cio_outputs_add(out, o->json, "--json (the figures)", NULL, 0);
     cio_err e = {0};
-    int rc = cio_outputs_check(out, &e);
+    int rc = json_writable(o->json, &e) || cio_outputs_check(out, &e);
     cio_outputs_free(out);
     if (rc) fprintf(stderr, "Error: %s\n", e.msg);
     return rc ? 1 : 0;
@@ -244,12 +259,12 @@ static void free_set(fms_set *s)
     free(s->vars);
 }
 
-static void write_json(const fms_set *s, const fms_opts *o, const fms_times *t, int nprocs)
+static int write_json(const fms_set *s, const fms_opts *o, const fms_times *t, int nprocs)
 {
     FILE *f = fopen(o->json, "w");
     if (!f) {
-        fprintf(stderr, "Warning: cannot write %s\n", o->json);
-        return;
+        fprintf(stderr, "Error: cannot write %s: %s\n", o->json, strerror(errno));
+        return 1;
     }
     cio_json j;
     cio_json_begin(&j, f, 1);
@@ -275,11 +290,15 @@ static void write_json(const fms_set *s, const fms_opts *o, const fms_times *t, 
     cio_json_obj_end(&j);
     cio_json_obj_end(&j);
     cio_json_end(&j);
-    if (fclose(f) != 0) fprintf(stderr, "Warning: cannot write %s\n", o->json);
+    if (ferror(f) | (fclose(f) != 0)) {
+        fprintf(stderr, "Error: cannot write %s: %s\n", o->json, strerror(errno));
+        return 1;
+    }
+    return 0;
 }
 
 /* --bench: one line of figures; --json FILE: the same as JSON. */
-static void bench_report(const fms_set *s, const fms_opts *o, const fms_times *t, int nprocs)
+static int bench_report(const fms_set *s, const fms_opts *o, const fms_times *t, int nprocs)
 {
     double mib = (double)t->bytes / 1048576.0;
     if (o->bench)
@@ -287,7 +306,7 @@ static void bench_report(const fms_set *s, const fms_opts *o, const fms_times *t
                "(open %.4f, read %.4f, transfer %.4f, write %.4f, close %.4f; slowest rank each)\n",
                s->nmem, s->output, (long long)s->nrec, mib, s->output, nprocs, nprocs == 1 ? "" : "s", t->total,
                t->total > 0 ? mib / t->total : 0, t->open, t->read, t->transfer, t->write, t->close);
-    if (o->json) write_json(s, o, t, nprocs);
+    return o->json ? write_json(s, o, t, nprocs) : 0;
 }
 
 /* The slowest rank's time of each phase; the bytes rank 0 wrote. */
@@ -372,11 +391,11 @@ int fms_combine_main(fms_opts *o, MPI_Comm comm)
     t.total = fms_now() - t0;
     reduce_times(&t, comm);
     if (rank == 0 && o->mem_stats) fms_mem_report();
-    if (rank == 0 && (o->bench || o->json)) bench_report(&s, o, &t, nprocs);
+    int jsonbad = rank == 0 && (o->bench || o->json) ? bench_report(&s, o, &t, nprocs) : 0;
     if (rank == 0) {
         if (errors) fprintf(stderr, "Warning: output file may be incomplete!\n");
         else if (o->remove_inputs) remove_inputs(&s, o);
     }
     free_set(&s);
-    return errors ? 1 : 0;
+    return errors || jsonbad ? 1 : 0;
 }

@@ -4,10 +4,12 @@
  * domain_decomposition and NumFilesInSet, the filename attribute naming the
  * output; the first member's netCDF kind (CDF-2 for classic) unless -64 or -n4. */
 #include "fms_combine.h"
+#include "drivers/io_util.h"
 
 #include <netcdf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int nc_fail(const char *what, const char *path, int st)
 {
@@ -176,7 +178,11 @@ int fms_member_read(fms_set *s, int i, const fms_opts *o)
     int id, st, is_first = i == s->first;
     (void)o;
     if ((st = nc_open(m->path, NC_NOWRITE, &id)) != NC_NOERR) {
-        fprintf(stderr, "Error: cannot open input file \"%s\" (%s)\n", m->path, nc_strerror(st));
+        struct stat sb;
+        char why[256] = "";
+        if (stat(m->path, &sb) == 0 && S_ISDIR(sb.st_mode)) snprintf(why, sizeof why, " (it is a directory, not a file)");
+        else cio_nc_open_diagnosis(m->path, why, sizeof why);
+        fprintf(stderr, "Error: cannot open input file \"%s\" (%s)%s\n", m->path, nc_strerror(st), why);
         return 1;
     }
     int bad = is_first ? read_set_description(s, id, m->path) : same_variables(s, id, m->path);

@@ -25,6 +25,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <math.h>
 #include <sys/resource.h>
@@ -1286,7 +1287,8 @@ static int finish(combine *k)
     if (k->cli && k->cli->remove_inputs && rc == 0)     /* -r: each rank removes the members it read */
         for (int i = 0; i < k->count; i++) {
             if (k->cli->verbose) printf("Removing \"%s\"\n", k->mem[i].path);
-            if (unlink(k->mem[i].path) != 0) cio_warn0("-r: could not remove %s", k->mem[i].path);
+            if (unlink(k->mem[i].path) != 0)
+                cio_warn0("-r: could not remove %s: %s", k->mem[i].path, strerror(errno));
         }
     if (k->cli && k->cli->mem_stats && a->rank == 0) {
         struct rusage ru;

@@ -68,7 +68,7 @@ const cio_param_spec decomp_params[] = {
      "mom (mom_io's 2-D domain layout), gcrm (gcrm_io's cell fields: its icosahedral blocks per rank), convert "
      "(the map given by decomp, rewritten)",
      "none|block|roundrobin|random|holes|cubed_sphere|mom|gcrm|convert", 0, 0, 0},
-    {"gen_out", CIO_P_STRING, NULL, "--make_decomp: the file to write", 0, 0, 0, 0},
+    {"gen_out", CIO_P_STRING, NULL, "--make_decomp: the file to write", 0, 0, 0, CIO_PF_NONEMPTY},
     {"gen_format", CIO_P_CHOICE, "pio_text", "--make_decomp: the format written", "pio_text|e3sm", 0, 0, 0},
     {"gen_tasks", CIO_P_INT, "4", "--make_decomp: tasks the map is recorded at", 0, 1, 1e7, 0},
     {"gen_dims", CIO_P_STRING, "8,96",

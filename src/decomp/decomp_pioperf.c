@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #define NL_MAXFILES 64
@@ -248,7 +249,7 @@ static void print_climio_line(const result *x)
 static int write_json(const char *path, const cio_app *a, const char *nl_path, const result *res, int n)
 {
     FILE *out = fopen(path, "w");
-    if (!out) return -1;
+    if (!out) return errno ? errno : EIO;
     static const char *const tname[] = {"", "pnetcdf", "netcdf", "netcdf4c", "netcdf4p"};
     cio_json j;
     cio_json_begin(&j, out, 1);
@@ -299,7 +300,7 @@ static int write_json(const char *path, const cio_app *a, const char *nl_path, c
     cio_json_arr_end(&j);
     cio_json_obj_end(&j);
     cio_json_end(&j);
-    return fclose(out) == 0 ? 0 : -1;
+    return fclose(out) == 0 ? 0 : errno ? errno : EIO;
 }
 
 /* The engine's settings for one combination: the iotype's driver and format,
@@ -546,9 +547,11 @@ int decomp_pioperf(cio_app *a, const char *nl_path)
     if (a->rank == 0) printf("  complete\n");
     const char *jp = cio_param_str(a->params, "json");
     int jrc = 0;
-    if (jp && a->rank == 0 && write_json(jp, a, nl_path, rs.res, rs.n) != 0) jrc = 1;
+    if (jp && a->rank == 0) jrc = write_json(jp, a, nl_path, rs.res, rs.n);
     MPI_Bcast(&jrc, 1, MPI_INT, 0, a->comm);
-    if (jrc) cio_die_all(a->comm, "%s: cannot write the JSON file %s", cio_param_origin(a->params, "json"), jp);
+    if (jrc)
+        cio_die_all(a->comm, "%s: cannot write the JSON file %s: %s", cio_param_origin(a->params, "json"), jp,
+                    jrc > 0 ? strerror(jrc) : "write error");
     cio_free(rs.res);
     for (int d = 0; d < o.ndecomp; d++) cio_free(o.decompfile[d]);
     cio_engine_free(a->engine);

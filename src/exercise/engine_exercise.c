@@ -7,6 +7,7 @@
  * (formats that have int64 only) that some ranks have no share of. */
 #include "config.h"
 #include "app/app.h"
+#include "app/outputs.h"
 #include "base/util.h"
 
 #include <stdio.h>
@@ -103,7 +104,7 @@ static void main_vars(const exercise *x, cio_schema *s, int rank, int n, int *v)
     /* mask: block-cyclic columns of width 3 */
     int64_t shape2[2] = {ny, nx};
     cio_decomp *dmask = cio_decomp_new(2, shape2);
-    for (int64_t c = 3 * rank; c < nx; c += 3 * n) {
+    for (int64_t c = 3 * (int64_t)rank; c < nx; c += 3 * (int64_t)n) {
         int64_t st[2] = {0, c}, ct[2] = {ny, c + 3 > nx ? nx - c : 3};
         cio_decomp_add(dmask, st, ct);
     }
@@ -135,7 +136,7 @@ static void extra_vars(const exercise *x, cio_schema *s, int rank, int n, int *v
     if (v[V_CELLS] >= 0) {
         int64_t shx[1] = {nx};
         cio_decomp *dc = cio_decomp_new(1, shx);
-        for (int64_t c = 5 * rank; c < nx; c += 5 * n) {
+        for (int64_t c = 5 * (int64_t)rank; c < nx; c += 5 * (int64_t)n) {
             int64_t st[1] = {c}, ct[1] = {c + 5 > nx ? nx - c : 5};
             cio_decomp_add(dc, st, ct);
         }
@@ -220,6 +221,15 @@ int main(int argc, char **argv)
     }
     if (app.rank == 0 && cio_param_bool(p, "mkdir")) cio_mkdir_p(outdir, &e);
     if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
+    /* the file, --json and the lock checked and claimed before anything is written; with
+     * --mkdir false the folder is left for the driver to meet (its error is what is tried) */
+    cio_outputs *outs = cio_outputs_new();
+    if (app.rank == 0 && !x.is_null && cio_param_bool(p, "mkdir")) {
+        char src[600];
+        snprintf(src, sizeof src, "output_dir '%s' (%s)", outdir, cio_param_origin(p, "output_dir"));
+        cio_outputs_add(outs, x.path, src, NULL, 1);
+    }
+    cio_app_claim_outputs(&app, outs);
     cio_app_repeat(&app, output_once, &x);
     int rc = cio_app_finish(&app, NULL, NULL);
     cio_engine_free(app.engine);

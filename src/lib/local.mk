@@ -111,6 +111,7 @@ src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/app_finish.c \
 	src/lib/app/app_json.c \
 	src/lib/app/app_repeat.c \
+	src/lib/app/app_agree.c \
 	src/lib/app/app_report.c \
 	src/lib/app/app_what_ran.c \
 	src/lib/app/buildinfo.h \

@@ -7,4 +7,10 @@ DRIVER_TESTS = tests/drivers/test_pnetcdf.sh tests/drivers/test_netcdf.sh tests/
 	tests/drivers/test_compress.sh tests/drivers/test_bench_compress.sh
 TESTS += $(DRIVER_TESTS)
 EXTRA_DIST += $(DRIVER_TESTS) tests/drivers/common.sh tests/drivers/rawcheck.py
+# every pair of filter settings x data kinds, one test per kernel (make check-matrix: the whole product)
+FILTER_PAIR_TESTS = tests/drivers/test_filter_pairs_gcrm.sh tests/drivers/test_filter_pairs_mom.sh \
+	tests/drivers/test_filter_pairs_pfio.sh tests/drivers/test_filter_pairs_decomp.sh \
+	tests/drivers/test_filter_pairs_exercise.sh
+TESTS += $(FILTER_PAIR_TESTS)
+EXTRA_DIST += $(FILTER_PAIR_TESTS) tests/drivers/filter_pairs.sh tests/drivers/filter_matrix.py
 # test_bench runs scripts/bench-drivers on the built engine_exercise

@@ -4,6 +4,9 @@ TESTS += tests/scripts/test_sweep.sh tests/scripts/test_sweep_slurm.sh tests/scr
   tests/scripts/test_sweep_products.sh
 # every subcommand over damaged sweep folders (no traceback); needs neither pytest nor matplotlib
 TESTS += tests/scripts/test_sweep_corrupt.sh
+# the bench scripts' flags, adversarial (no traceback)
+TESTS += tests/scripts/test_bench_args.sh
+EXTRA_DIST += tests/scripts/test_bench_args.sh
 EXTRA_DIST += tests/scripts/test_sweep_corrupt.sh tests/scripts/sweep_corrupt_corpus.py
 EXTRA_DIST += tests/scripts/test_sweep.sh tests/scripts/test_sweep_slurm.sh tests/scripts/pytest_wrapper.sh \
   tests/scripts/conftest.py tests/scripts/local_slurm.py tests/scripts/test_local.py \

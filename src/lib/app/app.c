@@ -182,6 +182,7 @@ void cio_app_init_folder(cio_app *a, int *argc, char ***argv, const char *kernel
     int npos = 0;
     char **pos = NULL;
     /* every rank parses the same argv, so every rank finds the same error */
+    cio_app_check_same_args(a, *argc, *argv);
     if (cio_params_parse_argv(a->params, *argc, *argv, &npos, &pos, &e) != 0) fail_all(a, &e);
     if (cio_param_bool(a->params, "help")) usage_and_exit(a, usage);
     if (cio_param_bool(a->params, "version")) {
@@ -206,6 +207,7 @@ void cio_app_init_folder(cio_app *a, int *argc, char ***argv, const char *kernel
     if (cio_params_parse_text(a->params, text, len, a->param_file, &e) != 0) fail_all(a, &e);
     cio_free(text);
     if (cio_params_apply_cmdline(a->params, &e) != 0) fail_all(a, &e);
+    cio_app_note_repeated_args(a);
     cio_free(pos);
     if (cio_param_bool(a->params, "print_params")) {
         if (a->rank == 0) cio_print_params(stdout, kernel, a->param_file, a->params, a->param_file_given, folder);

@@ -150,6 +150,10 @@ void cio_app_note_inapplicable(cio_app *a, int nprocs);
 /* A kernel's own setting that has no effect in this run (a server option of
  * another server type): recorded like the suite's; call it from `setup`, before
  * cio_app_note_inapplicable prints them. */
+/* Stop every rank when the ranks were started with different arguments. */
+void cio_app_check_same_args(cio_app *a, int argc, char **argv);
+/* An option given twice with different values: the first is said to have no effect (rank 0, stderr). */
+void cio_app_note_repeated_args(cio_app *a);
 void cio_app_note_unused(cio_app *a, const char *key, const char *fmt, ...) CIO_PRINTF(3, 4);
 const char *cio_app_unused_note(const cio_app *a, const char *key);   /* NULL: it applies */
 

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "app/app.h"
 #include "base/util.h"
+#include "drivers/io_util.h"
 
 #include <stdio.h>
 
@@ -53,12 +54,38 @@ static void closing_lines(cio_app *a)
     cio_app_headline(a, a->headline, sizeof a->headline);
 }
 
+/* A --chunking list gives sizes for the variables of its length's rank; when no
+ * variable written has that rank, every variable was stored as chunking auto
+ * stores it: said, one line and in the JSON's not_applied.  Collective. */
+static void note_chunk_list_unused(cio_app *a)
+{
+    cio_chunking ck;
+    char msg[256];
+    if (!a->engine || cio_engine_is_virtual(a->engine) || !a->ecfg.opts.chunking ||
+        cio_chunking_parse(a->ecfg.opts.chunking, &ck, msg, sizeof msg) != 0 || ck.kind != CIO_CHUNK_EXPLICIT)
+        return;
+    unsigned mine = cio_engine_chunked_var_ranks(a->engine), all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED, MPI_BOR, a->comm);
+    if (!all || (all & (1u << ck.ndims))) return;
+    char ranks[64] = "";
+    size_t l = 0;
+    for (int n = 0; n < 32 && l < sizeof ranks; n++)
+        if (all & (1u << n)) l += (size_t)snprintf(ranks + l, sizeof ranks - l, "%s%d", l ? ", " : "", n);
+    char text[600];
+    snprintf(text, sizeof text, "chunking %s (%s) gives sizes for variables of %d dimensions, but no variable written "
+             "has %d (they have %s): every variable was stored as chunking auto stores it",
+             a->ecfg.opts.chunking, a->set.chunking_origin, ck.ndims, ck.ndims, ranks);
+    cio_app_note_unused(a, "chunking", "%s", text);
+    if (a->rank == 0 && !cio_param_bool(a->params, "quiet")) fprintf(stderr, "%s: note: %s\n", a->kernel, text);
+}
+
 int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx)
 {
     cio_params *p = a->params;
     int verify = a->set.verify, readb = a->set.read;
     if (a->nreps == 0) cio_app_sync_at_end(a);   /* a kernel that wrote once, outside cio_app_repeat */
     cio_stats_reduce(&a->stats, a->comm, &a->summary);
+    note_chunk_list_unused(a);
     if (a->nreps == 0) {    /* a kernel that writes once, outside cio_app_repeat */
         a->nreps = 1;
         a->reps = cio_calloc(1, sizeof *a->reps);
@@ -74,9 +101,7 @@ int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx)
     }
     a->finished = 1;
     if ((verify || readb) && a->engine) {
-        if (!a->ecfg.drv->stores_data) {
-            if (a->rank == 0) cio_warn("--verify/--read: the %s driver stores nothing to read back", a->ecfg.drv->name);
-        } else {
+        if (a->ecfg.drv->stores_data) {   /* else said by cio_app_note_inapplicable */
             int shift = cio_param_bool(p, "verify_shift");
             int check = verify || cio_param_bool(p, "read_check");
             cio_stats_mark_start(&a->rstats, a->comm);
@@ -99,6 +124,15 @@ int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx)
         }
         cio_storage_gather(&mine, a->comm, &a->storage);
         a->did_storage = 1;
+        const cio_storage_file *sf;
+        const cio_storage_var *sv;
+        if (a->rank == 0 && cio_storage_first_uncoded(&a->storage, &sf, &sv)) {
+            fprintf(stderr, "%s: error: %s cannot be read back: %lld of its chunks of %s are stored as raw data but marked as "
+                    "szip-coded (szip could not code them smaller than their data, and parallel HDF5 then marks them "
+                    "wrongly); no reader can read them: use deflate, or data szip compresses\n", a->kernel, sf->path,
+                    (long long)sv->uncoded, sv->name);
+            a->exit_code = 3;
+        }
     }
     const char **names = NULL;
     const uint64_t *sums = NULL;

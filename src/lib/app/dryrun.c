@@ -14,6 +14,7 @@
 #include "engine/aggregate.h"
 #include "app/ior_equivalent.h"
 
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -364,7 +365,7 @@ int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, const cio_ran
     if (jpath) {
         FILE *jf = fopen(jpath, "w");
         if (!jf) {
-            cio_warn("cannot write %s", jpath);
+            cio_warn("cannot write %s: %s", jpath, strerror(errno));
             rc = 4;
         } else {
             cio_json j;

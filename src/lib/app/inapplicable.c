@@ -64,36 +64,51 @@ static int kernel_default(const cio_app *a, const char *key)
     return o && (strncmp(o, "default (", 9) == 0 || strstr(o, " default (") != NULL);
 }
 
-void cio_app_note_inapplicable(cio_app *a, int nprocs)
+/* Why a file setting misses: "stores nothing" for a driver that stores nothing,
+ * else "writes cdf2, which <why>". */
+static const char *misses(const cio_driver *d, cio_format fmt, const char *why, char *buf, size_t n)
+{
+    if (!d->stores_data) snprintf(buf, n, "stores nothing");
+    else snprintf(buf, n, "writes %s, which %s", cio_format_name(fmt), why);
+    return buf;
+}
+
+/* Filters, chunks and their storage report, where the driver writes a format
+ * that has none. */
+static void note_unfiltered(cio_app *a, const cio_driver *d, cio_format fmt)
 {
     const cio_params *p = a->params;
-    const cio_driver *d = a->ecfg.drv;
-    cio_format fmt = a->ecfg.opts.format;
-    int chunked = d && (d->filter_formats & CIO_FMT_BIT(fmt));
-    if (d && !chunked) {
-        if (given(a, "deflate") && cio_param_int(p, "deflate") != 0)
-            note(a, "deflate", "deflate %lld (%s) has no effect: the %s driver writes %s, which is not compressed",
-                 (long long)cio_param_int(p, "deflate"), cio_param_origin(p, "deflate"), d->name, cio_format_name(fmt));
-        if (given(a, "shuffle") && cio_param_bool(p, "shuffle"))
-            note(a, "shuffle", "shuffle (%s) has no effect: the %s driver writes %s, which has no filters",
-                 cio_param_origin(p, "shuffle"), d->name, cio_format_name(fmt));
-        if (given(a, "szip") && cio_param_bool(p, "szip"))
-            note(a, "szip", "szip (%s) has no effect: the %s driver writes %s, which is not compressed",
-                 cio_param_origin(p, "szip"), d->name, cio_format_name(fmt));
-        if (given(a, "storage_report") && cio_param_bool(p, "storage_report"))
-            note(a, "storage_report", "storage_report (%s) has no effect: the %s driver writes %s, whose variables "
-                 "are stored as written (no filters, no chunks to measure)",
-                 cio_param_origin(p, "storage_report"), d->name, cio_format_name(fmt));
-        if (given(a, "chunking") && !kernel_default(a, "chunking") && strcmp(cio_param_str(p, "chunking"), "auto") != 0)
-            note(a, "chunking", "chunking %s (%s) has no effect: the %s driver writes %s, which is not chunked",
-                 cio_param_str(p, "chunking"), cio_param_origin(p, "chunking"), d->name, cio_format_name(fmt));
-    }
-    if (d && chunked && given(a, "chunking") && strcmp(cio_param_str(p, "chunking"), "contiguous") == 0)
+    char w[160];
+    if (given(a, "deflate") && cio_param_int(p, "deflate") != 0)
+        note(a, "deflate", "deflate %lld (%s) has no effect: the %s driver %s", (long long)cio_param_int(p, "deflate"),
+             cio_param_origin(p, "deflate"), d->name, misses(d, fmt, "is not compressed", w, sizeof w));
+    if (given(a, "shuffle") && cio_param_bool(p, "shuffle"))
+        note(a, "shuffle", "shuffle (%s) has no effect: the %s driver %s", cio_param_origin(p, "shuffle"), d->name,
+             misses(d, fmt, "has no filters", w, sizeof w));
+    if (given(a, "szip") && cio_param_bool(p, "szip"))
+        note(a, "szip", "szip (%s) has no effect: the %s driver %s", cio_param_origin(p, "szip"), d->name,
+             misses(d, fmt, "is not compressed", w, sizeof w));
+    if (given(a, "storage_report") && cio_param_bool(p, "storage_report"))
+        note(a, "storage_report", "storage_report (%s) has no effect: the %s driver %s",
+             cio_param_origin(p, "storage_report"), d->name,
+             misses(d, fmt, "stores its variables as written (no filters, no chunks to measure)", w, sizeof w));
+    if (given(a, "chunking") && !kernel_default(a, "chunking") && strcmp(cio_param_str(p, "chunking"), "auto") != 0)
+        note(a, "chunking", "chunking %s (%s) has no effect: the %s driver %s", cio_param_str(p, "chunking"),
+             cio_param_origin(p, "chunking"), d->name, misses(d, fmt, "is not chunked", w, sizeof w));
+}
+
+/* Filters, chunks, quantization and the compression reference. */
+static void note_compression(cio_app *a, const cio_driver *d, cio_format fmt)
+{
+    const cio_params *p = a->params;
+    int chunked = (d->filter_formats & CIO_FMT_BIT(fmt)) != 0;
+    if (!chunked) note_unfiltered(a, d, fmt);
+    if (chunked && given(a, "chunking") && strcmp(cio_param_str(p, "chunking"), "contiguous") == 0)
         note(a, "chunking", "chunking contiguous (%s) is not what HDF5 can store for every variable: record variables "
              "are chunked one record deep (as chunking auto)%s; fixed variables are contiguous",
              cio_param_origin(p, "chunking"),
              cio_compress_any(&a->ecfg.opts) ? ", and every filtered variable is chunked (filters need chunks)" : "");
-    if (d && given(a, "quantize") && strcmp(cio_param_str(p, "quantize"), "none") != 0 &&
+    if (given(a, "quantize") && strcmp(cio_param_str(p, "quantize"), "none") != 0 &&
         !(d->quantize_formats & CIO_FMT_BIT(fmt))) {
         char q[256];
         quantizers(q, sizeof q);
@@ -101,10 +116,44 @@ void cio_app_note_inapplicable(cio_app *a, int nprocs)
              "quantize: %s)", cio_param_str(p, "quantize"), cio_param_origin(p, "quantize"), d->name,
              cio_format_name(fmt), q);
     }
-    if (d && given(a, "compression_reference") && cio_param_bool(p, "compression_reference") &&
+    if (given(a, "compression_reference") && cio_param_bool(p, "compression_reference") &&
         !cio_compress_any(&a->ecfg.opts))
         note(a, "compression_reference", "compression_reference (%s) has no effect: no filter or quantization applies "
              "to this run, so there is no compression to time", cio_param_origin(p, "compression_reference"));
+}
+
+/* What reaches the file itself: fill, header padding, MPI-IO hints, syncs and
+ * kept files, each as the driver's capabilities say. */
+static void note_storage(cio_app *a, const cio_driver *d, cio_format fmt)
+{
+    const cio_params *p = a->params;
+    char w[160];
+    if (given(a, "nofill") && !(d->fill_formats & CIO_FMT_BIT(fmt)))
+        note(a, "nofill", "nofill %s (%s) has no effect: the %s driver %s", cio_param_bool(p, "nofill") ? "true" : "false",
+             cio_param_origin(p, "nofill"), d->name, misses(d, fmt, "it never pre-fills", w, sizeof w));
+    if (given(a, "header_pad") && cio_param_int(p, "header_pad") > 0 && !(d->pad_formats & CIO_FMT_BIT(fmt)))
+        note(a, "header_pad", "header_pad %lld (%s) has no effect: the %s driver %s",
+             (long long)cio_param_int(p, "header_pad"), cio_param_origin(p, "header_pad"), d->name,
+             misses(d, fmt, "has no header to pad", w, sizeof w));
+    static const char *const hint_keys[] = {"hints", "hints_file", NULL};
+    for (int i = 0; !(d->hint_formats & CIO_FMT_BIT(fmt)) && hint_keys[i]; i++)
+        if (given(a, hint_keys[i]))
+            note(a, hint_keys[i], "%s (%s) has no effect: the %s driver %s", hint_keys[i],
+                 cio_param_origin(p, hint_keys[i]), d->name,
+                 misses(d, fmt, "it does not write through MPI-IO", w, sizeof w));
+    if (!d->stores_data && given(a, "fsync") && a->ecfg.fsync)
+        note(a, "fsync", "fsync %s (%s) has no effect: the %s driver stores nothing, so there is nothing to make "
+             "durable", cio_param_str(p, "fsync"), cio_param_origin(p, "fsync"), d->name);
+    if (!d->stores_data && given(a, "keep_files") && cio_param_bool(p, "keep_files") &&
+        cio_param_int(p, "repetitions") > 1)
+        note(a, "keep_files", "keep_files (%s) has no effect: the %s driver writes no files",
+             cio_param_origin(p, "keep_files"), d->name);
+}
+
+/* Settings that only a dry run, or only a real one, reads. */
+static void note_dry_run(cio_app *a)
+{
+    const cio_params *p = a->params;
     int dry = cio_param_bool(p, "dry_run");
     if (!dry && given(a, "nprocs"))
         note(a, "nprocs", "nprocs %lld (%s) has no effect without --dry_run: this run has %d processes",
@@ -112,6 +161,21 @@ void cio_app_note_inapplicable(cio_app *a, int nprocs)
     if (!dry && given(a, "dry_run_every_rank"))
         note(a, "dry_run_every_rank", "dry_run_every_rank (%s) has no effect without --dry_run",
              cio_param_origin(p, "dry_run_every_rank"));
+    int reps = (int)cio_param_int(p, "repetitions");
+    if (dry && reps > 1)
+        note(a, "repetitions", "repetitions %d (%s) has no effect on a dry run: it plans one output", reps,
+             cio_param_origin(p, "repetitions"));
+    static const char *const rep_keys[] = {"repetition_delay", "keep_files", NULL};
+    for (int i = 0; rep_keys[i]; i++)
+        if (reps <= 1 && given(a, rep_keys[i]))
+            note(a, rep_keys[i], "%s (%s) has no effect without --repetitions above 1", rep_keys[i],
+                 cio_param_origin(p, rep_keys[i]));
+}
+
+/* The aggregation settings that need --io_tasks or the pio_box rearranger. */
+static void note_aggregation(cio_app *a, int nprocs)
+{
+    const cio_params *p = a->params;
     int ntasks = a->ecfg.agg.io_tasks;
     if (ntasks > nprocs)
         note(a, "io_tasks", "io_tasks %d (%s) is above the %d processes: %d I/O tasks write", ntasks,
@@ -125,25 +189,53 @@ void cio_app_note_inapplicable(cio_app *a, int nprocs)
     if (a->ecfg.agg.rearranger != CIO_REARR_PIOBOX && given(a, "pio_blocksize"))
         note(a, "pio_blocksize", "pio_blocksize (%s) has no effect without --rearranger pio_box",
              cio_param_origin(p, "pio_blocksize"));
-    int verify = a->set.verify, readb = a->set.read;
-    if (!verify && !readb && given(a, "verify_shift"))
+}
+
+/* Read-back settings without a read or without stored data, and a fallback
+ * that was not needed. */
+static void note_read_back(cio_app *a, const cio_driver *d)
+{
+    const cio_params *p = a->params;
+    static const char *const rb_keys[] = {"verify", "read", "verify_only", NULL};
+    for (int i = 0; !d->stores_data && rb_keys[i]; i++)
+        if (given(a, rb_keys[i]) && cio_param_bool(p, rb_keys[i]))
+            note(a, rb_keys[i], "%s (%s) has no effect: the %s driver stores nothing to read back", rb_keys[i],
+                 cio_param_origin(p, rb_keys[i]), d->name);
+    if (!a->set.verify && !a->set.read && given(a, "verify_shift"))
         note(a, "verify_shift", "verify_shift (%s) has no effect without --verify or --read",
              cio_param_origin(p, "verify_shift"));
-    if (!readb && given(a, "read_check"))
+    if (!a->set.read && given(a, "read_check"))
         note(a, "read_check", "read_check (%s) has no effect without --read", cio_param_origin(p, "read_check"));
-    if (d && given(a, "nc4_nonblocking_fallback") && !a->mode_fallback && cio_param_bool(p, "nc4_nonblocking_fallback"))
+    if (given(a, "nc4_nonblocking_fallback") && !a->mode_fallback && cio_param_bool(p, "nc4_nonblocking_fallback"))
         note(a, "nc4_nonblocking_fallback", "nc4_nonblocking_fallback (%s) has no effect: the %s driver runs iotype %s "
              "as asked", cio_param_origin(p, "nc4_nonblocking_fallback"), d->name, cio_mode_name(a->mode_asked));
-    int reps = (int)cio_param_int(p, "repetitions");
-    if (dry && reps > 1)
-        note(a, "repetitions", "repetitions %d (%s) has no effect on a dry run: it plans one output", reps,
-             cio_param_origin(p, "repetitions"));
-    static const char *const rep_keys[] = {"repetition_delay", "keep_files", NULL};
-    for (int i = 0; rep_keys[i]; i++)
-        if (reps <= 1 && given(a, rep_keys[i]))
-            note(a, rep_keys[i], "%s (%s) has no effect without --repetitions above 1", rep_keys[i],
-                 cio_param_origin(p, rep_keys[i]));
-    if (a->rank == 0 && !cio_param_bool(p, "quiet"))
+}
+
+/* Another driver's own parameters (every kernel accepts them whichever runs). */
+static void note_other_drivers(cio_app *a, const cio_driver *d)
+{
+    for (int i = 0; cio_drivers[i]; i++) {
+        const cio_param_spec *s = cio_drivers[i]->params;
+        for (; cio_drivers[i] != d && s && s->key; s++)
+            if (given(a, s->key) && !kernel_default(a, s->key))
+                note(a, s->key, "%s (%s) has no effect: it is a setting of the %s driver, and this run uses the %s "
+                     "driver", s->key, cio_param_origin(a->params, s->key), cio_drivers[i]->name, d->name);
+    }
+}
+
+void cio_app_note_inapplicable(cio_app *a, int nprocs)
+{
+    const cio_driver *d = a->ecfg.drv;
+    cio_format fmt = a->ecfg.opts.format;
+    if (d) {
+        note_compression(a, d, fmt);
+        note_storage(a, d, fmt);
+        note_read_back(a, d);
+        note_other_drivers(a, d);
+    }
+    note_dry_run(a);
+    note_aggregation(a, nprocs);
+    if (a->rank == 0 && !cio_param_bool(a->params, "quiet"))
         for (int i = 0; i < a->nunused; i++) fprintf(stderr, "%s: note: %s\n", a->kernel, a->unused[i].note);
 }
 

@@ -422,6 +422,8 @@ int cio_outputs_lock(const cio_outputs *o, const char *kernel, int force, cio_er
             if (cl && content[cl - 1] == '\n') content[cl - 1] = '\0';
             if (err == ENOENT)
                 rc = cio_seterr(e, "%s: the output folder does not exist", o->dirs[i]);
+            else if (err == ENOTDIR)
+                rc = cio_seterr(e, "%s: is not a directory: the output folder is a file (or lies under one)", o->dirs[i]);
             else if (err != EEXIST)
                 rc = cio_seterr(e, "%s: cannot create the lock file %s: %s", o->dirs[i], CIO_LOCK_NAME,
                                 strerror(err));

@@ -42,6 +42,8 @@ typedef struct cio_kernel_asks {
     const char *hints;              /* MPI-IO hints placed before the user's (the user's win) */
     const char *hints_origin;       /* their origin without user hints */
     const char *hints_user_origin;  /* with user hints (NULL: the user's origin) */
+    int data_from_input;            /* the values written are read from the run's inputs (a conversion),
+                                     * not made as --data says */
 } cio_kernel_asks;
 
 typedef struct cio_settings {

@@ -506,6 +506,19 @@ const char *cio_params_value_at(const cio_params *p, int i) { return p->e[i].val
 const char *cio_params_origin_at(const cio_params *p, int i) { return p->e[i].origin; }
 int cio_params_isset_at(const cio_params *p, int i) { return p->e[i].isset; }
 int cio_params_cmdline_count(const cio_params *p) { return p->ncmd; }
+
+int cio_params_cmdline_overridden(const cio_params *p, int i)
+{
+    const entry *en = find(p, p->cmd[i].key);
+    for (int k = i + 1; en && k < p->ncmd; k++) {
+        if (find(p, p->cmd[k].key) != en) continue;
+        const char *was = p->cmd[i].value, *now = p->cmd[k].value;
+        int same = strcmp(was, now) == 0 ||
+                   ((en->spec->type == CIO_P_CHOICE || en->spec->type == CIO_P_BOOL) && cio_strcaseeq(was, now));
+        return same ? -1 : k;
+    }
+    return -1;
+}
 const char *cio_params_cmdline_key(const cio_params *p, int i) { return p->cmd[i].key; }
 const char *cio_params_cmdline_value(const cio_params *p, int i) { return p->cmd[i].value; }
 

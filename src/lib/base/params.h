@@ -117,6 +117,9 @@ int cio_params_isset_at(const cio_params *p, int i);
 int cio_params_cmdline_count(const cio_params *p);
 const char *cio_params_cmdline_key(const cio_params *p, int i);
 const char *cio_params_cmdline_value(const cio_params *p, int i);
+/* The index of the next command-line option that sets the same parameter as
+ * option i (itself or through an alias) to another value, or -1. */
+int cio_params_cmdline_overridden(const cio_params *p, int i);
 
 /* Name the parameters that drive the big buffers for allocation-failure and
  * overflow messages (cio_set_alloc_hint): "ni 1440 (mom.in:3) x nj 1080 (default)".

@@ -449,6 +449,17 @@ char *cio_read_file_bcast(const char *path, MPI_Comm comm, cio_err *e)
     return text;
 }
 
+/* mkdir, where an existing folder is fine and an existing file is named as such. */
+static int make_dir(const char *path, cio_err *e)
+{
+    struct stat st;
+    if (mkdir(path, 0777) == 0) return 0;
+    int err = errno;
+    if (err == EEXIST && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return 0;
+    if (err == EEXIST) return cio_seterr(e, "cannot create directory %s: a file of that name exists (not a directory)", path);
+    return cio_seterr(e, "cannot create directory %s: %s", path, strerror(err));
+}
+
 int cio_mkdir_p(const char *path, cio_err *e)
 {
     char buf[4096];
@@ -457,13 +468,10 @@ int cio_mkdir_p(const char *path, cio_err *e)
     for (char *p = buf + 1; *p; p++) {
         if (*p != '/') continue;
         *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return cio_seterr(e, "cannot create directory %s: %s", buf, strerror(errno));
+        if (make_dir(buf, e) != 0) return -1;
         *p = '/';
     }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return cio_seterr(e, "cannot create directory %s: %s", buf, strerror(errno));
-    return 0;
+    return make_dir(buf, e);
 }
 
 /* ---------------------------------------------------------------- lines */

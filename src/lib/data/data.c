@@ -62,8 +62,7 @@ int64_t cio_data_compare(cio_type t, const cio_box *b, const void *buf, const vo
         if (memcmp((const char *)buf + (size_t)k * ts, (const char *)expect + (size_t)k * ts, ts) == 0) continue;
         if (real && rel_tol > 0) {
             double g = cio_value_as_double(t, buf, k), w = cio_value_as_double(t, expect, k);
-            double diff = g > w ? g - w : w - g;
-            if (diff <= rel_tol * (w < 0 ? -w : w)) continue;
+            if (cio_within_tolerance(t, g, w, rel_tol)) continue;
         }
         if (bad++ == 0) k0 = k;
     }

@@ -419,10 +419,7 @@ static void walk(walker *w, const cio_box *b, visit *vs)
             put_value(vs->t, want, 0, v);
             int ok = bits_of(vs->t, want, 0) == bits_of(vs->t, vs->in, k);
             double got = cio_value_as_double(vs->t, vs->in, k), wv = cio_value_as_double(vs->t, want, 0);
-            if (!ok && vs->tol > 0 && !land) {
-                double diff = got - wv, mag = wv < 0 ? -wv : wv;
-                ok = (diff < 0 ? -diff : diff) <= vs->tol * mag;
-            }
+            if (!ok && vs->tol > 0 && !land) ok = cio_within_tolerance(vs->t, got, wv, vs->tol);
             if (!ok) {
                 if (vs->bad == 0) {
                     vs->first = (int64_t)gidx;

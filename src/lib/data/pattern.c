@@ -6,6 +6,8 @@
 #endif
 #include "data/pattern.h"
 
+#include <float.h>
+
 #include <string.h>
 
 #define PATTERN_MULT 0x9E3779B1u      /* odd: index -> word input is a bijection modulo 2^32 */
@@ -341,4 +343,12 @@ int64_t cio_box_global_index(const cio_box *b, int64_t k)
         stride *= b->shape[i];
     }
     return g;
+}
+
+int cio_within_tolerance(cio_type t, double got, double want, double rel_tol)
+{
+    double diff = got > want ? got - want : want - got, mag = want < 0 ? -want : want;
+    if (diff <= rel_tol * mag) return 1;
+    double tiny = t == CIO_FLOAT ? FLT_MIN : DBL_MIN;
+    return want == 0 && (got < 0 ? -got : got) < tiny;
 }

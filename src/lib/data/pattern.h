@@ -44,6 +44,11 @@ void cio_pattern_fill(cio_type t, void *buf, uint64_t seed, const cio_box *b, ui
  * index of the first one (or -1); adds the checksum of what was read to *csum. */
 int64_t cio_pattern_check(cio_type t, const void *buf, uint64_t seed, const cio_box *b, uint64_t *csum,
                           int64_t *first_bad, double *got, double *want);
+/* Whether a value read back (got) stands for the value written (want) under
+ * quantization keeping rel_tol: within rel_tol of |want|, or, for a zero written,
+ * below the type's smallest normal number (BitGroom sets the dropped bits of every
+ * other value, a zero's too, which makes it a subnormal). */
+int cio_within_tolerance(cio_type t, double got, double want, double rel_tol);
 /* Element i of a typed buffer as a double. */
 double cio_value_as_double(cio_type t, const void *buf, int64_t i);
 /* Global row-major index of the k-th element (in packed order) of a box. */

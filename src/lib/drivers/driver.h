@@ -162,6 +162,12 @@ typedef struct cio_driver {
     int serial_api;             /* writes a one-rank file through the library's serial API when
                                  * cio_driver_opts.serial asks (FMS's and MAPL's single writers) */
     int no_char;                /* its library has no text type: CIO_CHAR variables are refused */
+    unsigned fill_formats;      /* formats whose variables it pre-fills unless --nofill (nc_set_fill,
+                                 * H5Pset_fill_time); elsewhere --nofill has no effect */
+    unsigned pad_formats;       /* formats where --header_pad reaches the file (or, for a format that is
+                                 * converted later, the recorded setting the converter uses) */
+    unsigned hint_formats;      /* formats it writes through MPI-IO with the run's hints (or records them
+                                 * for a later conversion); elsewhere --hints has no effect */
     const char *hint_prefix;    /* hints its library reads itself and lists back (PnetCDF: "nc_") */
     const char *ior_api;        /* IOR's -a for the same library ("NCMPI", "HDF5"); NULL: MPIIO */
     const char *(*version)(void);   /* library version text */

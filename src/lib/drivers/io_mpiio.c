@@ -743,6 +743,7 @@ const cio_driver cio_driver_mpiio = {
     .formats = CIO_FMT_BIT(CIO_FMT_RAW),
     .default_format = CIO_FMT_RAW,
     .stores_data = 1,
+    .hint_formats = CIO_FMT_BIT(CIO_FMT_RAW),
     .version = raw_version,
     .create = raw_create,
     .open = raw_open,

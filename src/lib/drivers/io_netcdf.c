@@ -639,8 +639,15 @@ const cio_driver cio_driver_netcdf = {
                CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
     .default_format = CIO_FMT_NC4,
     .stores_data = 1,
+    .fill_formats = CIO_FMT_BIT(CIO_FMT_NC4) | CIO_FMT_BIT(CIO_FMT_NC4C) | CIO_FMT_BIT(CIO_FMT_CDF1) |
+                    CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
+    .pad_formats = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
+    .hint_formats = CIO_FMT_BIT(CIO_FMT_NC4) | CIO_FMT_BIT(CIO_FMT_NC4C) | CIO_FMT_BIT(CIO_FMT_CDF1) |
+                    CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
     .filter_formats = CIO_FMT_BIT(CIO_FMT_NC4) | CIO_FMT_BIT(CIO_FMT_NC4C),
-    .quantize_formats = CIO_FMT_BIT(CIO_FMT_NC4) | CIO_FMT_BIT(CIO_FMT_NC4C),     /* nc_def_var_quantize */
+    /* nc_def_var_quantize; not nc4c: netCDF-C 4.9.0 then fails nc_enddef ("Operation not allowed in
+     * data mode", the quantize attribute written in the classic model's data mode) */
+    .quantize_formats = CIO_FMT_BIT(CIO_FMT_NC4),
     .filters_collective = 1,
     .serial_api = 1,
     .open_diagnosis = cio_nc_open_diagnosis,

@@ -21,7 +21,7 @@ void cio_storage_free(cio_storage *s)
 }
 
 /* ---------------------------------------------------------------- gather */
-/* One line per file ("F\tpath\tfile_bytes\terror") and per variable ("V\tname\tdata\tstored"). */
+/* One line per file ("F\tpath\tfile_bytes\terror") and per variable ("V\tname\tdata\tstored\tuncoded"). */
 static void append(char **buf, size_t *len, size_t *cap, const char *line)
 {
     size_t n = strlen(line);
@@ -43,11 +43,12 @@ static void add_file(cio_storage *s, const char *path, int64_t fb, const char *e
     if (err && *err) f->error = cio_strdup(err);
 }
 
-static void add_var(cio_storage_file *f, const char *name, int64_t data, int64_t stored)
+static void add_var(cio_storage_file *f, const char *name, int64_t data, int64_t stored, int64_t uncoded)
 {
     f->vars = cio_realloc(f->vars, (size_t)(f->nvars + 1) * sizeof *f->vars);
     f->vars[f->nvars].name = cio_strdup(name);
     f->vars[f->nvars].data = data;
+    f->vars[f->nvars].uncoded = uncoded;
     f->vars[f->nvars++].stored = stored;
     f->data += data;
     f->stored += stored;
@@ -67,8 +68,8 @@ void cio_storage_gather(cio_storage *mine, MPI_Comm comm, cio_storage *all)
         snprintf(line, sizeof line, "F\t%s\t%lld\t%s\n", f->path, (long long)f->file_bytes, f->error ? f->error : "");
         append(&buf, &len, &cap, line);
         for (int v = 0; v < f->nvars; v++) {
-            snprintf(line, sizeof line, "V\t%s\t%lld\t%lld\n", f->vars[v].name, (long long)f->vars[v].data,
-                     (long long)f->vars[v].stored);
+            snprintf(line, sizeof line, "V\t%s\t%lld\t%lld\t%lld\n", f->vars[v].name, (long long)f->vars[v].data,
+                     (long long)f->vars[v].stored, (long long)f->vars[v].uncoded);
             append(&buf, &len, &cap, line);
         }
     }
@@ -106,13 +107,27 @@ void cio_storage_gather(cio_storage *mine, MPI_Comm comm, cio_storage *all)
                 add_file(all, f1, strtoll(f2, NULL, 10), f3);
                 cur = &all->files[all->nfiles - 1];
             } else if (strcmp(line, "V") == 0 && cur) {
-                add_var(cur, f1, strtoll(f2, NULL, 10), strtoll(f3, NULL, 10));
+                char *f4 = strchr(f3, '\t');
+                if (f4) *f4++ = '\0';
+                add_var(cur, f1, strtoll(f2, NULL, 10), strtoll(f3, NULL, 10), f4 ? strtoll(f4, NULL, 10) : 0);
             }
         }
     }
     cio_free(recv);
     cio_free(lens);
     cio_free(displs);
+}
+
+int cio_storage_first_uncoded(const cio_storage *s, const cio_storage_file **f, const cio_storage_var **v)
+{
+    for (int i = 0; i < s->nfiles; i++)
+        for (int k = 0; k < s->files[i].nvars; k++)
+            if (s->files[i].vars[k].uncoded > 0) {
+                *f = &s->files[i];
+                *v = &s->files[i].vars[k];
+                return 1;
+            }
+    return 0;
 }
 
 /* ---------------------------------------------------------------- reports */

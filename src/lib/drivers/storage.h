@@ -14,6 +14,7 @@
 typedef struct cio_storage_var {
     char *name;
     int64_t data, stored;
+    int64_t uncoded;            /* szip chunks stored as raw data yet marked as coded: unreadable */
 } cio_storage_var;
 
 typedef struct cio_storage_file {
@@ -30,12 +31,17 @@ typedef struct cio_storage {
     cio_storage_file *files;
 } cio_storage;
 
-/* Measure one file (serial HDF5, read only).  0, or -1 with f->error set. */
+/* Measure one file (serial HDF5, read only).  0, or -1 with f->error set.  Each
+ * szip-coded dataset's chunks are checked too (their first 4 bytes are szip's
+ * length header): a chunk szip could not shrink, which parallel HDF5 1.10 stores
+ * raw but marks as coded, no reader can decode; counted in `uncoded`. */
 int cio_storage_measure(const char *path, cio_storage_file *f);
 /* Gather every rank's measured files to rank 0 of comm (collective); on other
  * ranks *all is left empty.  `mine` is consumed. */
 void cio_storage_gather(cio_storage *mine, MPI_Comm comm, cio_storage *all);
 void cio_storage_free(cio_storage *s);
+/* The first variable with uncoded chunks (file and variable set), or 0. */
+int cio_storage_first_uncoded(const cio_storage *s, const cio_storage_file **f, const cio_storage_var **v);
 
 /* Text: per file and per variable data bytes, bytes on disk, ratio. */
 void cio_storage_print(FILE *out, const cio_storage *s);

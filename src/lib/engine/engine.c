@@ -117,6 +117,8 @@ void cio_engine_filters_off(cio_engine *e, int off)
     e->filters_off = off;
 }
 
+unsigned cio_engine_chunked_var_ranks(const cio_engine *e) { return e->var_ranks; }
+
 void cio_engine_event(cio_engine *e) { e->nevents++; }
 int64_t cio_engine_nevents(const cio_engine *e) { return e->nevents; }
 int cio_engine_nfiles(const cio_engine *e) { return e->nreg; }

@@ -114,6 +114,10 @@ void cio_engine_new_repetition(cio_engine *e);
  * other setting (chunking, iotype, ...) as configured (--compression_reference's
  * unfiltered run); off = 0: the configured filters again. */
 void cio_engine_filters_off(cio_engine *e, int off);
+/* The ranks of the variables this rank defined in files of a format the driver
+ * chunks (bit n: n dimensions, record dimension included), so that a --chunking
+ * list that fits none of them can be said. */
+unsigned cio_engine_chunked_var_ranks(const cio_engine *e);
 
 /* Read back every file written (in the order written), compare with the pattern
  * and count mismatches.  shift: rank r reads what rank r+1 of the file's

@@ -71,6 +71,8 @@ cio_file *eng_plain_create(cio_engine *e, const char *path, cio_schema *s, MPI_C
     capture_applied_hints(f);
     if (f->df.rank == 0) eng_note_created(e, path);
     else if (!e->first_path) e->first_path = cio_strdup(path);
+    if (d->filter_formats & CIO_FMT_BIT(e->cfg.opts.format))
+        for (int i = 0; i < s->nvars; i++) e->var_ranks |= 1u << s->vars[i].ndims;
     int *ddim = cio_calloc((size_t)(s->ndims ? s->ndims : 1), sizeof *ddim);
     for (int i = 0; i < s->ndims; i++)
         DCALL(f, CIO_T_DEF_DIM, 0, "def_dim", d->def_dim(&f->df, s->dims[i].name, s->dims[i].len, &ddim[i]));

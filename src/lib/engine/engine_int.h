@@ -60,6 +60,7 @@ struct cio_engine {
     int nsync, synccap;
     char **created;     /* files created where this rank is rank 0 of the file's communicator */
     int ncreated, createdcap;
+    unsigned var_ranks; /* bit n: a variable of n dimensions was defined in a chunked format */
 };
 
 struct cio_file {

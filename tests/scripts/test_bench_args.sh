@@ -1,0 +1,52 @@
+#!/bin/sh
+# The bench scripts' flags (and climio-sweep's folder flags), as a hostile user gives them: counts below 1, a
+# timeout that is no number of seconds, a launcher or kernel arguments that do
+# not split, a file where a folder goes.  Each ends with one usage error
+# (exit 2) naming the flag before any run: no traceback.
+. "$top_srcdir/tests/lib.sh"
+[ -n "${PYTHON:-}" ] || skip "no Python 3 configured (./configure PYTHON=...)"
+export PYTHONDONTWRITEBYTECODE=1
+S="$top_srcdir/scripts"
+cd "$TESTTMP"
+: >f
+n=0
+# case: script | expected words on stderr | flags
+while IFS='|' read -r script want flags; do
+  [ -n "$script" ] || continue
+  n=$((n + 1))
+  set +e
+  py="\"$PYTHON\""
+  [ "$script" = climio-sweep ] && py="CLIMIO_PYTHON=\"$PYTHON\" sh"   # a shell script that picks its Python
+  eval "$py \"$S/$script\" $flags" >out.txt 2>err.txt
+  rc=$?
+  set -e
+  grep -q "Traceback" err.txt && { cat err.txt; fail "$script $flags: traceback"; }
+  [ $rc = 2 ] || { cat err.txt; fail "$script $flags: exit $rc, expected 2"; }
+  grep -qF -- "$want" err.txt || { cat err.txt; fail "$script $flags: stderr lacks '$want'"; }
+done <<'CASES'
+bench-gcrm|--np: expected a whole number >= 1, found 0|--np 0
+bench-gcrm|--np: expected a whole number >= 1, found -2|--np 1 -2
+bench-gcrm|--timeout: expected seconds > 0, found nan|--timeout nan
+bench-gcrm|--timeout: expected seconds > 0, found -1.0|--timeout -1
+bench-gcrm|--mpiexec "'x": cannot split it as a shell would: No closing quotation|--mpiexec "'x"
+bench-gcrm|--mpiexec: expected a launcher command, found ''|--mpiexec ""
+bench-gcrm|--json-dir f: is not a directory (a file of that name exists)|--json-dir f
+bench-gcrm|--json-dir f/x: cannot make the folder: Not a directory|--json-dir f/x
+bench-gcrm|--dir f: is not a directory (a file of that name exists)|--dir f
+bench-adios2|--np: expected a whole number >= 1, found 0|--np 0
+bench-adios2|--convert-np: expected a whole number >= 1, found -1|--convert-np -1
+bench-pfio|--cores-per-node: expected a whole number >= 1, found -1|--cores-per-node -1
+bench-drivers|--kernel-args "'oops": cannot split it as a shell would|--kernel-args "'oops"
+bench-drivers|--nx: expected a whole number >= 1, found 0|--nx 0
+bench-mom|--combine-np: expected a whole number >= 1, found 0|--combine-np 0 params.in
+bench-aggregation|--np: expected a whole number >= 1, found 0|--np 0
+bench-compress|--np: expected a whole number >= 1, found 0|--np 0
+bench-scale|--np: expected whole numbers >= 1 separated by blanks, found 'x'|--np x
+bench-scale|--json .: is a directory, expected a file name|--json .
+plan-tables|--output /: is a directory, expected a file name|--output / --run .
+plan-tables|--run f: expected the folder of the programs and inputs|--run f
+climio-sweep|--out: expected a folder name, found ''|run f --out ""
+climio-sweep|--dest: expected a folder name, found ''|report f --dest ""
+CASES
+echo "$n cases"
+pass

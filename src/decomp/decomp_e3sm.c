@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* The table of one history file. */
-static const char *const *case_table(const decomp_file *df)
+static const char *const *const *case_table(const decomp_file *df)
 {
     switch (df->ecase) {
     case 'F': return strcmp(df->suffix, "_h1") ? e3sm_case_F_h0 : e3sm_case_F_h1;
@@ -18,6 +18,24 @@ static const char *const *case_table(const decomp_file *df)
     case 'I': return strcmp(df->suffix, "_h1") ? e3sm_case_I_h0 : e3sm_case_I_h1;
     default: return NULL;
     }
+}
+
+/* The lines of a history file's table, read in order across its parts. */
+typedef struct {
+    const char *const *const *part;
+    int i;
+} case_lines;
+
+static case_lines case_lines_of(const decomp_file *df)
+{
+    return (case_lines){.part = case_table(df)};
+}
+
+static const char *next_line(case_lines *c)
+{
+    for (; c->part && *c->part; c->part++, c->i = 0)
+        if ((*c->part)[c->i]) return (*c->part)[c->i++];
+    return NULL;
 }
 
 /* Field i (0-based) of a tab-separated line; the last one asked for may hold tabs. */
@@ -79,13 +97,13 @@ static int var_shape(const char *dims, int dlen, const cio_schema *s, int64_t *s
 
 int decomp_e3sm_check(const decomp_file *df, const dmap_loaded *m, const char *map, cio_err *e)
 {
-    const char *const *t = case_table(df);
-    for (int i = 0; t && t[i]; i++) {
+    case_lines c = case_lines_of(df);
+    for (const char *ln; (ln = next_line(&c));) {
         int l;
-        const char *v = field(t[i], 2, &l);
-        if (t[i][0] == 'd' && dim_len(v, m) == -2) {
+        const char *v = field(ln, 2, &l);
+        if (ln[0] == 'd' && dim_len(v, m) == -2) {
             int k = atoi(v + 1), d = atoi(strchr(v, '.') + 1) + 1, nl;
-            const char *nm = field(t[i], 1, &nl);
+            const char *nm = field(ln, 1, &nl);
             char dd[128] = "missing";
             if (k >= 1 && k <= m->ndecomps) dmap_dims_str(&m->desc[k - 1], dd, sizeof dd);
             return cio_seterr(e, "%s: E3SM-IO's %c case takes dimension %.*s from dimension %d (slowest first) of "
@@ -93,26 +111,27 @@ int decomp_e3sm_check(const decomp_file *df, const dmap_loaded *m, const char *m
         }
     }
     cio_schema *s = decomp_e3sm_schema(NULL, m, df, MPI_COMM_NULL, -1);
-    int bad = -1;
-    for (int i = 0; t && t[i] && bad < 0; i++) {
+    int bad = 0;
+    c = case_lines_of(df);
+    for (const char *ln; !bad && (ln = next_line(&c));) {
         int l, dl, is_rec;
-        if (t[i][0] != 'v' || atoi(rest(t[i], 4)) == 0) continue;
-        const char *dims = field(t[i], 3, &dl);
-        int k = atoi(rest(t[i], 4)) - 1;
+        if (ln[0] != 'v' || atoi(rest(ln, 4)) == 0) continue;
+        const char *dims = field(ln, 3, &dl);
+        int k = atoi(rest(ln, 4)) - 1;
         int64_t shape[CIO_MAX_DIMS];
         int n = var_shape(dims, dl, s, shape, &is_rec);
         int same = n == m->desc[k].ndims;
         for (int j = 0; same && j < n; j++) same = shape[j] == m->desc[k].dims[j];
         if (!same) {
             char dd[128];
-            const char *nm = field(t[i], 2, &l);
+            const char *nm = field(ln, 2, &l);
             cio_seterr(e, "%s: E3SM-IO's %c case puts %.*s(%.*s) on decomposition D%d, which is %s here", map,
                        df->ecase, l, nm, dl, dims, k + 1, dmap_dims_str(&m->desc[k], dd, sizeof dd));
-            bad = i;
+            bad = 1;
         }
     }
     cio_schema_free(s);
-    return bad < 0 ? 0 : -1;
+    return bad ? -1 : 0;
 }
 
 /* A numeric attribute from its comma-separated values. */
@@ -263,24 +282,24 @@ static void blob_extras(builder *b, char what)
 
 static cio_schema *build(builder *b, const decomp_file *df)
 {
-    const char *const *t = case_table(df);
-    for (int i = 0; t[i]; i++) {
+    case_lines c = case_lines_of(df);
+    for (const char *ln; (ln = next_line(&c));) {
         int l;
-        const char *a = field(t[i], 1, &l);
+        const char *a = field(ln, 1, &l);
         char name[128];
         snprintf(name, sizeof name, "%.*s", l, a);
-        blob_extras(b, t[i][0]);
-        if (t[i][0] == 'd') {
-            cio_schema_dim(b->s, name, dim_len(rest(t[i], 2), b->m));
-        } else if (t[i][0] == 'b') {
-            if (b->blob) e3sm_blob_map_vars(b->s, &b->blob[atoi(name) - 1], atoi(name) - 1, rest(t[i], 2), b->comm);
-        } else if (t[i][0] == 'g') {
-            put_att(b->s, -1, t[i], CIO_CHAR);
-        } else if (t[i][0] == 'v') {
+        blob_extras(b, ln[0]);
+        if (ln[0] == 'd') {
+            cio_schema_dim(b->s, name, dim_len(rest(ln, 2), b->m));
+        } else if (ln[0] == 'b') {
+            if (b->blob) e3sm_blob_map_vars(b->s, &b->blob[atoi(name) - 1], atoi(name) - 1, rest(ln, 2), b->comm);
+        } else if (ln[0] == 'g') {
+            put_att(b->s, -1, ln, CIO_CHAR);
+        } else if (ln[0] == 'v') {
             finish_var(b);
-            add_var(b, t[i], df->type, b->c && !b->c->rundate);
+            add_var(b, ln, df->type, b->c && !b->c->rundate);
         } else if (b->last >= 0) {
-            put_att(b->s, b->last, t[i], b->s->vars[b->last].type);
+            put_att(b->s, b->last, ln, b->s->vars[b->last].type);
         }
     }
     finish_var(b);

@@ -5,9 +5,11 @@
 #ifndef CLIMIO_E3SM_CASE_H
 #define CLIMIO_E3SM_CASE_H
 
-/* One history file: tab-separated lines, NULL-terminated (the format is
- * described in scripts/e3sm-case-table). */
-extern const char *const e3sm_case_F_h0[], *const e3sm_case_F_h1[], *const e3sm_case_G[];
-extern const char *const e3sm_case_I_h0[], *const e3sm_case_I_h1[];
+/* One history file: a NULL-terminated list of parts, each a NULL-terminated
+ * list of tab-separated lines (the format is described in
+ * scripts/e3sm-case-table); its lines are the parts' lines in order. */
+typedef const char *const *const e3sm_case_parts[];
+extern e3sm_case_parts e3sm_case_F_h0, e3sm_case_F_h1, e3sm_case_G;
+extern e3sm_case_parts e3sm_case_I_h0, e3sm_case_I_h1;
 
 #endif

@@ -5,10 +5,11 @@
 # build line (src/lib/local.mk), and nothing else.  It configures and builds, and
 # mom_io runs through the new driver: its name in --version, its parameter in
 # --help, the bytes it counted in the JSON, the filters it declares reaching it
-# (no other file names it), its parameter check and its error path reaching
-# every rank.
+# (no other file names it) and compressing its files (zlib, checked by inflating
+# them back), its parameter check and its error path reaching every rank.
 . "$top_srcdir/tests/lib.sh"
 set -e
+grep -q "define HAVE_ZLIB_H 1" "$top_builddir/config.h" || skip "configure found no zlib, which the template driver compresses with"
 tree="$TESTTMP/tree"
 (cd "$top_builddir" && ${MAKE:-make} distdir distdir="$tree") >"$TESTTMP/distdir.log" 2>&1 \
   || { tail -20 "$TESTTMP/distdir.log"; fail "make distdir"; }
@@ -58,6 +59,42 @@ grep -q "has no effect" "$TESTTMP/log" && fail "a filter noted as without effect
 report=$(json_get "$j" 'd["io"]["driver_report"]')
 case "$report" in "filters on "*" variables: deflate 2, shuffle") ;; *) fail "the driver's filter report: '$report'" ;; esac
 [ "$(json_get "$j" 'd["io"]["iotype_effective"]')" = blocking_independent ] || fail "iotype changed for a driver without filters_collective"
+# and it compresses: model data (smooth, compressible) deflated is smaller than the
+# same run stored raw, and its records inflate back to exactly the raw run's bytes
+for lvl in 0 6; do
+  run 2 "$io" "$tiny" --driver template --data model --deflate $lvl --out "$TESTTMP/z$lvl" \
+    --json "$TESTTMP/z$lvl.json" --quiet >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "template --deflate $lvl"; }
+done
+written=$(json_get "$TESTTMP/z0.json" 'd["write"]["bytes"]["written"]')
+"$PYTHON" - "$TESTTMP/z0" "$TESTTMP/z6" "$written" <<'PYEOF' || fail "the template driver's files do not round-trip"
+import os, struct, sys, zlib
+def records(folder, deflated):
+    out, stored = [], 0
+    for name in sorted(os.listdir(folder)):
+        data = open(os.path.join(folder, name), "rb").read()
+        stored += len(data)
+        at = 0
+        while at < len(data):
+            raw, n = struct.unpack_from("<II", data, at)
+            block = data[at + 8:at + 8 + n]
+            block = zlib.decompress(block) if deflated else block
+            assert len(block) == raw, (name, at, raw, len(block))
+            out.append(block)
+            at += 8 + n
+    return b"".join(out), stored
+raw, raw_size = records(sys.argv[1], False)
+back, z_size = records(sys.argv[2], True)
+assert len(raw) == int(sys.argv[3]), ("raw bytes", len(raw), sys.argv[3])
+assert back == raw, "the deflated records do not inflate to the raw run's bytes"
+assert z_size < raw_size * 9 // 10, ("not compressed", z_size, raw_size)
+print("template: %d data bytes, stored raw in %d, deflated in %d" % (len(raw), raw_size, z_size))
+PYEOF
+# shuffle before deflate is applied too: the same data takes another, still smaller, size
+run 2 "$io" "$tiny" --driver template --data model --deflate 6 --shuffle true --out "$TESTTMP/zs" --quiet \
+  >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "template --deflate 6 --shuffle"; }
+zs=$(cat "$TESTTMP"/zs/* | wc -c); z6=$(cat "$TESTTMP"/z6/* | wc -c)
+[ "$zs" -gt 0 ] && [ "$zs" -ne "$z6" ] && [ "$zs" -lt "$written" ] || fail "shuffle: $zs bytes (deflate alone $z6, raw $written)"
+
 # and a driver that declares none gets them switched off, with the note
 run 1 "$io" "$tiny" --driver mpiio --deflate 2 --out "$TESTTMP/out2" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "mpiio --deflate"; }
 grep -q "deflate 2 (command line) has no effect: the mpiio driver writes raw" "$TESTTMP/log" || fail "no note for mpiio's deflate"

@@ -14,6 +14,10 @@ mkdir -p "$o"
 lock="$o/.climio.lock"
 m="--driver pnetcdf --ni 8 --nj 6 --nk 2 --records 1 --out $o --quiet"
 host=$(hostname)
+# Open MPI's own grace between TERM and KILL (tests/env.sh sets 0): a rank ended
+# by another's MPI_Abort gets TERM, and its lock must go then
+OMPI_MCA_odls_base_sigkill_timeout=1
+export OMPI_MCA_odls_base_sigkill_timeout
 
 # a live mom_io on this host (its command line names mom_io): never taken
 bash -c 'exec -a mom_io sleep 60' &

@@ -9,6 +9,8 @@
 #include <mpi.h>
 
 static const cio_param_spec *tables[] = {cio_common_params, NULL};
+static char folder_parse_error[1024];
+#define CHECK_EQ_STR(a, b) CHECK(strcmp((a), (b)) == 0)
 
 /* The store after parsing `text` (a parameter file "t.in") and the command line argv. */
 static cio_params *parse(const char *text, char **argv)
@@ -185,6 +187,81 @@ static void fsync_verify_repetitions(void)
     cio_params_free(p);
 }
 
+/* The output folder: a kernel's default and other name, its environment
+ * override (not over the command line), '' refused or standing for a folder. */
+static cio_params *parse_folder(const cio_output_folder *f, const char *text, char **argv)
+{
+    static cio_param_spec rows[2];
+    static const cio_param_spec alias[] = {{"cdf_output_path", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
+                                           CIO_PARAM_END};
+    const cio_param_spec *t[] = {cio_common_params, rows, alias, NULL};
+    cio_output_folder_rows(f, rows);
+    cio_err e = {0};
+    int argc = 0, npos = 0;
+    char **pos = NULL;
+    while (argv && argv[argc]) argc++;
+    cio_params *p = cio_params_new(t);
+    int rc = cio_params_parse_argv(p, argc, argv, &npos, &pos, &e) ||
+             cio_params_parse_text(p, text, strlen(text), "t.in", &e) || cio_params_apply_cmdline(p, &e);
+    cio_free(pos);
+    if (rc) {
+        snprintf(folder_parse_error, sizeof folder_parse_error, "%s", e.msg);
+        cio_params_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void output_folder(void)
+{
+    const cio_output_folder plain = {.def = "out"};
+    const cio_output_folder gcrm = {.def = "./", .env = "CIO_TEST_OUTPUT_PATH", .empty_means = "./"};
+    const char *dir = NULL;
+    char origin[256];
+    cio_err e = {0};
+    cio_params *p = parse_folder(&plain, "! nothing\n", NULL);
+    CHECK_EQ_INT(cio_output_folder_resolve(p, &plain, &dir, origin, sizeof origin, &e), 0);
+    CHECK_EQ_STR(dir, "out");
+    CHECK_EQ_STR(origin, "default");
+    cio_params_free(p);
+
+    p = parse_folder(&plain, "cdf_output_path /tmp/a\n", NULL);
+    CHECK_EQ_INT(cio_output_folder_resolve(p, &plain, &dir, origin, sizeof origin, &e), 0);
+    CHECK_EQ_STR(dir, "/tmp/a");
+    CHECK_EQ_STR(origin, "t.in:1");
+    cio_params_free(p);
+
+    CHECK(parse_folder(&plain, "output_dir ''\n", NULL) == NULL);
+    CHECK_CONTAINS(folder_parse_error, "t.in:1");
+    CHECK_CONTAINS(folder_parse_error, "output_dir");
+
+    p = parse_folder(&gcrm, "cdf_output_path ''\n", NULL);
+    CHECK(p != NULL);
+    CHECK_EQ_INT(cio_output_folder_resolve(p, &gcrm, &dir, origin, sizeof origin, &e), 0);
+    CHECK_EQ_STR(dir, "./");
+    cio_params_free(p);
+
+    setenv("CIO_TEST_OUTPUT_PATH", "/tmp/env", 1);
+    p = parse_folder(&gcrm, "cdf_output_path /tmp/a\n", NULL);
+    CHECK_EQ_INT(cio_output_folder_resolve(p, &gcrm, &dir, origin, sizeof origin, &e), 0);
+    CHECK_EQ_STR(dir, "/tmp/env");
+    CHECK_EQ_STR(origin, "environment CIO_TEST_OUTPUT_PATH");
+    cio_params_free(p);
+    char *cmd[] = {"test_settings", "--output_dir", "/tmp/cmd", NULL};
+    p = parse_folder(&gcrm, "cdf_output_path /tmp/a\n", cmd);
+    CHECK_EQ_INT(cio_output_folder_resolve(p, &gcrm, &dir, origin, sizeof origin, &e), 0);
+    CHECK_EQ_STR(dir, "/tmp/cmd");
+    CHECK_EQ_STR(origin, "command line");
+    cio_params_free(p);
+    unsetenv("CIO_TEST_OUTPUT_PATH");
+
+    /* a program that reads a kernel's table without its descriptor: the default still holds */
+    p = parse("! nothing\n", NULL);
+    CHECK_EQ_INT(cio_output_folder_resolve(p, &plain, &dir, origin, sizeof origin, &e), 0);
+    CHECK_EQ_STR(dir, "out");
+    cio_params_free(p);
+}
+
 /* The store's errors for a typed key: the parser's, naming the file and line. */
 static void parse_fails(const char *text, const char *msg)
 {
@@ -304,6 +381,7 @@ int main(int argc, char **argv)
     storage_request_data();
     aggregation();
     resolve_all();
+    output_folder();
     int rc = CHECK_DONE();
     MPI_Finalize();
     return rc;

@@ -45,6 +45,9 @@ comb="$top_builddir/src/combine/mom_combine"
 pfio="$top_builddir/src/pfio/pfio_io"
 tiny="$top_srcdir/inputs/mom.in.tiny"
 
+# Two groups of runs at once, each run in order after what it reads: a program
+# under valgrind runs on one core.  A group that fails has printed why.
+(
 # gcrm_io: the built-in level-3 input, written and verified
 if have_driver pnetcdf; then
   vg gcrm-pnetcdf "$gcrm" --cdf_output_path "$TESTTMP/gcrm/" --verify true
@@ -57,6 +60,12 @@ vg gcrm-verify-only "$gcrm" --cdf_output_path "$TESTTMP/gcrmraw/" --driver mpiio
 # the dry-run planner is a plain process
 vg_plain gcrm-dry-run "$gcrm" --dry-run --nprocs 40 --json "$TESTTMP/dry.json"
 
+# pfio_io: the simple server on the one model rank, a small grid
+vg pfio-single "$pfio" "$top_srcdir/inputs/pfio.in" --npes_model 1 --oserver_type single \
+  --im_world 36 --jm_world 19 --km_world 4 --output_dir "$TESTTMP/pfio" --with_io_profiler --verify true
+) &
+first=$!
+(
 # mom_io: each pattern, then mom_combine on a two-member set
 vg mom-serial "$mom" "$tiny" --pattern serial --out "$TESTTMP/mom-serial" --verify true --quiet true
 # (one rank has one io domain, which FMS's parallel branch refuses: the hdf5 run writes the io-domain file)
@@ -68,10 +77,6 @@ run 2 "$mom" "$tiny" --pattern iodomain --layout 2,1 --io_layout 2,1 --out "$TES
 vg mom-combine "$comb" "$tiny" --out "$TESTTMP/set" --output "$TESTTMP/combined.nc" --verify true --quiet true
 # its default form (FRE-NCtools' mppnccombine) on the same set, -m
 have_driver netcdf && vg mom-combine-fre "$comb" -m "$TESTTMP/fre.nc" "$TESTTMP/set/ocean.nc.0000" "$TESTTMP/set/ocean.nc.0001"
-
-# pfio_io: the simple server on the one model rank, a small grid
-vg pfio-single "$pfio" "$top_srcdir/inputs/pfio.in" --npes_model 1 --oserver_type single \
-  --im_world 36 --jm_world 19 --km_world 4 --output_dir "$TESTTMP/pfio" --with_io_profiler --verify true
 
 # decomp_io: a PIO text map (read by rank 0, duplicate check), an E3SM-IO map in the
 # blob layout (netCDF readers), E3SM-IO's F case in its blob layout, the generators
@@ -86,4 +91,6 @@ if have_driver pnetcdf; then
   vg_plain decomp-make "$dec" --make_decomp cubed_sphere --gen_format e3sm --gen_out "$TESTTMP/cs.nc"
 fi
 vg_plain decomp-dry-run "$dec" --decomp "$top_srcdir/inputs/decomp.random.4p.dat" --dry_run --nprocs 3
+) || { wait $first; fail "valgrind found errors (above)"; }
+wait $first || fail "valgrind found errors (above)"
 pass

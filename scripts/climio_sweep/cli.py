@@ -26,10 +26,14 @@ from .state import read_json, run_dir, state_of
 
 def _load(args):
     sw = sweepfile.load(args.sweep)
+    if not getattr(args, "dry_run", False):     # refused at once, before the kernel is asked
+        local.refuse_if_locked(prepare.output_dir(sw, args.out))
     exe = kernel.find_executable(sw)
     base = None
+    env = ex.run_environment({"hints": {}, "env": {}})
+    kernel.output_folder(sw, exe, env)      # --no-check too: the runs need it
     if not getattr(args, "no_check", False):
-        base = kernel.check_parameters(sw, exe, ex.run_environment({"hints": {}, "env": {}}))
+        base = kernel.check_parameters(sw, exe, env)
         sw.base_params = base
         if base is None:
             print("climio-sweep: note: '%s --print_params' did not run here: parameters not checked before the "

@@ -17,7 +17,6 @@ import time
 
 from . import lustre
 from .kernel import kernel_error_line
-from .sweepfile import OUTPUT_ENV
 from .resultcheck import check_result
 from .state import read_json, write_atomic, write_json, status, is_done
 
@@ -53,7 +52,7 @@ def run_environment(run, base_env=None):
     # PNETCDF_HINTS from the caller would override the hints the sweep sets.
     if run["hints"] and "PNETCDF_HINTS" not in run["env"]:
         env.pop("PNETCDF_HINTS", None)
-    for k in OUTPUT_ENV.get(run.get("kernel"), ()):
+    for k in run.get("output_env") or ():
         if k not in run["env"]:
             env.pop(k, None)
     for k, v in run["env"].items():
@@ -76,7 +75,7 @@ def _command_sh(rdir, run, argv):
         lines.append("export %s=%s" % (k, shlex.quote("true" if v is True else "false" if v is False else str(v))))
     if run["hints"] and "PNETCDF_HINTS" not in run["env"]:
         lines.append("unset PNETCDF_HINTS   # it would override the hints in params.in")
-    for k in OUTPUT_ENV.get(run.get("kernel"), ()):
+    for k in run.get("output_env") or ():
         if k not in run["env"]:
             lines.append("unset %s   # it would override the output folder in params.in" % k)
     lines.append("exec " + " ".join(shlex.quote(a) for a in argv))

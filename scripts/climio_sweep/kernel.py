@@ -77,6 +77,12 @@ class KernelParams:
                 if p.get("set") and p.get("origin") not in ("command line", "default")
                 and not p.get("command_line_only")]
 
+    def output_folder(self):
+        """The kernel's output folder (--print_params's "output_folder"): {key,
+        names, default, env}, or None when the kernel names none."""
+        f = self.doc.get("output_folder")
+        return f if isinstance(f, dict) and isinstance(f.get("key"), str) else None
+
     def io_problem(self):
         """Why the kernel would refuse the driver, iotype and format asked, in its
         own words, or None: the kernel applies its own rule (--print_params's
@@ -97,7 +103,29 @@ def kernel_error_line(text):
     return None
 
 
+_ASKED = {}
+
+
+def forget_answers():
+    """For a process that plans several sweeps (tests): ask again."""
+    _ASKED.clear()
+
+
 def print_params(exe, base, options, env):
+    """_print_params, asked once per program, base file and options in a run of
+    the tool (the environment is the runs' own, the same for every question)."""
+    key = (exe, base, tuple(options))
+    if key not in _ASKED:
+        try:
+            _ASKED[key] = _print_params(exe, base, options, env)
+        except KernelRefused as e:
+            _ASKED[key] = e
+    if isinstance(_ASKED[key], KernelRefused):
+        raise _ASKED[key]
+    return _ASKED[key]
+
+
+def _print_params(exe, base, options, env):
     """Ask the kernel for the parameter set of `exe [base] --print_params
     options...`; returns a KernelParams, None when the kernel cannot run here
     (a login node) or has no --print_params, and raises KernelRefused with the
@@ -137,6 +165,51 @@ def _settings_of(sweep):
     return out
 
 
+def ask_base(sweep, exe, env):
+    """The kernel's answer about the base file (or its built-in input), or None
+    when it cannot be asked here; its refusal of the base is the sweep's error."""
+    try:
+        return print_params(exe, sweep.base, [], env)
+    except KernelRefused as e:
+        where = sweep.where("sweep", "base") if sweep.base else sweep.where("sweep", "kernel")
+        raise SweepError("%s: %s refuses the %s: %s" % (
+            where, sweep.kernel, "base parameter file" if sweep.base else "built-in input", e))
+
+
+def _norm(name):
+    return name.lower().replace("-", "_")
+
+
+def output_folder(sweep, exe, env):
+    """Which kernel parameter names the runs' output folder, every name it has
+    and the variables that override it, from the kernel (--print_params's
+    "output_folder"), set on sweep (output_parameter, output_names, output_env).
+    output_parameter in [sweep] names it without asking; otherwise a kernel that
+    cannot be asked, or names no output folder, is the sweep's error.  Then no
+    [parameters] entry may set it."""
+    asked = ask_base(sweep, exe, env) if not sweep.output_parameter else None
+    folder = asked.output_folder() if asked is not None else None
+    if sweep.output_parameter:
+        sweep.output_names = (sweep.output_parameter,)
+    elif asked is None:
+        raise SweepError("%s: cannot ask %s which parameter names its output folder: '%s --print_params' did not "
+                         "run here; run where the kernel starts, or set output_parameter in [sweep]" % (
+                             sweep.where("sweep", "kernel"), sweep.kernel, exe))
+    elif folder is None:
+        raise SweepError("%s: %s names no output folder in its --print_params answer; set output_parameter in "
+                         "[sweep]" % (sweep.where("sweep", "kernel"), sweep.kernel))
+    else:
+        sweep.output_parameter = folder["key"]
+        sweep.output_names = tuple(n for n in folder.get("names") or () if isinstance(n, str)) or (folder["key"],)
+        sweep.output_env = tuple(v for v in folder.get("env") or () if isinstance(v, str))
+    names = {_norm(n) for n in sweep.output_names}
+    for name, _, line in _settings_of(sweep):
+        if _norm(name) in names:
+            raise SweepError("%s:%d: %s: expected a kernel parameter the sweep does not set itself, found '%s' (the "
+                             "sweep sets each run's output folder; use data_dir in [sweep])" % (
+                                 sweep.path, line, _esc(name), _esc(name)))
+
+
 def check_parameters(sweep, exe, env):
     """Ask the kernel about the base file and every distinct parameter set of
     the sweep, before any run: unknown keys, values of the wrong type or range,
@@ -145,11 +218,7 @@ def check_parameters(sweep, exe, env):
     KernelParams of the base file (None when the kernel cannot be asked here) and
     sets sweep.param_names: sweep key -> the kernel's name for it."""
     base_where = sweep.where("sweep", "base") if sweep.base else sweep.where("sweep", "kernel")
-    try:
-        base = print_params(exe, sweep.base, [], env)
-    except KernelRefused as e:
-        raise SweepError("%s: %s refuses the %s: %s" % (
-            base_where, sweep.kernel, "base parameter file" if sweep.base else "built-in input", e))
+    base = ask_base(sweep, exe, env)
     if base is None:
         return None
     for key, value, origin in base.from_file():

@@ -12,6 +12,23 @@ from .resultcheck import check_result
 from .state import corrupt_result, read_json, run_dir, state_of, status
 
 
+def refuse_if_locked(outdir):
+    """Before the slower steps of a sweep that will take the folder's lock: the
+    same refusal SweepLock gives when another climio-sweep holds it now."""
+    path = os.path.join(outdir, ".sweep.lock")
+    try:
+        f = open(path, "r")
+    except OSError:
+        return      # no lock file (yet): SweepLock decides
+    with f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError as e:
+            if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise SweepError("%s: another climio-sweep is working on this folder (%s); wait for it or stop it"
+                                 % (outdir, f.read().strip() or "pid unknown"))
+
+
 class SweepLock:
     """One sweep process per output folder at a time."""
 

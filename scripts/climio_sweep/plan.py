@@ -273,6 +273,8 @@ def _text_file(sweep, run, base_text, output_dir):
         set_here["hints"] = ";".join("%s=%s" % kv for kv in hints.items())
     if sweep.output_parameter and output_dir:
         set_here[sweep.output_parameter] = output_dir
+    # the output folder under any of the kernel's names for it
+    folder_names = {n.lower().replace("-", "_") for n in sweep.output_names} if output_dir else set()
     lines = ["! climio sweep '%s': point %s, %s" % (sweep.name, run.point, run.what)]
     if base_text is not None:
         lines.append("! base parameter file: %s" % sweep.base)
@@ -280,7 +282,7 @@ def _text_file(sweep, run, base_text, output_dir):
         for line in base_text.splitlines():
             s = line.strip()
             m = KEY.match(line) if s and s[0] not in "!#" else None
-            if m and m.group(1) in set_here:
+            if m and (m.group(1) in set_here or m.group(1).lower().replace("-", "_") in folder_names):
                 lines.append("! (set by the sweep below) " + line)
                 continue
             if m:

@@ -57,6 +57,7 @@ def run_records(sweep, outdir, exe, base=None):
             "kernel": sweep.kernel, "executable": exe, "nprocs": r.nprocs, "nodes": r.nodes,
             "params": r.params, "hints": r.hints, "env": r.env,
             "base": sweep.base, "base_sha1": base_sha1, "output_parameter": sweep.output_parameter,
+            "output_env": list(sweep.output_env),
             "data_dir": data, "keep_data": sweep.keep_data, "timeout": sweep.timeout,
         }
         text, files = planmod.parameter_file(sweep, r, base, data if sweep.output_parameter else None, base_text)

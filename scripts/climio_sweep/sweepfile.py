@@ -83,20 +83,6 @@ RESERVED_PARAMS = {
     "nprocs": "set nprocs in the [sweep] table",
 }
 
-# Where each known kernel takes its output folder.
-OUTPUT_PARAMETERS = {
-    "engine_exercise": "out",
-    "gcrm_io": "cdf_output_path",
-    "mom_io": "out",
-    "decomp_io": "out",
-    "pfio_io": "output_dir",
-}
-# Environment variables with which a kernel overrides its output folder: the
-# runs do not inherit them from the caller (a sweep may still set them in [env]).
-OUTPUT_ENV = {
-    "gcrm_io": ("GCRM_OUTPUT_PATH",),
-}
-
 # \Z, not $: $ also matches before a final newline ("A\n" is no name)
 ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 HINT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*\Z")
@@ -125,7 +111,9 @@ class Sweep:
     output: str = None
     data_dir: str = None
     keep_data: bool = False
-    output_parameter: str = None
+    output_parameter: str = None   # as the sweep file names it; else the kernel's (kernel.output_folder)
+    output_names: tuple = ()       # every name of the output parameter (the kernel's answer)
+    output_env: tuple = ()         # variables that override it: the runs do not inherit them
     repetitions: int = 1
     order: str = "round-robin"
     seed: int = None          # the shuffle's seed (order = "shuffle"); chosen and recorded when not given
@@ -478,9 +466,6 @@ def from_text(text, path):
         sw.base = os.path.abspath(base)
     if sw.executable:
         sw.executable = os.path.join(sw.dir, os.path.expanduser(sw.executable))
-    if not sw.output_parameter:
-        sw.output_parameter = OUTPUT_PARAMETERS.get(sw.kernel)
-
     sw.axes.append(Axis("sweep", "nprocs", s["nprocs"], "nprocs", sw.locator.line("sweep", "nprocs")))
     if "nodes" in s:
         sw.axes.append(Axis("sweep", "nodes", s["nodes"], "nodes", sw.locator.line("sweep", "nodes")))
@@ -495,10 +480,6 @@ def from_text(text, path):
                 if name in RESERVED_PARAMS:
                     raise SweepError("%s: %s: expected a kernel parameter the sweep does not set itself, "
                                      "found '%s' (%s)" % (where, name, name, RESERVED_PARAMS[name]))
-                if name == sw.output_parameter:
-                    raise SweepError("%s: %s: expected a kernel parameter the sweep does not set itself, found "
-                                     "'%s' (the sweep sets each run's output folder; use data_dir in [sweep])"
-                                     % (where, _esc(name), _esc(name)))
             if kind == "hint" and not HINT_NAME.match(name):
                 raise SweepError("%s: expected an MPI-IO hint name, found '%s'" % (where, _esc(name)))
             if kind == "env" and not ENV_NAME.match(name):

@@ -7,6 +7,7 @@
 #include "dmap.h"
 
 extern const cio_param_spec decomp_params[];
+extern const cio_output_folder decomp_output_folder;
 extern const char decomp_builtin_name[];
 extern const char decomp_builtin_text[];
 

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+const cio_output_folder decomp_output_folder = {.def = "out"};
+
 const cio_param_spec decomp_params[] = {
     {"decomp", CIO_P_STRING, "BLOCK",
      "the map to replay: a PIO text (version 2001), PIO netCDF, SCORPIO logger or E3SM-IO map file, or pioperf's "
@@ -52,7 +54,6 @@ const cio_param_spec decomp_params[] = {
      "canonical: the arrays as the model has them (pioperf, e3sm_io -x canonical); blob: each rank's elements "
      "contiguous, its requests stored beside them (e3sm_io -x blob; the file depends on the process count)",
      "canonical|blob", 0, 0, 0},
-    {"output_dir", CIO_P_STRING, "out", "output folder", 0, 0, 0, 0},
     {"out", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
     {"file", CIO_P_STRING, "decomp_io", "output file name without .nc", 0, 0, 0, CIO_PF_NONEMPTY},
     {"pioperf", CIO_P_STRING, NULL,
@@ -212,7 +213,8 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
         return cio_seterr(e, "%s: var_names names the canonical layout's variables; %s writes its own generic names: "
                              "drop var_names", cio_param_origin(p, "var_names"),
                           c->e3sm_case ? "e3sm_case" : "layout blob");
-    c->outdir = cio_param_str(p, "output_dir");
+    char origin[600];
+    if (cio_output_folder_resolve(p, &decomp_output_folder, &c->outdir, origin, sizeof origin, e) != 0) return -1;
     c->file = cio_param_str(p, "file");
     char what[600];
     snprintf(what, sizeof what, "%s: file", cio_param_origin(p, "file"));

@@ -227,6 +227,7 @@ static const cio_kernel decomp_kernel_desc = {
     .name = "decomp_io",
     .usage = usage,
     .params = decomp_params,
+    .output_folder = &decomp_output_folder,
     .default_file = "decomp_io.in",
     .builtin_name = decomp_builtin_name,
     .builtin_text = decomp_builtin_text,

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+static const cio_output_folder exercise_output_folder = {.def = "out"};
+
 static const cio_param_spec exercise_params[] = {
     {"driver", CIO_P_STRING, "null", "I/O driver", 0, 0, 0, 0},
     {"nx", CIO_P_INT, "16", "x extent", 0, 1, 1e9, 0},
@@ -22,7 +24,6 @@ static const cio_param_spec exercise_params[] = {
     {"blocks", CIO_P_INT, "2", "slabs per rank for temp", 0, 1, 1e6, 0},
     {"reopen", CIO_P_BOOL, "true", "close and reopen the file for every record", 0, 0, 0, 0},
     {"flush", CIO_P_CHOICE, "file", "wait after each field or once per file", "field|file", 0, 0, 0},
-    {"output_dir", CIO_P_STRING, "out", "output folder", 0, 0, 0, 0},
     {"out", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
     {"mkdir", CIO_P_BOOL, "true", "create the output folder (false: the driver meets a missing one)", 0, 0, 0, 0},
     {"extras", CIO_P_BOOL, "false", "add a scalar, a padded short record variable and an int64 variable", 0, 0, 0, 0},
@@ -192,8 +193,8 @@ static void output_once(void *ctx, int repetition)
 int main(int argc, char **argv)
 {
     cio_app app;
-    cio_app_init(&app, &argc, &argv, "engine_exercise", "engine_exercise [params] [--key value ...]",
-                 exercise_params, NULL, "<built-in>", builtin);
+    cio_app_init_folder(&app, &argc, &argv, "engine_exercise", "engine_exercise [params] [--key value ...]",
+                        exercise_params, &exercise_output_folder, NULL, "<built-in>", builtin);
     cio_params *p = app.params;
     exercise x = {
         .nx = cio_param_int(p, "nx"), .ny = cio_param_int(p, "ny"), .nz = cio_param_int(p, "nz"),
@@ -205,7 +206,11 @@ int main(int argc, char **argv)
     x.is_null = !app.ecfg.drv->stores_data;
     cio_format fmt = app.ecfg.opts.format;
     x.has_int64 = fmt != CIO_FMT_CDF1 && fmt != CIO_FMT_CDF2 && fmt != CIO_FMT_NC4C;
-    const char *outdir = cio_param_str(p, "output_dir");
+    const char *outdir;
+    char origin[600];
+    cio_err e = {0};
+    if (cio_output_folder_resolve(p, &exercise_output_folder, &outdir, origin, sizeof origin, &e) != 0)
+        cio_die_all(app.comm, "%s", e.msg);
     snprintf(x.path, sizeof x.path, "%s/exercise.%s", outdir,
              fmt == CIO_FMT_RAW ? "raw" : fmt == CIO_FMT_HDF5 ? "h5" : "nc");
 
@@ -214,7 +219,6 @@ int main(int argc, char **argv)
         cio_engine_free(app.engine);
         cio_app_exit(&app, rc);
     }
-    cio_err e = {0};
     if (app.rank == 0 && cio_param_bool(p, "mkdir")) cio_mkdir_p(outdir, &e);
     if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
     /* the file, --json and the lock checked and claimed before anything is written; with

@@ -233,6 +233,7 @@ static const cio_kernel gcrm_kernel_desc = {
     .name = "gcrm_io",
     .usage = usage,
     .params = gcrm_params,
+    .output_folder = &gcrm_output_folder,
     .default_file = "zgrd.in",
     .builtin_name = GCRM_BUILTIN_PARAM_NAME,
     .setup = gcrm_setup,

@@ -3,7 +3,6 @@
 #include "base/inputs.h"
 #include "base/names.h"
 #include "gcrm_builtin.h"
-#include "base/env.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -12,6 +11,13 @@
 #include <unistd.h>
 
 /* Defaults are GCRM-IO's (12 simulated days, nonblocking_collective, ...). */
+/* GCRM-IO lets GCRM_OUTPUT_PATH override the file (the command line wins over
+ * both) and takes '' as the current folder. */
+const cio_output_folder gcrm_output_folder = {
+    .def = "./", .env = "GCRM_OUTPUT_PATH", .empty_means = "./",
+    .help = "directory for every netCDF file (GCRM_OUTPUT_PATH in the environment overrides the file)",
+};
+
 const cio_param_spec gcrm_params[] = {
     {"level_max", CIO_P_INT, NULL, "grid refinement level: 10*4^level_max+2 cells (3 to 13)", 0, 0, 0,
      CIO_PF_FIRST_WINS},
@@ -26,8 +32,6 @@ const cio_param_spec gcrm_params[] = {
     {"io_desc_file", CIO_P_STRING, "./ZGrd.desc", "variable descriptor file", 0, 0, 0, CIO_PF_NONEMPTY},
     {"io_config_file", CIO_P_STRING, "./ZGrd.fcfg", "file configuration: which fields go in which history files",
      0, 0, 0, CIO_PF_NONEMPTY},
-    {"output_dir", CIO_P_STRING, "./",
-     "directory for every netCDF file (GCRM_OUTPUT_PATH in the environment overrides the file)", 0, 0, 0, 0},
     {"cdf_output_path", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
     {"cdf_output_frequency", CIO_P_INT, "600", "seconds of model time between history records", 0, 1, 1e12, 0},
     {"cdf_output_nsamples", CIO_P_INT, "8", "records per history file before a new file starts", 0, 1, 1e12, 0},
@@ -123,18 +127,13 @@ int gcrm_settings_load(gcrm_settings *s, const cio_params *p, cio_err *e)
     s->headers_only = cio_param_bool(p, "headers_only");
     s->cf_metadata = cio_param_bool(p, "cf_metadata");
 
-    /* GCRM-IO lets GCRM_OUTPUT_PATH override the file; the command line wins over both */
-    const char *path = cio_param_str(p, "output_dir"), *origin = cio_param_origin(p, "output_dir");
-    const char *env = cio_getenv("GCRM_OUTPUT_PATH");
-    if (env && *env && strcmp(origin, "command line") != 0) {
-        path = env;
-        origin = "environment GCRM_OUTPUT_PATH";
-    }
-    if (!*path) path = "./";
+    const char *path;
+    if (cio_output_folder_resolve(p, &gcrm_output_folder, &path, s->out_origin, sizeof s->out_origin, e) != 0)
+        return -1;
     size_t n = strlen(path);
-    if (n + 2 > sizeof s->out_path) return cio_seterr(e, "%s: output_dir (cdf_output_path) is too long", origin);
+    if (n + 2 > sizeof s->out_path)
+        return cio_seterr(e, "%s: output_dir (cdf_output_path) is too long", s->out_origin);
     snprintf(s->out_path, sizeof s->out_path, "%s%s", path, path[n - 1] == '/' ? "" : "/");
-    snprintf(s->out_origin, sizeof s->out_origin, "%s", origin);
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "drivers/driver.h"
 
 extern const cio_param_spec gcrm_params[];
+extern const cio_output_folder gcrm_output_folder;
 
 enum { GCRM_GRID_NONE = 0, GCRM_GRID_ALL_FILES, GCRM_GRID_SEPARATE };
 

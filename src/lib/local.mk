@@ -125,6 +125,8 @@ src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/kernel.h \
 	src/lib/app/outputs.c \
 	src/lib/app/outputs.h \
+	src/lib/app/output_folder.c \
+	src/lib/app/output_folder.h \
 	src/lib/app/print_params.c \
 	src/lib/app/print_params.h \
 	src/lib/app/repeat.c \

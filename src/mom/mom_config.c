@@ -14,6 +14,8 @@
 /* Defaults are the 0.25 degree case of Yang, Ward & Evans (2020): 1440x1080x50,
  * 240 PEs as 16x15 with 8x15 io domains, one record per 30-minute ocean step for
  * one model day.  Without a parameter file mom_io runs the tiny built-in grid. */
+const cio_output_folder mom_output_folder = {.def = "out"};
+
 const cio_param_spec mom_params[] = {
     /* overrides the suite's default: FMS writes each field with one collective put */
     {"iotype", CIO_P_CHOICE, "blocking_collective", "I/O mode",
@@ -51,7 +53,6 @@ const cio_param_spec mom_params[] = {
      "write_static does (names ending in _c: velocity grid)", 0, 0, 0, 0},
     {"pack", CIO_P_CHOICE, "2", "FMS packing of the fields: 2 = float32, 1 = float64", "1|2", 0, 0, 0},
     MOM_PLAIN_PARAMS(CIO_PLAIN_ROW)
-    {"output_dir", CIO_P_STRING, "out", "output folder", 0, 0, 0, CIO_PF_NONEMPTY},
     {"out", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
     {"file", CIO_P_STRING, "ocean", "file name without .nc (FMS appends .nc and, for sets, .NNNN)", 0, 0, 0, CIO_PF_NONEMPTY},
     {"flush", CIO_P_CHOICE, "field", "complete writes after each field (FMS) or once per record", "field|record", 0,
@@ -225,10 +226,10 @@ int mom_config_load(mom_config *c, const cio_params *p, cio_err *e)
                           cio_param_origin(p, "fields"));
     c->type = strcmp(cio_param_str(p, "pack"), "1") == 0 ? CIO_DOUBLE : CIO_FLOAT;
     load_plain(c, p);
-    c->outdir = cio_param_str(p, "output_dir");
+    char origin[600];
+    if (cio_output_folder_resolve(p, &mom_output_folder, &c->outdir, origin, sizeof origin, e) != 0) return -1;
     c->suffix = ".nc";
     c->base = cio_param_str(p, "file");
-    if (!c->outdir || !*c->outdir) c->outdir = ".";
     char what[600];
     snprintf(what, sizeof what, "%s: file", cio_param_origin(p, "file"));
     if (cio_check_name(c->base, CIO_NAME_FILE, what, e) != 0) return -1;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "data/data.h"
 #include "base/params.h"
+#include "app/output_folder.h"
 #include "base/types.h"
 #include "base/util.h"
 
@@ -60,6 +61,7 @@ typedef struct mom_config {
 } mom_config;
 
 extern const cio_param_spec mom_params[];
+extern const cio_output_folder mom_output_folder;
 extern const char mom_builtin_name[];
 extern const char mom_builtin_text[];
 

@@ -238,6 +238,7 @@ static const cio_kernel mom_kernel = {
     .name = "mom_io",
     .usage = usage,
     .params = mom_params,
+    .output_folder = &mom_output_folder,
     .default_file = "mom.in",
     .builtin_name = mom_builtin_name,
     .builtin_text = mom_builtin_text,

@@ -67,6 +67,7 @@ typedef struct pf_opts {
 } pf_opts;
 
 extern const cio_param_spec pf_params[];
+extern const cio_output_folder pf_output_folder;
 /* Every file the run writes, for cio_app_claim_outputs(). */
 void pf_list_outputs(const pf_opts *o, const cio_params *p, cio_outputs *out);
 /* Rewrite MAPL-style argv for the suite parser: "--npes_output_server 2 3 4"

@@ -238,6 +238,7 @@ static const cio_kernel pfio_kernel = {
     .name = "pfio_io",
     .usage = usage,
     .params = pf_params,
+    .output_folder = &pf_output_folder,
     .default_file = "pfio.in",
     .builtin_name = "<built-in pfio.in>",
     .builtin_text = builtin,

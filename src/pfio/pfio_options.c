@@ -9,6 +9,8 @@
 #include <ctype.h>
 #include <string.h>
 
+const cio_output_folder pf_output_folder = {.def = "out"};
+
 const cio_param_spec pf_params[] = {
     /* pfio_main.c picks the netcdf driver, with nc_serial true, when none is given */
     {"driver", CIO_P_STRING, NULL,
@@ -67,7 +69,6 @@ const cio_param_spec pf_params[] = {
     {"compute_time", CIO_P_DOUBLE, "0", "model computation per step in seconds, between outputs", 0, 0, 1e6, 0},
     {"compute_kind", CIO_P_CHOICE, "busy", "how the model computes: busy work, sleep, or both (half each)",
      "busy|sleep|both", 0, 0, 0},
-    {"output_dir", CIO_P_STRING, "out", "folder of the output files", 0, 0, 0, CIO_PF_NONEMPTY},
     {"file_prefix", CIO_P_STRING, "Nsample_pfio_file", "file names: <prefix>[_c<collection>]_Day<n>", 0, 0, 0, CIO_PF_NONEMPTY},
     {"server_poll_us", CIO_P_DOUBLE, "-1",
      "sleep up to this many microseconds between tests while a rank waits for a message, so waiting ranks leave "
@@ -380,9 +381,9 @@ static int parse_model(pf_opts *o, cio_params *p, cio_err *e)
     o->compute_time = cio_param_double(p, "compute_time");
     const char *ck = cio_param_str(p, "compute_kind");
     o->compute_kind = !strcmp(ck, "sleep") ? PF_COMPUTE_SLEEP : !strcmp(ck, "both") ? PF_COMPUTE_BOTH : PF_COMPUTE_BUSY;
-    o->output_dir = cio_param_str(p, "output_dir");
+    char origin[600];
+    if (cio_output_folder_resolve(p, &pf_output_folder, &o->output_dir, origin, sizeof origin, e) != 0) return -1;
     o->file_prefix = cio_param_str(p, "file_prefix");
-    if (!o->output_dir || !*o->output_dir) return cio_seterr(e, "output_dir is empty");
     char what[600];
     snprintf(what, sizeof what, "%s: file_prefix", cio_param_origin(p, "file_prefix"));
     if (cio_check_name(o->file_prefix, CIO_NAME_FILE, what, e) != 0) return -1;

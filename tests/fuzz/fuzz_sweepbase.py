@@ -88,6 +88,8 @@ def check(data):
             f.write(SWEEP % exe)
         try:
             sw = sweepfile.load(path)
+            kernel.forget_answers()     # one run of the tool per input: base.in is new each time
+            kernel.output_folder(sw, exe, env)
             base = kernel.check_parameters(sw, exe, env)
             assert base is not None, "%s --print_params did not run" % exe
             records = prepare.run_records(sw, os.path.join(tmp, "out"), exe, base)

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.abspath(os.environ.get("top_srcdir") or os.path.join(HERE, "..", ".."))
@@ -67,14 +68,86 @@ def run_cli(argv):
     return rc, out.getvalue(), err.getvalue()
 
 
+class SameFigures:
+    """report's figures (report.make_all) drawn once per distinct input: many
+    damaged folders collect to results another case already had (a damaged run
+    is failed either way), and drawing the same figures again from the same
+    results checks nothing new, at about a second of matplotlib each.  A repeat
+    gets the figures drawn before, copied into its own folder; the rest of the
+    report (collect, the page) runs every time."""
+
+    def __init__(self, store):
+        from climio_sweep import report
+        self.report, self.store, self.seen, self.drawn, self.reused = report, store, {}, 0, 0
+        self.make_all = report.make_all
+        report.make_all = self
+
+    def __call__(self, doc, outdir, *args, **kw):
+        key = json.dumps([doc, args, kw], sort_keys=True, default=repr)
+        if key not in self.seen:
+            figs, res = self.make_all(doc, outdir, *args, **kw)
+            keep = os.path.join(self.store, str(len(self.seen)))
+            shutil.copytree(outdir, keep)
+            self.seen[key] = (keep, copy.deepcopy((figs, res)))
+            self.drawn += 1
+            return figs, res
+        keep, (figs, res) = self.seen[key]
+        shutil.copytree(keep, outdir, dirs_exist_ok=True)
+        self.reused += 1
+        return [(t, os.path.join(outdir, os.path.basename(p)), c) for t, p, c in figs], copy.deepcopy(res)
+
+
 class Corpus:
     def __init__(self, base, work):
-        self.base, self.work, self.n, self.failures = base, work, 0, []
+        self.base, self.work, self.cases, self.failures = base, work, [], []
+        self.drawn = self.reused = 0
 
     def case(self, what, damage, expect_failed_run=None):
+        """A case to run later: damage(folder) binds every value it uses."""
+        self.cases.append((what, damage, expect_failed_run))
+
+    def run(self, workers):
+        """Every case, shared among forked worker processes (the cases are
+        independent; the figures are most of the time, on one core each)."""
+        pipes = []
+        sys.stdout.flush()
+        sys.stderr.flush()
+        for w in range(workers):
+            r, wr = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(r)
+                status = 1
+                try:
+                    figures = SameFigures(os.path.join(self.work, "figures%d" % w))
+                    for n in range(w, len(self.cases), workers):
+                        self.run_case(n + 1, *self.cases[n])
+                    with os.fdopen(wr, "w") as f:
+                        json.dump([self.failures, figures.drawn, figures.reused], f)
+                    status = 0
+                except BaseException:
+                    traceback.print_exc()
+                finally:
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                    os._exit(status)
+            os.close(wr)
+            pipes.append((pid, r))
+        for pid, r in pipes:
+            with os.fdopen(r) as f:
+                text = f.read()
+            _, status = os.waitpid(pid, 0)
+            if status != 0 or not text:
+                self.failures.append("worker %d ended with status %d" % (pid, status))
+                continue
+            failures, drawn, reused = json.loads(text)
+            self.failures += failures
+            self.drawn += drawn
+            self.reused += reused
+
+    def run_case(self, n, what, damage, expect_failed_run):
         """Copy the base sweep, damage it, run status, collect and report."""
-        self.n += 1
-        d = os.path.join(self.work, "case%d" % self.n)
+        d = os.path.join(self.work, "case%d" % n)
         shutil.copytree(self.base, d)
         damage(d)
         for argv in (["status", "-v", d], ["collect", d], ["report", d]):
@@ -128,12 +201,14 @@ def main():
         text = json.dumps(doc)
         failed = rid if name == "result.json" else None
         for cut in (0, 1, len(text) // 3, len(text) // 2, len(text) - 1):
-            c.case("%s truncated at %d" % (name, cut), lambda d, t=text[:cut]: write(os.path.join(d, rel), t), failed)
-        c.case("%s binary" % name, lambda d: write(os.path.join(d, rel), b"\x00\xff\xfe{", "wb"), failed)
-        c.case("%s a folder" % name, lambda d: (os.remove(os.path.join(d, rel)), os.mkdir(os.path.join(d, rel))),
-               failed)
+            c.case("%s truncated at %d" % (name, cut),
+                   lambda d, t=text[:cut], rel=rel: write(os.path.join(d, rel), t), failed)
+        c.case("%s binary" % name, lambda d, rel=rel: write(os.path.join(d, rel), b"\x00\xff\xfe{", "wb"), failed)
+        c.case("%s a folder" % name,
+               lambda d, rel=rel: (os.remove(os.path.join(d, rel)), os.mkdir(os.path.join(d, rel))), failed)
         for top in ([], "x", 3, None):
-            c.case("%s is %r" % (name, top), lambda d, t=top: write(os.path.join(d, rel), json.dumps(t)), failed)
+            c.case("%s is %r" % (name, top),
+                   lambda d, t=top, rel=rel: write(os.path.join(d, rel), json.dumps(t)), failed)
         for path in leaves(doc, (), 2 if name == "result.json" else 1):
             for v in ODD if name == "result.json" else ODD[1:]:
                 bad = copy.deepcopy(doc)
@@ -141,13 +216,15 @@ def main():
                 if name == "result.json" and check_result(bad) is None:
                     continue    # still a valid result: nothing to see
                 c.case("%s %s = %r" % (name, ".".join(map(str, path)), v),
-                       lambda d, b=bad: write(os.path.join(d, rel), json.dumps(b)), None)
+                       lambda d, b=bad, rel=rel: write(os.path.join(d, rel), json.dumps(b)), None)
+    c.run(min(2, len(os.sched_getaffinity(0))))
     # --out names a sweep file's output folder: beside a folder target it is refused, not ignored
     for cmd in ("status", "collect"):    # report: tests/scripts/test_report.py (it needs matplotlib first)
         rc, out, err = run_cli([cmd, base, "--out", os.path.join(work, "other")])
         if rc != 2 or "--out names the output folder of a sweep file" not in err:
             c.failures.append("%s DIR --out OTHER: exit %r, %r" % (cmd, rc, err))
-    print("%d damaged sweep folders, 3 subcommands each" % c.n)
+    print("%d damaged sweep folders, 3 subcommands each (report's figures drawn for %d distinct results, "
+          "reused for %d)" % (len(c.cases), c.drawn, c.reused))
     for f in c.failures[:30]:
         print("FAIL", f)
     if c.failures:

@@ -10,4 +10,4 @@
 d="$top_srcdir/tests/scripts"
 run_pytest "$d/test_local.py" "$d/test_report.py" "$d/test_resume.py" "$d/test_pbs.py" "$d/test_sweepfile_errors.py" \
   "$d/test_sweepfile_fuzz_corpus.py" "$d/test_kernel_params.py" "$d/test_bench_runner.py" "$d/test_report_spread.py" \
-  "$d/test_compression_sweep.py"
+  "$d/test_compression_sweep.py" "$d/test_sweep_output_folder.py"

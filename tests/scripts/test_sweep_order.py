@@ -11,6 +11,8 @@ from conftest import run_tool
 def sweep(tmp_path, extra=""):
     p = tmp_path / "o.toml"
     p.write_text('[sweep]\nname = "o"\nkernel = "gcrm_io"\nexecutable = "/bin/true"\nnprocs = [1, 2]\n'
+                 # /bin/true answers no --print_params: the sweep file names the output parameter
+                 'output_parameter = "cdf_output_path"\n'
                  'repetitions = 3\n%s[parameters]\niotype = ["blocking_collective", "nonblocking_collective"]\n'
                  % extra)
     return str(p)

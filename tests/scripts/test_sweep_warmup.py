@@ -12,6 +12,8 @@ from conftest import load, run_tool, runs_of, write
 def sweep(tmp_path, extra="", name="w"):
     return write(str(tmp_path / ("%s.toml" % name)),
                  '[sweep]\nname = "%s"\nkernel = "gcrm_io"\nexecutable = "/bin/true"\nnprocs = [1, 2]\n'
+                 # /bin/true answers no --print_params: the sweep file names the output parameter
+                 'output_parameter = "cdf_output_path"\n'
                  'repetitions = 2\n%s' % (name, extra))
 
 

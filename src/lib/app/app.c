@@ -130,9 +130,34 @@ static char *parameter_text(cio_app *a, const char *path, const char *builtin_na
     return text;
 }
 
+/* The common options, the kernel's output folder, every driver's own, the kernel's. */
+static cio_params *new_params(const cio_param_spec *kernel_params, const cio_output_folder *folder)
+{
+    static cio_param_spec folder_rows[2];
+    const cio_param_spec *tables[64];
+    int nt = 0;
+    tables[nt++] = cio_common_params;
+    if (folder) {
+        cio_output_folder_rows(folder, folder_rows);
+        tables[nt++] = folder_rows;
+    }
+    for (int i = 0; cio_drivers[i] && nt < 62; i++)
+        if (cio_drivers[i]->params) tables[nt++] = cio_drivers[i]->params;
+    tables[nt++] = kernel_params;
+    tables[nt] = NULL;
+    return cio_params_new(tables);
+}
+
 void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const char *usage,
                   const cio_param_spec *kernel_params, const char *default_file, const char *builtin_name,
                   const char *builtin_text)
+{
+    cio_app_init_folder(a, argc, argv, kernel, usage, kernel_params, NULL, default_file, builtin_name, builtin_text);
+}
+
+void cio_app_init_folder(cio_app *a, int *argc, char ***argv, const char *kernel, const char *usage,
+                         const cio_param_spec *kernel_params, const cio_output_folder *folder,
+                         const char *default_file, const char *builtin_name, const char *builtin_text)
 {
     memset(a, 0, sizeof *a);
     MPI_Init(argc, argv);
@@ -151,15 +176,8 @@ void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const
     time_t now = time(NULL);
     strftime(a->date, sizeof a->date, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
 
-    /* the common options, every driver's own, the kernel's */
-    const cio_param_spec *tables[64];
-    int nt = 0;
-    tables[nt++] = cio_common_params;
-    for (int i = 0; cio_drivers[i] && nt < 62; i++)
-        if (cio_drivers[i]->params) tables[nt++] = cio_drivers[i]->params;
-    tables[nt++] = kernel_params;
-    tables[nt] = NULL;
-    a->params = cio_params_new(tables);
+    a->output_folder = folder;
+    a->params = new_params(kernel_params, folder);
     cio_err e = {0};
     int npos = 0;
     char **pos = NULL;
@@ -192,7 +210,7 @@ void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const
     cio_app_note_repeated_args(a);
     cio_free(pos);
     if (cio_param_bool(a->params, "print_params")) {
-        if (a->rank == 0) cio_print_params(stdout, kernel, a->param_file, a->params, a->param_file_given);
+        if (a->rank == 0) cio_print_params(stdout, kernel, a->param_file, a->params, a->param_file_given, folder);
         cio_app_exit(a, 0);
     }
     if (a->rank == 0 && !cio_param_bool(a->params, "quiet")) cio_params_report_ignored(a->params, stderr);

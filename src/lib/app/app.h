@@ -10,6 +10,7 @@
 #include "engine/engine.h"
 #include "base/json.h"
 #include "app/outputs.h"
+#include "app/output_folder.h"
 #include "base/params.h"
 #include "app/repeat.h"
 #include "app/settings.h"
@@ -63,6 +64,7 @@ struct cio_app {
     void *driver_conf;          /* what the driver's configure hook made of its parameters */
     int mode_adjusted;          /* the kernel's default iotype replaced by the driver's blocking mode */
     int param_file_given;       /* the parameter file was named on the command line */
+    const cio_output_folder *output_folder;   /* the kernel's (NULL: a program without a descriptor) */
     int durable;                /* --fsync made the files durable before the last close */
     cio_context context;        /* file system, nodes, MPI, build (valid on rank 0 after finish) */
     cio_host_info host;         /* OS, CPU, memory, load at start and end (rank 0, after finish) */
@@ -94,6 +96,10 @@ struct cio_app {
 void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const char *usage,
                   const cio_param_spec *kernel_params, const char *default_file, const char *builtin_name,
                   const char *builtin_text);
+/* The same for a kernel with an output folder: output_dir gets its default and help. */
+void cio_app_init_folder(cio_app *a, int *argc, char ***argv, const char *kernel, const char *usage,
+                         const cio_param_spec *kernel_params, const cio_output_folder *folder,
+                         const char *default_file, const char *builtin_name, const char *builtin_text);
 
 /* Resolve driver, iotype, format (kernel_default when the user says "default";
  * CIO_FMT_NONE: the driver's own default) and hints; create the engine.  Refuses

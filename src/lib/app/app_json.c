@@ -142,6 +142,156 @@ static void json_hints(cio_json *j, const char *key, const cio_hints *h, int wit
     cio_json_obj_end(j);
 }
 
+static void json_libraries(cio_json *j)
+{
+    cio_json_obj(j, "libraries");
+    char mpiv[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(mpiv, &len);
+    char *nl = strchr(mpiv, '\n');
+    if (nl) *nl = '\0';
+    cio_json_str(j, "mpi", mpiv);
+    for (int i = 0; cio_drivers[i]; i++) cio_json_str(j, cio_drivers[i]->name, cio_drivers[i]->version());
+    cio_json_obj_end(j);
+}
+
+static void json_aggregation(cio_json *j, const cio_agg_cfg *agg)
+{
+    cio_json_obj(j, "aggregation");
+    cio_json_int(j, "io_tasks", agg->io_tasks);
+    if (agg->io_tasks > 0) {
+        cio_json_str(j, "rearranger", cio_rearranger_name(agg->rearranger));
+        if (agg->rearranger == CIO_REARR_PIOBOX) cio_json_int(j, "pio_blocksize", agg->blocksize);
+        cio_json_int(j, "io_stride", agg->io_stride);
+        cio_json_int(j, "io_base", agg->io_base);
+        cio_json_str(j, "exchange", agg->max_pend_req > 0 ? "point-to-point" : "alltoallw");
+        cio_json_int(j, "max_pend_req", agg->max_pend_req);
+        cio_json_int(j, "buffer_limit_bytes", agg->buffer_limit);
+    }
+    cio_json_obj_end(j);
+}
+
+static void json_io(cio_json *j, cio_app *a)
+{
+    cio_json_obj(j, "io");
+    cio_json_str(j, "driver", a->ecfg.drv ? a->ecfg.drv->name : NULL);
+    cio_json_str(j, "iotype", cio_mode_name(a->mode_asked));
+    cio_json_str(j, "iotype_origin", a->set.iotype_origin ? a->set.iotype_origin : cio_param_origin(a->params, "iotype"));
+    cio_json_str(j, "timing_window", a->stats.clock_stops_for_data ? "io" : "end_to_end_with_data");
+    cio_json_str(j, "iotype_effective", cio_mode_name(a->ecfg.opts.mode));
+    if (a->mode_note[0]) cio_json_str(j, "iotype_note", a->mode_note);
+    if (cio_app_iotype_cause(a)) cio_json_str(j, "iotype_cause", cio_app_iotype_cause(a));
+    else cio_json_null(j, "iotype_cause");
+    if (cio_app_call_pattern(a)) cio_json_str(j, "call_pattern", cio_app_call_pattern(a));
+    else cio_json_null(j, "call_pattern");
+    cio_json_str(j, "format", cio_format_name(a->ecfg.opts.format));
+    cio_json_int(j, "max_request_bytes", a->ecfg.max_request);
+    json_aggregation(j, &a->ecfg.agg);
+    char note[512] = "";
+    if (a->ecfg.drv && a->ecfg.drv->describe) a->ecfg.drv->describe(note, sizeof note);
+    cio_json_str(j, "driver_report", note);
+    cio_json_bool(j, "verify_only", a->ecfg.verify_only);
+    cio_json_bool(j, "fsync", a->ecfg.fsync != CIO_FSYNC_NONE);
+    cio_json_str(j, "fsync_mode", cio_app_fsync_name(a->ecfg.fsync));
+    cio_json_bool(j, "durable", a->durable);
+    cio_json_obj_end(j);
+}
+
+/* Every key but aliases: the run's value where the resolution changed it. */
+static void json_config(cio_json *j, cio_app *a)
+{
+    cio_json_obj(j, "config");
+    for (int i = 0; i < cio_params_count(a->params); i++) {
+        const cio_param_spec *s = cio_params_spec_at(a->params, i);
+        if (s->type == CIO_P_ALIAS) continue;   /* its value is under the key it names */
+        cio_json_obj(j, s->key);
+        char resolved[4096];
+        const char *origin = NULL;
+        if (cio_settings_shown(&a->set, s->key, resolved, sizeof resolved, &origin)) {
+            json_resolved_value(j, s->type, resolved);   /* the run's value, not the store's */
+            cio_json_str(j, "origin", origin);
+        } else {
+            json_stored_value(j, a->params, s, cio_params_value_at(a->params, i));
+            cio_json_str(j, "origin", cio_params_origin_at(a->params, i));
+        }
+        if (s->flags & CIO_PF_IGNORED) cio_json_bool(j, "ignored", 1);
+        const char *why = cio_app_unused_note(a, s->key);
+        if (why) {
+            cio_json_bool(j, "applies", 0);
+            cio_json_str(j, "note", why);
+        }
+        cio_json_obj_end(j);
+    }
+    cio_json_obj_end(j);
+}
+
+static void json_hint_section(cio_json *j, cio_app *a)
+{
+    cio_json_obj(j, "hints");
+    if (a->engine) {
+        json_hints(j, "requested", cio_engine_requested_hints(a->engine), 1);
+        json_hints(j, "applied", cio_engine_applied_hints(a->engine), 0);
+        cio_hint_status_json(j, cio_engine_requested_hints(a->engine), cio_engine_applied_hints(a->engine),
+                             a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->hint_prefix : NULL);
+    }
+    cio_json_obj_end(j);
+}
+
+static void json_not_applied(cio_json *j, const cio_app *a)
+{
+    cio_json_arr(j, "not_applied");
+    for (int i = 0; i < a->nunused; i++) {
+        cio_json_obj(j, NULL);
+        cio_json_str(j, "key", a->unused[i].key);
+        cio_json_str(j, "note", a->unused[i].note);
+        cio_json_obj_end(j);
+    }
+    cio_json_arr_end(j);
+}
+
+static void json_data(cio_json *j, cio_app *a)
+{
+    cio_json_obj(j, "data");
+    cio_json_str(j, "kind", cio_data_name(a->ecfg.data));
+    cio_json_obj(j, "compression");
+    cio_json_int(j, "deflate", a->ecfg.opts.deflate);
+    cio_json_bool(j, "shuffle", a->ecfg.opts.shuffle);
+    cio_json_bool(j, "szip", a->ecfg.opts.szip);
+    cio_json_str(j, "quantize", cio_quantize_name(a->ecfg.opts.quantize));
+    cio_json_int(j, "quantize_digits", a->ecfg.opts.quantize_digits);
+    if (a->ecfg.opts.quantize) cio_json_num(j, "verify_tolerance", a->ecfg.verify_tol);
+    cio_json_obj_end(j);
+    cio_app_compression_time_json(j, a);
+    cio_json_obj_end(j);
+    if (a->did_storage) cio_storage_json(j, &a->storage);
+}
+
+static void json_checksums(cio_json *j, int nsums, const char **names, const uint64_t *sums)
+{
+    cio_json_obj(j, "checksums");
+    for (int i = 0; i < nsums; i++) {
+        char hex[20];
+        snprintf(hex, sizeof hex, "%016llx", (unsigned long long)sums[i]);
+        cio_json_str(j, names[i], hex);
+    }
+    cio_json_obj_end(j);
+}
+
+static void json_verify(cio_json *j, const cio_app *a)
+{
+    cio_json_obj(j, "verify");
+    int checked = a->rb_checked;
+    cio_json_bool(j, "performed", checked && a->did_readback);
+    cio_json_str(j, "verdict", !checked ? "not run" : !a->did_readback ? "not applicable"
+                               : a->rb.mismatches ? "fail" : "pass");
+    cio_json_int(j, "files", a->rb.files);
+    cio_json_int(j, "elements", a->rb.elements);
+    cio_json_int(j, "mismatches", a->rb.mismatches);
+    if (a->rb.mismatches) cio_json_str(j, "first_mismatch", a->rb.first_mismatch);
+    cio_json_bool(j, "shifted", cio_param_bool(a->params, "verify_shift") && a->nprocs > 1);
+    cio_json_obj_end(j);
+}
+
 void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, void *ctx, int nsums,
                         const char **names, const uint64_t *sums)
 {
@@ -167,132 +317,18 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     cio_json_str(&j, "headline", a->headline);
     cio_context_json(&j, &a->context);
     cio_host_info_json(&j, &a->host);
-
-    cio_json_obj(&j, "libraries");
-    char mpiv[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0;
-    MPI_Get_library_version(mpiv, &len);
-    char *nl = strchr(mpiv, '\n');
-    if (nl) *nl = '\0';
-    cio_json_str(&j, "mpi", mpiv);
-    for (int i = 0; cio_drivers[i]; i++) cio_json_str(&j, cio_drivers[i]->name, cio_drivers[i]->version());
-    cio_json_obj_end(&j);
-
-    cio_json_obj(&j, "io");
-    cio_json_str(&j, "driver", a->ecfg.drv ? a->ecfg.drv->name : NULL);
-    cio_json_str(&j, "iotype", cio_mode_name(a->mode_asked));
-    cio_json_str(&j, "iotype_origin", a->set.iotype_origin ? a->set.iotype_origin : cio_param_origin(a->params, "iotype"));
-    cio_json_str(&j, "timing_window", a->stats.clock_stops_for_data ? "io" : "end_to_end_with_data");
-    cio_json_str(&j, "iotype_effective", cio_mode_name(a->ecfg.opts.mode));
-    if (a->mode_note[0]) cio_json_str(&j, "iotype_note", a->mode_note);
-    if (cio_app_iotype_cause(a)) cio_json_str(&j, "iotype_cause", cio_app_iotype_cause(a));
-    else cio_json_null(&j, "iotype_cause");
-    if (cio_app_call_pattern(a)) cio_json_str(&j, "call_pattern", cio_app_call_pattern(a));
-    else cio_json_null(&j, "call_pattern");
-    cio_json_str(&j, "format", cio_format_name(a->ecfg.opts.format));
-    cio_json_int(&j, "max_request_bytes", a->ecfg.max_request);
-    cio_json_obj(&j, "aggregation");
-    cio_json_int(&j, "io_tasks", a->ecfg.agg.io_tasks);
-    if (a->ecfg.agg.io_tasks > 0) {
-        cio_json_str(&j, "rearranger", cio_rearranger_name(a->ecfg.agg.rearranger));
-        if (a->ecfg.agg.rearranger == CIO_REARR_PIOBOX) cio_json_int(&j, "pio_blocksize", a->ecfg.agg.blocksize);
-        cio_json_int(&j, "io_stride", a->ecfg.agg.io_stride);
-        cio_json_int(&j, "io_base", a->ecfg.agg.io_base);
-        cio_json_str(&j, "exchange", a->ecfg.agg.max_pend_req > 0 ? "point-to-point" : "alltoallw");
-        cio_json_int(&j, "max_pend_req", a->ecfg.agg.max_pend_req);
-        cio_json_int(&j, "buffer_limit_bytes", a->ecfg.agg.buffer_limit);
-    }
-    cio_json_obj_end(&j);
-    char note[512] = "";
-    if (a->ecfg.drv && a->ecfg.drv->describe) a->ecfg.drv->describe(note, sizeof note);
-    cio_json_str(&j, "driver_report", note);
-    cio_json_bool(&j, "verify_only", a->ecfg.verify_only);
-    cio_json_bool(&j, "fsync", a->ecfg.fsync != CIO_FSYNC_NONE);
-    cio_json_str(&j, "fsync_mode", cio_app_fsync_name(a->ecfg.fsync));
-    cio_json_bool(&j, "durable", a->durable);
-    cio_json_obj_end(&j);
-
-    cio_json_obj(&j, "config");
-    for (int i = 0; i < cio_params_count(a->params); i++) {
-        const cio_param_spec *s = cio_params_spec_at(a->params, i);
-        if (s->type == CIO_P_ALIAS) continue;   /* its value is under the key it names */
-        cio_json_obj(&j, s->key);
-        char resolved[4096];
-        const char *origin = NULL;
-        if (cio_settings_shown(&a->set, s->key, resolved, sizeof resolved, &origin)) {
-            json_resolved_value(&j, s->type, resolved);   /* the run's value, not the store's */
-            cio_json_str(&j, "origin", origin);
-        } else {
-            json_stored_value(&j, a->params, s, cio_params_value_at(a->params, i));
-            cio_json_str(&j, "origin", cio_params_origin_at(a->params, i));
-        }
-        if (s->flags & CIO_PF_IGNORED) cio_json_bool(&j, "ignored", 1);
-        const char *why = cio_app_unused_note(a, s->key);
-        if (why) {
-            cio_json_bool(&j, "applies", 0);
-            cio_json_str(&j, "note", why);
-        }
-        cio_json_obj_end(&j);
-    }
-    cio_json_obj_end(&j);
-
-    cio_json_obj(&j, "hints");
-    if (a->engine) {
-        json_hints(&j, "requested", cio_engine_requested_hints(a->engine), 1);
-        json_hints(&j, "applied", cio_engine_applied_hints(a->engine), 0);
-        cio_hint_status_json(&j, cio_engine_requested_hints(a->engine), cio_engine_applied_hints(a->engine),
-                             a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->hint_prefix : NULL);
-    }
-    cio_json_obj_end(&j);
-
+    json_libraries(&j);
+    json_io(&j, a);
+    json_config(&j, a);
+    json_hint_section(&j, a);
     cio_rep_json(&j, a->reps, a->nreps, &a->rep_summary, a->warm_reps, a->nwarm);
     json_statistics(&j);
     json_summary(&j, "write", &a->summary);
     if (a->did_readback) json_summary(&j, "readback", &a->rsummary);
-
-    cio_json_arr(&j, "not_applied");
-    for (int i = 0; i < a->nunused; i++) {
-        cio_json_obj(&j, NULL);
-        cio_json_str(&j, "key", a->unused[i].key);
-        cio_json_str(&j, "note", a->unused[i].note);
-        cio_json_obj_end(&j);
-    }
-    cio_json_arr_end(&j);
-
-    cio_json_obj(&j, "data");
-    cio_json_str(&j, "kind", cio_data_name(a->ecfg.data));
-    cio_json_obj(&j, "compression");
-    cio_json_int(&j, "deflate", a->ecfg.opts.deflate);
-    cio_json_bool(&j, "shuffle", a->ecfg.opts.shuffle);
-    cio_json_bool(&j, "szip", a->ecfg.opts.szip);
-    cio_json_str(&j, "quantize", cio_quantize_name(a->ecfg.opts.quantize));
-    cio_json_int(&j, "quantize_digits", a->ecfg.opts.quantize_digits);
-    if (a->ecfg.opts.quantize) cio_json_num(&j, "verify_tolerance", a->ecfg.verify_tol);
-    cio_json_obj_end(&j);
-    cio_app_compression_time_json(&j, a);
-    cio_json_obj_end(&j);
-    if (a->did_storage) cio_storage_json(&j, &a->storage);
-
-    cio_json_obj(&j, "checksums");
-    for (int i = 0; i < nsums; i++) {
-        char hex[20];
-        snprintf(hex, sizeof hex, "%016llx", (unsigned long long)sums[i]);
-        cio_json_str(&j, names[i], hex);
-    }
-    cio_json_obj_end(&j);
-
-    cio_json_obj(&j, "verify");
-    int checked = a->rb_checked;
-    cio_json_bool(&j, "performed", checked && a->did_readback);
-    cio_json_str(&j, "verdict", !checked ? "not run" : !a->did_readback ? "not applicable"
-                                : a->rb.mismatches ? "fail" : "pass");
-    cio_json_int(&j, "files", a->rb.files);
-    cio_json_int(&j, "elements", a->rb.elements);
-    cio_json_int(&j, "mismatches", a->rb.mismatches);
-    if (a->rb.mismatches) cio_json_str(&j, "first_mismatch", a->rb.first_mismatch);
-    cio_json_bool(&j, "shifted", cio_param_bool(a->params, "verify_shift") && a->nprocs > 1);
-    cio_json_obj_end(&j);
-
+    json_not_applied(&j, a);
+    json_data(&j, a);
+    json_checksums(&j, nsums, names, sums);
+    json_verify(&j, a);
     if (kernel_json) {
         cio_json_obj(&j, "kernel_report");
         kernel_json(&j, ctx);

@@ -41,8 +41,8 @@ int cio_kernel_main(const cio_kernel *k, void *ctx, int argc, char **argv)
     cio_app *a = &app;
     int nargc = argc;
     char **nargv = k->argv_rewrite ? k->argv_rewrite(argc, argv, &nargc) : argv;
-    cio_app_init(a, &nargc, &nargv, k->name, k->usage, k->params, k->default_file, k->builtin_name,
-                 k->builtin_text);
+    cio_app_init_folder(a, &nargc, &nargv, k->name, k->usage, k->params, k->output_folder, k->default_file,
+                        k->builtin_name, k->builtin_text);
     if (k->argv_rewrite) {      /* the JSON reports the command line as typed */
         a->argc = argc;
         a->argv = argv;

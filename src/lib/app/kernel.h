@@ -31,6 +31,7 @@ typedef struct cio_kernel {
     const char *name;               /* "gcrm_io": messages, JSON, the files' prefix */
     const char *usage;
     const cio_param_spec *params;   /* the kernel's own keys (CIO_PARAM_END) */
+    const cio_output_folder *output_folder;   /* its default, override and '' (output_folder.h) */
     const char *default_file;       /* read when no parameter file is given and it exists */
     const char *builtin_name;       /* else this built-in input ("<built-in ...>") */
     const char *builtin_text;

@@ -101,8 +101,30 @@ static void print_io(cio_json *j, const cio_params *p, const char *kernel, int p
     cio_json_obj_end(j);
 }
 
+static void print_output_folder(cio_json *j, const cio_params *p, const cio_output_folder *f)
+{
+    if (!f) {
+        cio_json_null(j, "output_folder");
+        return;
+    }
+    cio_json_obj(j, "output_folder");
+    cio_json_str(j, "key", "output_dir");
+    cio_json_arr(j, "names");
+    cio_json_str(j, NULL, "output_dir");
+    for (int i = 0; i < cio_params_count(p); i++) {
+        const cio_param_spec *s = cio_params_spec_at(p, i);
+        if (s->type == CIO_P_ALIAS && strcmp(s->def, "output_dir") == 0) cio_json_str(j, NULL, s->key);
+    }
+    cio_json_arr_end(j);
+    cio_json_str(j, "default", f->def);
+    cio_json_arr(j, "env");
+    if (f->env) cio_json_str(j, NULL, f->env);
+    cio_json_arr_end(j);
+    cio_json_obj_end(j);
+}
+
 void cio_print_params(FILE *out, const char *kernel, const char *param_file, const cio_params *p,
-                      int param_file_given)
+                      int param_file_given, const cio_output_folder *folder)
 {
     cio_json j;
     cio_json_begin(&j, out, 1);
@@ -114,6 +136,7 @@ void cio_print_params(FILE *out, const char *kernel, const char *param_file, con
     print_parameters(&j, p);
     print_drivers(&j);
     print_io(&j, p, kernel, param_file_given);
+    print_output_folder(&j, p, folder);
     cio_json_obj_end(&j);
     cio_json_end(&j);
 }

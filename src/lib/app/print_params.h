@@ -7,12 +7,15 @@
 
 #include <stdio.h>
 #include "base/params.h"
+#include "app/output_folder.h"
 
 /* --print_params: the parameters as parsed, the drivers built, and "io": the
  * driver, iotype and format this run would use, or why the run refuses them (the
  * same resolution as the run's, app/settings.h), so that a sweep asks rather than
- * copies the rule. */
+ * copies the rule; and "output_folder": the key that names the kernel's output
+ * folder, its other names, its default and the variables that override it (null:
+ * the program has none). */
 void cio_print_params(FILE *out, const char *kernel, const char *param_file, const cio_params *p,
-                      int param_file_given);
+                      int param_file_given, const cio_output_folder *folder);
 
 #endif

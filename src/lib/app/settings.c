@@ -67,6 +67,8 @@ const cio_param_spec cio_common_params[] = {
      0, 0, 0},
     {"verify_only", CIO_P_BOOL, "false", "write nothing: check the files an earlier identical run wrote", 0, 0, 0,
      CIO_PF_CMDLINE},
+    /* each kernel's default and other names: output_folder.h */
+    {"output_dir", CIO_P_STRING, NULL, "folder of the output files", 0, 0, 0, CIO_PF_NONEMPTY},
     {"json", CIO_P_STRING, NULL, "write the run's results as JSON to this file", 0, 0, 0, CIO_PF_NONEMPTY},
     {"quiet", CIO_P_BOOL, "false", "print only the kernel's own report", 0, 0, 0, 0},
     {"dry_run", CIO_P_BOOL, "false", "plan only: print sizes, requests and memory without writing", 0, 0, 0,

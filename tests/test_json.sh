@@ -17,4 +17,11 @@ assert abs(d["third"] - 1 / 3) < 1e-14
 assert d["empty"] == {} and d["none"] == []
 assert d["list"] == [1, "two", {"x": -0.5}]
 PY
+# A results file the disk cannot hold fails the run (exit 4 from every rank) with the cause;
+# the JSON is lost, so exit 0 would hide it.
+if [ -w /dev/full ]; then
+    expect_fail 2 "cannot write JSON results to /dev/full: No space left on device" \
+        "$top_builddir/src/exercise/engine_exercise" --driver null --out "$TESTTMP/o" --json /dev/full
+    [ "$rc" -eq 4 ] || fail "--json /dev/full: exit $rc, expected 4"
+fi
 pass

@@ -5,6 +5,7 @@
 #include "drivers/compress.h"
 #include "base/util.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -297,7 +298,7 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
 {
     FILE *out = fopen(path, "w");
     if (!out) {
-        cio_warn("cannot write JSON results to %s", path);
+        fprintf(stderr, "%s: error: cannot write JSON results to %s: %s\n", a->kernel, path, strerror(errno));
         a->exit_code = a->exit_code ? a->exit_code : 4;
         return;
     }
@@ -342,5 +343,11 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     cio_json_int(&j, "exit_status", a->exit_code);
     cio_json_obj_end(&j);
     cio_json_end(&j);
-    if (fclose(out) != 0) cio_warn("error writing JSON results to %s", path);
+    /* a full disk shows only at the flush: the results are lost, so the run fails */
+    int werr = ferror(out) ? (errno ? errno : EIO) : 0;
+    if (fclose(out) != 0 && !werr) werr = errno ? errno : EIO;
+    if (werr) {
+        fprintf(stderr, "%s: error: cannot write JSON results to %s: %s\n", a->kernel, path, strerror(werr));
+        a->exit_code = a->exit_code ? a->exit_code : 4;
+    }
 }

@@ -144,7 +144,10 @@ static void plan_jobs(conv *c)
     if (a->rank == 0) {
         job j = {0};
         char o[4096];
-        if (is_bp_output(in)) {
+        if (is_bp_output(in) && out && is_dir(out)) {
+            cio_seterr(&e, "output: '%s' is a folder, expected the name of the netCDF file to write "
+                       "(a folder as --output goes with a folder as --input)", out);
+        } else if (is_bp_output(in)) {
             if (out) snprintf(o, sizeof o, "%s", out);
             else nc_name(in, o, sizeof o);
             job_add(&j, in, o);
@@ -344,6 +347,15 @@ static void copy_records(conv *c, cio_file *f, const cio_schema *s, cvar *cv, ad
     cio_free(bufs);
 }
 
+/* Reading through stdio: its short read is an error, where the POSIX
+ * transport of ADIOS2 2.12 retries a short read of a cut data file forever. */
+static int read_transport(adios2_io *io)
+{
+    size_t t;
+    if (adios2_add_transport(&t, io, "File") != adios2_error_none) return -1;
+    return adios2_set_transport_parameter(io, t, "Library", "stdio") == adios2_error_none ? 0 : -1;
+}
+
 static void convert(conv *c, const char *in, const char *out)
 {
     cio_app *a = c->app;
@@ -356,9 +368,13 @@ static void convert(conv *c, const char *in, const char *out)
     cio_timer_begin(st, c->t_read);
     /* "File" reads BP3, BP4 and BP5 alike */
     if (!io || adios2_set_engine(io, "File") != adios2_error_none) cio_seterr(&e, "%s: cannot set up ADIOS2", in);
+    else if (read_transport(io) != 0)
+        cio_seterr(&e, "%s: cannot set ADIOS2's file transport (ADIOS2 printed why on stderr)", in);
     else if (!(eng = adios2_open(io, in, adios2_mode_readRandomAccess)))
         cio_seterr(&e, "%s: adios2_open for reading failed (ADIOS2 printed why on stderr)", in);
     cio_schema *s = NULL;
+    if (!e.code && cio_bp_check_data(in, eng, io, a->rank, a->nprocs, err, sizeof err) != 0)
+        cio_seterr(&e, "%s", err);
     if (!e.code && !(s = cio_bp_read_schema(io, in, err, sizeof err))) cio_seterr(&e, "%s", err);
     cio_timer_end(st, c->t_read);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s: %s", a->kernel, e.msg);

@@ -77,7 +77,7 @@ src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_hdf5.c
 endif
 # adios2: only with ./configure --with-adios2=DIR (scripts/build-adios2)
 if HAVE_ADIOS2
-src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_adios2.c src/lib/drivers/bp_layout.c src/lib/drivers/bp_layout.h
+src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_adios2.c src/lib/drivers/bp_layout.c src/lib/drivers/bp_layout.h src/lib/drivers/bp_data_check.c
 endif
 
 # engine: plans executed through a driver (files, writes, splitting, aggregation,

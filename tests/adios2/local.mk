@@ -1,7 +1,8 @@
 # make check: the adios2 driver and climio_bp2nc (issue 11).  Every test skips
 # (exit 77) when configure found no ADIOS2; bpls comes from configure.
 ADIOS2_TESTS = tests/adios2/test_adios2_driver.sh tests/adios2/test_adios2_records.sh \
-	tests/adios2/test_bp2nc.sh tests/adios2/test_adios2_kernels.sh tests/adios2/test_bench_adios2.sh
+	tests/adios2/test_bp2nc.sh tests/adios2/test_bp2nc_bad_input.sh \
+	tests/adios2/test_adios2_kernels.sh tests/adios2/test_bench_adios2.sh
 TESTS += $(ADIOS2_TESTS)
 EXTRA_DIST += $(ADIOS2_TESTS) tests/adios2/common.sh tests/adios2/bp_records.c
 AM_TESTS_ENVIRONMENT += BPLS='$(BPLS)'; export BPLS;

@@ -40,6 +40,8 @@ bench-drivers|--kernel-args "'oops": cannot split it as a shell would|--kernel-a
 bench-drivers|--nx: expected a whole number >= 1, found 0|--nx 0
 bench-mom|--combine-np: expected a whole number >= 1, found 0|--combine-np 0 params.in
 bench-aggregation|--np: expected a whole number >= 1, found 0|--np 0
+bench-aggregation|--kernel nope: not an executable program; expected one of the kernels (engine_exercise, gcrm_io, mom_io, pfio_io, decomp_io)|--kernel nope
+bench-aggregation|--kernel f: not an executable program|--kernel f
 bench-compress|--np: expected a whole number >= 1, found 0|--np 0
 bench-scale|--np: expected whole numbers >= 1 separated by blanks, found 'x'|--np x
 bench-scale|--json .: is a directory, expected a file name|--json .

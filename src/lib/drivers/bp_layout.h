@@ -67,6 +67,13 @@ char *cio_bp_read_hints(adios2_io *io);
  * mom_io's FMS 16 KiB), as text, allocated (cio_free), or NULL. */
 char *cio_bp_read_header_pad(adios2_io *io);
 
+/* Whether the data files of the BP output bp, open for reading in eng (which
+ * reads the metadata only), hold at least the bytes its index and metadata
+ * name: 0, or -1 with a message naming the file in err.  Rank `rank` of
+ * `nprocs` checks its share of the subfiles.  BP4 outputs are not checked. */
+int cio_bp_check_data(const char *bp, adios2_engine *eng, adios2_io *io, int rank, int nprocs, char *err,
+                      size_t errlen);
+
 /* "ADIOS2 error 3 (runtime error)": the library prints its own message on stderr. */
 const char *cio_bp_strerror(adios2_error rc);
 

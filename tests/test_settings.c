@@ -281,6 +281,7 @@ static void nofill_deflate_shuffle(void)
     const char *origin;
     cio_params *p = parse("", NULL);
     CHECK(cio_settings_nofill(p, &s, &e) == 0 && s.nofill == 1);
+    CHECK(cio_settings_timing_window(p, &s, &e) == 0 && s.clock_stops_for_data == 1);
     CHECK(cio_settings_deflate(p, &k, &s, &e) == 0 && s.deflate == 0 && strcmp(s.deflate_origin, "default") == 0);
     CHECK(cio_settings_shuffle(p, &k, &s, &e) == 0 && s.shuffle == 0);
     /* what a kernel asks (mom_combine -n4 -z -d 3) applies where the user set nothing */
@@ -294,9 +295,10 @@ static void nofill_deflate_shuffle(void)
     CHECK(cio_settings_shown(&s, "shuffle", val, sizeof val, &origin) && strcmp(val, "true") == 0);
     cio_params_free(p);
     char *argv[] = {"test_settings", "--shuffle", "false", NULL};
-    p = parse("nofill false\ndeflate 6\n", argv);
+    p = parse("nofill false\ndeflate 6\ntiming_window end_to_end_with_data\n", argv);
     s.changed = 0;
     CHECK(cio_settings_nofill(p, &s, &e) == 0 && s.nofill == 0);
+    CHECK(cio_settings_timing_window(p, &s, &e) == 0 && s.clock_stops_for_data == 0);
     CHECK(cio_settings_deflate(p, &k, &s, &e) == 0 && s.deflate == 6 && strcmp(s.deflate_origin, "t.in:2") == 0);
     CHECK(cio_settings_shuffle(p, &k, &s, &e) == 0 && s.shuffle == 0 && strcmp(s.shuffle_origin, "command line") == 0);
     CHECK(!cio_settings_shown(&s, "deflate", val, sizeof val, &origin));
@@ -304,6 +306,7 @@ static void nofill_deflate_shuffle(void)
     parse_fails("nofill maybe\n", "t.in:1: nofill expects true or false, found 'maybe'");
     parse_fails("deflate 10\n", "t.in:1: deflate must be between 0 and 9, found 10");
     parse_fails("shuffle 2\n", "t.in:1: shuffle expects true or false, found '2'");
+    parse_fails("timing_window wall\n", "t.in:1: timing_window");
 }
 
 static void storage_request_data(void)

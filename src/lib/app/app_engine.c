@@ -114,7 +114,7 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
     c->max_request = set->max_request;
     c->agg = set->agg;
     c->fsync = set->fsync;
-    a->stats.clock_stops_for_data = strcmp(cio_param_str(p, "timing_window"), "io") == 0;
+    a->stats.clock_stops_for_data = set->clock_stops_for_data;
     c->data = set->data;
     if (refuse_szip_on_pattern(a, &e) != 0) fail_all(a, &e);
     if (c->opts.quantize) c->verify_tol = cio_data_digits_tolerance(c->opts.quantize_digits);

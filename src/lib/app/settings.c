@@ -299,6 +299,13 @@ int cio_settings_nofill(const cio_params *p, cio_settings *s, cio_err *e)
     return 0;
 }
 
+int cio_settings_timing_window(const cio_params *p, cio_settings *s, cio_err *e)
+{
+    (void)e;
+    s->clock_stops_for_data = strcmp(cio_param_str(p, "timing_window"), "io") == 0;
+    return 0;
+}
+
 int cio_settings_deflate(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e)
 {
     (void)e;
@@ -373,6 +380,7 @@ int cio_settings_resolve(const cio_params *p, const cio_kernel_asks *k, int ioty
         cio_settings_format(p, k, s, e) || cio_settings_header_pad(p, k, s, e) || cio_settings_chunking(p, k, s, e) ||
         cio_settings_serial(p, k, s, e) || cio_settings_hints(p, k, s, e) || cio_settings_fsync(p, s, e) ||
         cio_settings_verify(p, s, e) || cio_settings_repetitions(p, s, e) || cio_settings_nofill(p, s, e) ||
+        cio_settings_timing_window(p, s, e) ||
         cio_settings_deflate(p, k, s, e) || cio_settings_shuffle(p, k, s, e) || cio_settings_storage_report(p, s, e) ||
         cio_settings_max_request_size(p, s, e) || cio_settings_aggregation(p, nprocs, s, e) ||
         cio_settings_data(p, s, e))

@@ -64,6 +64,7 @@ typedef struct cio_settings {
     int64_t size_hint;              /* with serial: the kernel's size hint (0: the driver's own parameter) */
     const char *serial_origin;
     int nofill;
+    int clock_stops_for_data;       /* timing_window io: 1; end_to_end_with_data: 0 */
     int deflate;                    /* 0: off */
     const char *deflate_origin;
     int shuffle;
@@ -112,6 +113,7 @@ int cio_settings_fsync(const cio_params *p, cio_settings *s, cio_err *e);
 int cio_settings_verify(const cio_params *p, cio_settings *s, cio_err *e);
 int cio_settings_repetitions(const cio_params *p, cio_settings *s, cio_err *e);
 int cio_settings_nofill(const cio_params *p, cio_settings *s, cio_err *e);
+int cio_settings_timing_window(const cio_params *p, cio_settings *s, cio_err *e);
 /* deflate and shuffle: the user's, else what the kernel asks (filters_origin). */
 int cio_settings_deflate(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e);
 int cio_settings_shuffle(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e);

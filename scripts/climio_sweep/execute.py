@@ -241,6 +241,11 @@ def run_command(argv, cwd, env, out, err, timeout=None, stop=None, on_start=None
             if on_start:
                 on_start(None)
             raise
+    if rc != 0 and not reason and stop and stop():
+        # Ctrl-C reaches the whole process group: the run can die of it before
+        # the loop sees the stop, and a launcher that tears down at once (MPICH's
+        # Hydra, Open MPI without its kill delay) usually does
+        reason = "interrupted"
     if on_start:
         on_start(None)
     return rc, reason

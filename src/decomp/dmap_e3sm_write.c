@@ -85,38 +85,46 @@ static void count_pairs(const dmap_desc *d, int k, int64_t ntasks, dmap_task_fn 
     }
 }
 
+/* Decomposition k's one-dimensional int variable "Dk.<what>" with its description. */
+static int def_int_var(int ncid, const char *path, int k, const char *what, int dim, int *vid, const char *description,
+                       cio_err *e)
+{
+    char name[64];
+    snprintf(name, sizeof name, "D%d.%s", k + 1, what);
+    PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dim, vid), name);
+    put_text(ncid, *vid, "description", description);
+    return 0;
+}
+
+/* Decomposition k's dimension "Dk.<what>". */
+static int def_dim(int ncid, const char *path, int k, const char *what, MPI_Offset len, int *dim, cio_err *e)
+{
+    char name[64];
+    snprintf(name, sizeof name, "D%d.%s", k + 1, what);
+    PW(ncmpi_def_dim(ncid, name, len, dim), name);
+    return 0;
+}
+
 /* One decomposition's dimensions, variables and attributes, as dat2nc defines them. */
 static int define_decomp(int ncid, const char *path, const dmap_desc *d, int k, int raw, int dp, e3sm_counts *c,
                          cio_err *e)
 {
-    char name[64], dn[64];
+    char name[64];
     int dt, drt, *vid = c->vid;
-    snprintf(name, sizeof name, "D%d.nreqs", k + 1);
-    PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dp, &vid[0]), name);
-    put_text(ncid, vid[0], "description", "Number of noncontiguous requests per process");
-    snprintf(name, sizeof name, "D%d.fill_starts", k + 1);
-    PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dp, &vid[1]), name);
-    put_text(ncid, vid[1], "description", "Start index in offsets[] and lengths[] for requests to be written with fill values");
-    snprintf(dn, sizeof dn, "D%d.total_nreqs", k + 1);
-    PW(ncmpi_def_dim(ncid, dn, c->total, &dt), dn);
-    snprintf(name, sizeof name, "D%d.offsets", k + 1);
-    PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dt, &vid[2]), name);
-    put_text(ncid, vid[2], "description", "Flattened starting indices of noncontiguous requests");
-    snprintf(name, sizeof name, "D%d.lengths", k + 1);
-    PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dt, &vid[3]), name);
-    put_text(ncid, vid[3], "description", "Lengths of noncontiguous requests");
+    if (def_int_var(ncid, path, k, "nreqs", dp, &vid[0], "Number of noncontiguous requests per process", e) ||
+        def_int_var(ncid, path, k, "fill_starts", dp, &vid[1],
+                    "Start index in offsets[] and lengths[] for requests to be written with fill values", e) ||
+        def_dim(ncid, path, k, "total_nreqs", c->total, &dt, e) ||
+        def_int_var(ncid, path, k, "offsets", dt, &vid[2], "Flattened starting indices of noncontiguous requests", e) ||
+        def_int_var(ncid, path, k, "lengths", dt, &vid[3], "Lengths of noncontiguous requests", e))
+        return -1;
     ncmpi_put_att_int(ncid, vid[3], "max", NC_INT, 1, &c->lmax);
     ncmpi_put_att_int(ncid, vid[3], "min", NC_INT, 1, &c->lmin);
-    if (raw) {
-        snprintf(name, sizeof name, "D%d.raw_nreqs", k + 1);
-        PW(ncmpi_def_var(ncid, name, NC_INT, 1, &dp, &vid[4]), name);
-        put_text(ncid, vid[4], "description", "Number of file offsets accessed per process before merge");
-        snprintf(dn, sizeof dn, "D%d.total_raw_nreqs", k + 1);
-        PW(ncmpi_def_dim(ncid, dn, c->total_raw, &drt), dn);
-        snprintf(name, sizeof name, "D%d.raw_offsets", k + 1);
-        PW(ncmpi_def_var(ncid, name, NC_INT, 1, &drt, &vid[5]), name);
-        put_text(ncid, vid[5], "description", "File offsets accessed before merge");
-    }
+    if (raw && (def_int_var(ncid, path, k, "raw_nreqs", dp, &vid[4],
+                            "Number of file offsets accessed per process before merge", e) ||
+                def_dim(ncid, path, k, "total_raw_nreqs", c->total_raw, &drt, e) ||
+                def_int_var(ncid, path, k, "raw_offsets", drt, &vid[5], "File offsets accessed before merge", e)))
+        return -1;
     int nd = d->ndims, dims[CIO_MAX_DIMS];
     for (int i = 0; i < nd; i++) dims[i] = (int)d->dims[i];
     static const char *const att[4] = {"ndims", "dims", "max_nreqs", "min_nreqs"};

@@ -49,8 +49,10 @@ TESTS += tests/test_driver_template.sh tests/test_recipe_parameter.sh tests/test
 EXTRA_DIST += tests/test_driver_template.sh tests/test_recipe_parameter.sh tests/test_recipe_setting.sh tests/recipe_build.sh
 # publishable results (issue 21): durable writes, run context, host ranges, repetitions
 TESTS += tests/test_hostlist tests/test_repeat tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh \
-  tests/test_what_ran.sh
-EXTRA_DIST += tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh tests/test_what_ran.sh
+  tests/test_what_ran.sh \
+  tests/test_print_params_io.sh
+EXTRA_DIST += tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh tests/test_what_ran.sh \
+  tests/test_print_params_io.sh
 # the version and commit configure records (a copy without .git, a release tarball)
 TESTS += tests/test_source_version.sh
 EXTRA_DIST += tests/test_source_version.sh

@@ -52,7 +52,7 @@ def _header(sw, exe, outdir, records, out=sys.stdout):
     print("sweep '%s': %d run(s) (%d point(s) x %d repetition(s)%s) of %s (%s)\noutput folder: %s" % (
         sw.name, len(records), npoints, sw.repetitions, warm, sw.kernel, exe, outdir), file=out)
     print("order: %s" % planmod.order_words(sw), file=out)
-    for line in runs_as.notes(sw, getattr(sw, "base_params", None)):
+    for line in runs_as.notes(sw):
         print("runs as something else: %s" % line, file=out)
     if any(r["hints"] for r in records) and os.environ.get("PNETCDF_HINTS") and "PNETCDF_HINTS" not in sw.fixed["env"]:
         print("climio-sweep: note: PNETCDF_HINTS from your environment is not passed to the runs: it would "

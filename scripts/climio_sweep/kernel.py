@@ -216,7 +216,9 @@ def check_parameters(sweep, exe, env):
     and driver x iotype (or format) points the driver cannot run are refused
     with the kernel's own words and the sweep file's line.  Returns the
     KernelParams of the base file (None when the kernel cannot be asked here) and
-    sets sweep.param_names: sweep key -> the kernel's name for it."""
+    sets sweep.param_names: sweep key -> the kernel's name for it, and
+    sweep.point_io: point name -> (the iotype asked, with its origin; the
+    kernel's "io" answer for that point), which the planner reads (runs_as)."""
     base_where = sweep.where("sweep", "base") if sweep.base else sweep.where("sweep", "kernel")
     base = ask_base(sweep, exe, env)
     if base is None:
@@ -227,8 +229,9 @@ def check_parameters(sweep, exe, env):
                 base_where, key, origin))
     settings = _settings_of(sweep)
     names = {}
-    seen = set()
-    from .plan import points   # the points after exclusions
+    seen = {}
+    sweep.point_io = {}
+    from .plan import points, point_name   # the points after exclusions
     for pt in points(sweep):
         chosen = []
         for name, values, line in settings:
@@ -237,8 +240,8 @@ def check_parameters(sweep, exe, env):
             chosen.append((name, v, line))
         key = tuple((n, option_text(v), type(v).__name__) for n, v, _ in chosen)
         if key in seen:
+            sweep.point_io[point_name(sweep, pt)] = seen[key]
             continue
-        seen.add(key)
         opts = ["--%s=%s" % (n, option_text(v)) for n, v, _ in chosen]
         point = ", ".join("%s = %s" % (n, _show(v)) for n, v, _ in chosen) or "the base settings"
         try:
@@ -248,6 +251,9 @@ def check_parameters(sweep, exe, env):
                 _culprit(sweep, chosen, str(e)), sweep.kernel, point, e))
         if kp is None:
             return base
+        iotype = kp.params.get("iotype") or {}
+        seen[key] = ((iotype.get("value"), iotype.get("origin")), kp.doc.get("io") or {})
+        sweep.point_io[point_name(sweep, pt)] = seen[key]
         for (name, v, line), entry in zip(chosen, kp.command_line[-len(chosen):] if chosen else []):
             names[name] = entry["key"]
         problem = kp.io_problem()

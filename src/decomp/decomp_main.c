@@ -89,6 +89,14 @@ typedef struct decomp_kernel {
 
 /* --make_decomp and --pioperf are whole programs of their own: they run here and
  * end the run; otherwise the settings. */
+/* What its parameters alone ask (kernel_facts.h): pioperf creates PnetCDF
+ * files with PIO_64BIT_DATA. */
+static void decomp_asks(const cio_params *p, cio_kernel_asks *k)
+{
+    (void)p;
+    k->kernel_format = CIO_FMT_CDF5;
+}
+
 static cio_format decomp_setup(cio_app *a, void *ctx)
 {
     decomp_kernel *k = ctx;
@@ -126,7 +134,7 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
                             cio_param_origin(a->params, "quantize"), cio_param_str(a->params, "var_type"));
     if (k->c.blob && cio_param_bool(a->params, "dry_run"))
         cio_die_all(a->comm, "%s: the planner plans the canonical layout only", cio_param_origin(a->params, "layout"));
-    return CIO_FMT_CDF5;   /* pioperf creates PnetCDF files with PIO_64BIT_DATA */
+    return CIO_FMT_NONE;     /* decomp_asks' */
 }
 
 static int decomp_preamble(cio_app *a, void *ctx, int nprocs) { return decomp_dry_run_open(a, &((decomp_kernel *)ctx)->c, nprocs); }
@@ -227,7 +235,7 @@ static const cio_kernel decomp_kernel_desc = {
     .name = "decomp_io",
     .usage = usage,
     .params = decomp_params,
-    .output_folder = &decomp_output_folder,
+    .facts = {.output_folder = &decomp_output_folder, .asks = decomp_asks},
     .default_file = "decomp_io.in",
     .builtin_name = decomp_builtin_name,
     .builtin_text = decomp_builtin_text,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 static const cio_output_folder exercise_output_folder = {.def = "out"};
+static const cio_kernel_facts exercise_facts = {.output_folder = &exercise_output_folder};
 
 static const cio_param_spec exercise_params[] = {
     {"driver", CIO_P_STRING, "null", "I/O driver", 0, 0, 0, 0},
@@ -194,7 +195,7 @@ int main(int argc, char **argv)
 {
     cio_app app;
     cio_app_init_folder(&app, &argc, &argv, "engine_exercise", "engine_exercise [params] [--key value ...]",
-                        exercise_params, &exercise_output_folder, NULL, "<built-in>", builtin);
+                        exercise_params, &exercise_facts, NULL, "<built-in>", builtin);
     cio_params *p = app.params;
     exercise x = {
         .nx = cio_param_int(p, "nx"), .ny = cio_param_int(p, "ny"), .nz = cio_param_int(p, "nz"),

@@ -44,24 +44,40 @@ typedef struct gcrm_kernel {
 
 /* GCRM-IO's blocking_collective posts iputs and waits after each field: the
  * engine's nonblocking_collective with a flush per field.  call_pattern
- * textbook keeps the engine's blocking_collective (put_vara_all).  Runs before
- * the engine starts (the descriptor's configure step). */
+ * textbook keeps the engine's blocking_collective (put_vara_all).  The kernel's
+ * iotype rule (kernel_facts.h): the run and --print_params both apply it. */
+static const char *gcrm_iotype_rule(const cio_params *p, const cio_driver *d, cio_mode iotype, cio_mode *mode)
+{
+    if (iotype != CIO_MODE_BLOCKING_COLLECTIVE || strcmp(cio_param_str(p, "call_pattern"), "textbook") == 0 ||
+        !(d->modes & CIO_MODE_BIT(CIO_MODE_NONBLOCKING_COLLECTIVE)))
+        return NULL;
+    *mode = CIO_MODE_NONBLOCKING_COLLECTIVE;
+    return "gcrm_original_blocking";
+}
+
+/* Before anything but its parameters is read, GCRM-IO's format is CDF-2; its
+ * grid makes it CDF-5 where a field passes 2 GiB (the setup step says which).
+ * Both are classic: what --print_params derives from it holds for either. */
+static void gcrm_asks(const cio_params *p, cio_kernel_asks *k)
+{
+    (void)p;
+    k->kernel_format = CIO_FMT_CDF2;
+}
+
+/* The engine's mode as the kernel's iotype rule made it: GCRM-IO's names for
+ * the report, a wait per field where the rule applied (the descriptor's
+ * configure step, before the engine starts). */
 static void map_call_pattern(cio_app *a, void *ctx)
 {
     gcrm_run *run = &((gcrm_kernel *)ctx)->run;
     /* the iotype adjusted for a driver without the default mode (the note said so) */
     run->set.gio_mode = a->set.iotype;
-    if (run->set.gio_mode != CIO_MODE_BLOCKING_COLLECTIVE || run->set.textbook) return;
-    if (!(a->ecfg.drv->modes & CIO_MODE_BIT(CIO_MODE_NONBLOCKING_COLLECTIVE))) {
-        if (a->rank == 0 && !a->mode_adjusted)
-            cio_warn("the %s driver has no nonblocking calls: blocking_collective is written with blocking "
-                     "collective calls (call_pattern textbook) instead of GCRM-IO's iput + wait_all per field",
-                     a->ecfg.drv->name);
-        return;
-    }
-    a->ecfg.opts.mode = CIO_MODE_NONBLOCKING_COLLECTIVE;
-    snprintf(a->mode_cause, sizeof a->mode_cause, "gcrm_original_blocking");
-    run->per_field_wait = 1;
+    run->per_field_wait = strcmp(a->mode_cause, "gcrm_original_blocking") == 0;
+    if (run->set.gio_mode == CIO_MODE_BLOCKING_COLLECTIVE && !run->set.textbook && !run->per_field_wait &&
+        a->rank == 0 && !a->mode_adjusted)
+        cio_warn("the %s driver has no nonblocking calls: blocking_collective is written with blocking "
+                 "collective calls (call_pattern textbook) instead of GCRM-IO's iput + wait_all per field",
+                 a->ecfg.drv->name);
 }
 
 /* The output folder must exist; one missing level is created (./out), a
@@ -233,7 +249,7 @@ static const cio_kernel gcrm_kernel_desc = {
     .name = "gcrm_io",
     .usage = usage,
     .params = gcrm_params,
-    .output_folder = &gcrm_output_folder,
+    .facts = {.output_folder = &gcrm_output_folder, .asks = gcrm_asks, .iotype_rule = gcrm_iotype_rule},
     .default_file = "zgrd.in",
     .builtin_name = GCRM_BUILTIN_PARAM_NAME,
     .setup = gcrm_setup,

@@ -121,8 +121,11 @@ src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/inapplicable.c \
 	src/lib/app/ior_equivalent.c \
 	src/lib/app/ior_equivalent.h \
+	src/lib/app/iotype_effective.c \
+	src/lib/app/iotype_effective.h \
 	src/lib/app/kernel.c \
 	src/lib/app/kernel.h \
+	src/lib/app/kernel_facts.h \
 	src/lib/app/outputs.c \
 	src/lib/app/outputs.h \
 	src/lib/app/output_folder.c \

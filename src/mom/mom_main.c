@@ -122,6 +122,14 @@ static void fms_file_tuning(cio_app *a, const mom_config *c)
 }
 
 /* ---------------------------------------------------------------- the descriptor's steps */
+/* What its parameters alone ask (kernel_facts.h): FMS's default, 64-bit offset
+ * files; single_writer serial's own asks need the decomposition (mom_setup). */
+static void mom_asks(const cio_params *p, cio_kernel_asks *k)
+{
+    (void)p;
+    k->kernel_format = CIO_FMT_CDF2;
+}
+
 static cio_format mom_setup(cio_app *a, void *ctx)
 {
     mom_ctx *m = ctx;
@@ -158,7 +166,7 @@ static cio_format mom_setup(cio_app *a, void *ctx)
         if (mom_pattern_resolve(&m->cfg, &m->dom, pat_origin, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
     }
     fms_file_tuning(a, c);
-    return CIO_FMT_CDF2;
+    return CIO_FMT_NONE;     /* mom_asks' */
 }
 
 /* The files' suffix follows the format the engine will write. */
@@ -238,7 +246,7 @@ static const cio_kernel mom_kernel = {
     .name = "mom_io",
     .usage = usage,
     .params = mom_params,
-    .output_folder = &mom_output_folder,
+    .facts = {.output_folder = &mom_output_folder, .asks = mom_asks},
     .default_file = "mom.in",
     .builtin_name = mom_builtin_name,
     .builtin_text = mom_builtin_text,

@@ -56,6 +56,28 @@ static void note_server_options(cio_app *a, const pf_opts *o)
 }
 
 /* ---------------------------------------------------------------- the descriptor's steps */
+/* What its parameters alone ask (kernel_facts.h): MAPL writes netCDF-4, its
+ * writers through the serial API with netCDF-C's own chunks. */
+static void pfio_asks(const cio_params *p, cio_kernel_asks *k)
+{
+    k->kernel_format = CIO_FMT_NC4;
+    const cio_driver *nc4 = cio_driver_for_format(CIO_FMT_NC4);
+    k->driver = nc4 ? nc4 : cio_drivers[0];
+    k->driver_origin = "default (pfio_io: netCDF-4 when built)";
+    const char *name = cio_param_str(p, "driver");
+    const cio_driver *d = name ? cio_driver_find(name) : k->driver;
+    if (d && d->serial_api && !cio_param_isset(p, "nc_serial")) {
+        /* MAPL's writers use the serial netCDF-4 API, one process a file
+         * (NetCDF4_FileFormatter: nf90_create, not nf90_create_par) */
+        k->serial = 1;
+        k->serial_origin = "default (pfio_io: PFIO's writers use the serial netCDF API)";
+        /* the demo (and HISTORY unless a collection asks) sets no chunk sizes:
+         * netCDF-C's own default chunking */
+        k->chunking = "default";
+        k->chunking_origin = "default (pfio_io: netCDF-C's chunks, as MAPL's writers)";
+    }
+}
+
 static cio_format pfio_setup(cio_app *a, void *ctx)
 {
     pf_ctx *c = ctx;
@@ -72,24 +94,7 @@ static cio_format pfio_setup(cio_app *a, void *ctx)
     c->wrank = a->rank;
     static const char *const sizes[] = {"im_world", "jm_world", "km_world", NULL};
     cio_params_alloc_hint(p, sizes);
-    cio_kernel_asks *k = &a->asks;
-    /* MAPL writes netCDF-4 */
-    const cio_driver *nc4 = cio_driver_for_format(CIO_FMT_NC4);
-    k->driver = nc4 ? nc4 : cio_drivers[0];
-    k->driver_origin = "default (pfio_io: netCDF-4 when built)";
-    const char *name = cio_param_str(p, "driver");
-    const cio_driver *d = name ? cio_driver_find(name) : k->driver;
-    if (d && d->serial_api && !cio_param_isset(p, "nc_serial")) {
-        /* MAPL's writers use the serial netCDF-4 API, one process a file
-         * (NetCDF4_FileFormatter: nf90_create, not nf90_create_par) */
-        k->serial = 1;
-        k->serial_origin = "default (pfio_io: PFIO's writers use the serial netCDF API)";
-        /* the demo (and HISTORY unless a collection asks) sets no chunk sizes:
-         * netCDF-C's own default chunking */
-        k->chunking = "default";
-        k->chunking_origin = "default (pfio_io: netCDF-C's chunks, as MAPL's writers)";
-    }
-    return CIO_FMT_NC4;
+    return CIO_FMT_NONE;     /* pfio_asks' */
 }
 
 static void pfio_prepare(cio_app *a, void *ctx)
@@ -238,7 +243,7 @@ static const cio_kernel pfio_kernel = {
     .name = "pfio_io",
     .usage = usage,
     .params = pf_params,
-    .output_folder = &pf_output_folder,
+    .facts = {.output_folder = &pf_output_folder, .asks = pfio_asks},
     .default_file = "pfio.in",
     .builtin_name = "<built-in pfio.in>",
     .builtin_text = builtin,

@@ -146,7 +146,7 @@ def test_print_params_says_whether_the_run_accepts_its_io(gcrm, tmp_path):
     """--print_params resolves driver, iotype and format as the run does: the sweep's one source of that rule."""
     doc = json.loads(print_params(["--driver", "null", "--iotype", "blocking_independent"], str(tmp_path)).stdout)
     assert doc["io"] == {"driver": "null", "iotype": "blocking_independent", "iotype_effective": "blocking_independent",
-                         "format": "none", "refused": None}
+                         "iotype_cause": None, "format": "none", "refused": None}
     doc = json.loads(print_params(["--driver", "null", "--format", "cdf5"], str(tmp_path)).stdout)
     assert doc["io"]["refused"] == "command line: the null driver cannot write format cdf5; it writes: none"
     blocking_only = [d for d, v in doc["drivers"].items() if "nonblocking_collective" not in v["iotypes"]]

@@ -3,9 +3,15 @@ across points (round-robin), or each round shuffled from a seed that the
 header and plan.json record; and, before any run, the points that will run
 as another iotype (gcrm_io's blocking_collective) with the cause."""
 
+import json
+import os
 import re
+import subprocess
 
-from conftest import run_tool
+import pytest
+from conftest import BUILDDIR, run_tool, tool_env
+
+GCRM = os.path.join(BUILDDIR, "src", "gcrm", "gcrm_io")
 
 
 def sweep(tmp_path, extra=""):
@@ -53,15 +59,50 @@ def test_shuffle_with_a_recorded_seed(tmp_path):
     assert bad.returncode == 2 and "seed: expected order = \"shuffle\" beside it" in bad.stderr
 
 
+def gcrm_sweep(tmp_path, name, params):
+    p = tmp_path / ("%s.toml" % name)
+    p.write_text('[sweep]\nname = "%s"\nkernel = "gcrm_io"\nexecutable = "%s"\nnprocs = [1, 2]\n[parameters]\n'
+                 'level_max = 3\nend_minutes = 0\nrestart_interval = 0\n%s' % (name, GCRM, params))
+    return str(p)
+
+
+def planner_notes(tmp_path, name, params):
+    p = run_tool(["run", gcrm_sweep(tmp_path, name, params), "--dry-run"], cwd=str(tmp_path))
+    return [l for l in p.stdout.splitlines() if l.startswith("runs as something else:")]
+
+
 def test_planner_says_what_runs_as_something_else(tmp_path):
-    p = run_tool(["run", sweep(tmp_path), "--dry-run", "--no-check"], cwd=str(tmp_path))
-    notes = [l for l in p.stdout.splitlines() if l.startswith("runs as something else:")]
-    assert len(notes) == 2, p.stdout
+    """The planner prints what the kernel answers for each point (its
+    --print_params io), for every point and only for those that change."""
+    if not os.access(GCRM, os.X_OK):
+        pytest.fail("%s is not built" % GCRM)
+    notes = planner_notes(tmp_path, "o", 'driver = "null"\niotype = ["blocking_collective", "nonblocking_collective"]\n')
+    assert len(notes) == 2, notes
     assert notes[0].startswith("runs as something else: np1,iotype=blocking_collective: asked blocking_collective, "
                                "runs nonblocking_collective: gcrm_io's call_pattern original")
-    p = run_tool(["run", sweep(tmp_path).replace("o.toml", "o.toml"), "--dry-run", "--no-check"],
-                 cwd=str(tmp_path))
-    text = (tmp_path / "o.toml").read_text().replace("[parameters]\n", "[parameters]\ncall_pattern = \"textbook\"\n")
-    (tmp_path / "t.toml").write_text(text.replace('name = "o"', 'name = "t"'))
-    p = run_tool(["run", str(tmp_path / "t.toml"), "--dry-run", "--no-check"], cwd=str(tmp_path))
+    assert notes[1].startswith("runs as something else: np2,iotype=blocking_collective: ")
+    assert planner_notes(tmp_path, "t", 'driver = "null"\ncall_pattern = "textbook"\n'
+                         'iotype = ["blocking_collective", "nonblocking_collective"]\n') == []
+    # a call_pattern axis: only its original points change
+    notes = planner_notes(tmp_path, "c", 'driver = "null"\niotype = "blocking_collective"\n'
+                          'call_pattern = ["original", "textbook"]\n')
+    assert [n.split(":")[1].strip() for n in notes] == ["np1,call_pattern=original", "np2,call_pattern=original"], notes
+
+
+def test_planner_asks_the_kernel_about_filters(tmp_path):
+    """Filters need collective writes in a netCDF-4 file, not in gcrm_io's
+    classic one: the kernel knows its format, the planner says what it answers."""
+    if not os.access(GCRM, os.X_OK):
+        pytest.fail("%s is not built" % GCRM)
+    drivers = json.loads(subprocess.run([GCRM, "--print_params"], stdout=subprocess.PIPE, text=True,
+                                        env=tool_env()).stdout)["drivers"]
+    if "netcdf" not in drivers:
+        pytest.skip("the netcdf driver is not built")
+    notes = planner_notes(tmp_path, "f", 'driver = "netcdf"\niotype = "blocking_independent"\ndeflate = 1\n'
+                          'format = ["default", "nc4"]\n')
+    assert [n.split(":")[1].strip() for n in notes] == ["np1,format=nc4", "np2,format=nc4"], notes
+    assert "asked blocking_independent, runs blocking_collective: parallel HDF5 writes filtered" in notes[0]
+    # --no-check: the kernel is not asked, and the planner says nothing
+    p = run_tool(["run", gcrm_sweep(tmp_path, "f", 'driver = "netcdf"\niotype = "blocking_independent"\n'
+                                    'deflate = 1\nformat = "nc4"\n'), "--dry-run", "--no-check"], cwd=str(tmp_path))
     assert "runs as something else" not in p.stdout

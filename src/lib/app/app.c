@@ -156,7 +156,7 @@ void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const
 }
 
 void cio_app_init_folder(cio_app *a, int *argc, char ***argv, const char *kernel, const char *usage,
-                         const cio_param_spec *kernel_params, const cio_output_folder *folder,
+                         const cio_param_spec *kernel_params, const cio_kernel_facts *facts,
                          const char *default_file, const char *builtin_name, const char *builtin_text)
 {
     memset(a, 0, sizeof *a);
@@ -176,8 +176,9 @@ void cio_app_init_folder(cio_app *a, int *argc, char ***argv, const char *kernel
     time_t now = time(NULL);
     strftime(a->date, sizeof a->date, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
 
-    a->output_folder = folder;
-    a->params = new_params(kernel_params, folder);
+    if (facts) a->facts = *facts;
+    a->asks.kernel_format = CIO_FMT_NONE;    /* the driver's, unless the kernel asks */
+    a->params = new_params(kernel_params, a->facts.output_folder);
     cio_err e = {0};
     int npos = 0;
     char **pos = NULL;
@@ -210,7 +211,7 @@ void cio_app_init_folder(cio_app *a, int *argc, char ***argv, const char *kernel
     cio_app_note_repeated_args(a);
     cio_free(pos);
     if (cio_param_bool(a->params, "print_params")) {
-        if (a->rank == 0) cio_print_params(stdout, kernel, a->param_file, a->params, a->param_file_given, folder);
+        if (a->rank == 0) cio_print_params(stdout, kernel, a->param_file, a->params, a->param_file_given, &a->facts);
         cio_app_exit(a, 0);
     }
     if (a->rank == 0 && !cio_param_bool(a->params, "quiet")) cio_params_report_ignored(a->params, stderr);

@@ -10,7 +10,7 @@
 #include "engine/engine.h"
 #include "base/json.h"
 #include "app/outputs.h"
-#include "app/output_folder.h"
+#include "app/kernel_facts.h"
 #include "base/params.h"
 #include "app/repeat.h"
 #include "app/settings.h"
@@ -60,11 +60,11 @@ struct cio_app {
     int did_storage;
     cio_storage storage;        /* rank 0: every file's figures */
     char mode_note[256];        /* why the iotype was adjusted (filters need collective writes), or "" */
-    char mode_cause[48];        /* a kernel's cause for running another iotype than asked (results-schema.md), or "" */
+    char mode_cause[48];        /* why another iotype than asked runs (results-schema.md; iotype_effective.h), or "" */
     void *driver_conf;          /* what the driver's configure hook made of its parameters */
     int mode_adjusted;          /* the kernel's default iotype replaced by the driver's blocking mode */
     int param_file_given;       /* the parameter file was named on the command line */
-    const cio_output_folder *output_folder;   /* the kernel's (NULL: a program without a descriptor) */
+    cio_kernel_facts facts;     /* what the kernel's parameters decide (zero: a program without a descriptor) */
     int durable;                /* --fsync made the files durable before the last close */
     cio_context context;        /* file system, nodes, MPI, build (valid on rank 0 after finish) */
     cio_host_info host;         /* OS, CPU, memory, load at start and end (rank 0, after finish) */
@@ -96,9 +96,10 @@ struct cio_app {
 void cio_app_init(cio_app *a, int *argc, char ***argv, const char *kernel, const char *usage,
                   const cio_param_spec *kernel_params, const char *default_file, const char *builtin_name,
                   const char *builtin_text);
-/* The same for a kernel with an output folder: output_dir gets its default and help. */
+/* The same for a kernel described by its facts (kernel_facts.h): output_dir gets
+ * its default and help, --print_params answers with its rules. */
 void cio_app_init_folder(cio_app *a, int *argc, char ***argv, const char *kernel, const char *usage,
-                         const cio_param_spec *kernel_params, const cio_output_folder *folder,
+                         const cio_param_spec *kernel_params, const cio_kernel_facts *facts,
                          const char *default_file, const char *builtin_name, const char *builtin_text);
 
 /* Resolve driver, iotype, format (kernel_default when the user says "default";

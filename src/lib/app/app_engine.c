@@ -4,6 +4,7 @@
 #include "base/inputs.h"
 #include "app/app.h"
 #include "drivers/compress.h"
+#include "app/iotype_effective.h"
 #include "base/env.h"
 #include "drivers/io_util.h"
 #include "base/util.h"
@@ -43,7 +44,7 @@ static void resolve_settings(cio_app *a, cio_format kernel_default)
     cio_err e = {0};
     char note[512];
     a->asks.kernel = a->kernel;
-    a->asks.kernel_format = kernel_default;
+    if (kernel_default != CIO_FMT_NONE) a->asks.kernel_format = kernel_default;
     if (cio_settings_resolve(a->params, &a->asks, cio_settings_iotype_chosen(a->params, a->param_file_given), a->nprocs,
                              &a->set, note, sizeof note, &e) != 0)
         fail_all(a, &e);
@@ -91,9 +92,10 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
     cio_engine_cfg *c = &a->ecfg;
     memset(c, 0, sizeof *c);
     c->drv = d;
-    cio_mode mode = set->mode;
+    cio_mode mode;
+    const char *cause;
     c->opts.format = set->format;
-    c->opts.kernel_format = kernel_default;
+    c->opts.kernel_format = a->asks.kernel_format;
     c->opts.nofill = set->nofill;
     c->opts.chunking = set->chunking;
     c->opts.serial = set->serial;
@@ -101,7 +103,10 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
     c->opts.size_hint = set->size_hint;
     c->opts.deflate = set->deflate;
     c->opts.shuffle = set->shuffle;
-    if (cio_compress_setup(p, d, &c->opts, &mode, a->mode_note, sizeof a->mode_note, &e) != 0) fail_all(a, &e);
+    if (cio_iotype_effective(p, set, a->facts.iotype_rule, &c->opts, &mode, &cause, a->mode_note, sizeof a->mode_note,
+                             &e) != 0)
+        fail_all(a, &e);
+    snprintf(a->mode_cause, sizeof a->mode_cause, "%s", cause ? cause : "");
     c->opts.mode = mode;
     if (a->rank == 0 && a->mode_note[0] && !cio_param_bool(p, "quiet"))
         fprintf(stderr, "%s: note: %s\n", a->kernel, a->mode_note);

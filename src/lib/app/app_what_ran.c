@@ -10,11 +10,7 @@
 
 const char *cio_app_iotype_cause(const cio_app *a)
 {
-    if (a->mode_cause[0]) return a->mode_cause;
-    if (a->mode_fallback) return "nc4_nonblocking_fallback";
-    if (a->mode_adjusted) return "adjusted_for_driver";
-    if (a->mode_note[0]) return "filters_need_collective";
-    return NULL;
+    return a->mode_cause[0] ? a->mode_cause : NULL;   /* cio_iotype_effective's */
 }
 
 const char *cio_app_fsync_name(int mode)

@@ -311,6 +311,8 @@ static void json_plan(cio_json *j, const cio_app *a, const plan_result *res)
     cio_json_str(j, "driver", a->ecfg.drv->name);
     cio_json_str(j, "iotype", cio_mode_name(a->mode_asked));   /* as in the run's JSON */
     cio_json_str(j, "iotype_effective", cio_mode_name(a->ecfg.opts.mode));
+    if (cio_app_iotype_cause(a)) cio_json_str(j, "iotype_cause", cio_app_iotype_cause(a));
+    else cio_json_null(j, "iotype_cause");
     cio_json_str(j, "format", cio_format_name(a->ecfg.opts.format));
     cio_json_int(j, "max_request_bytes", a->ecfg.max_request);
     cio_json_obj_end(j);

@@ -41,13 +41,14 @@ int cio_kernel_main(const cio_kernel *k, void *ctx, int argc, char **argv)
     cio_app *a = &app;
     int nargc = argc;
     char **nargv = k->argv_rewrite ? k->argv_rewrite(argc, argv, &nargc) : argv;
-    cio_app_init_folder(a, &nargc, &nargv, k->name, k->usage, k->params, k->output_folder, k->default_file,
+    cio_app_init_folder(a, &nargc, &nargv, k->name, k->usage, k->params, &k->facts, k->default_file,
                         k->builtin_name, k->builtin_text);
     if (k->argv_rewrite) {      /* the JSON reports the command line as typed */
         a->argc = argc;
         a->argv = argv;
     }
     refuse(k, a);
+    if (k->facts.asks) k->facts.asks(a->params, &a->asks);
     cio_format fmt = k->setup ? k->setup(a, ctx) : CIO_FMT_NONE;
     cio_app_resolve_engine(a, fmt);
     if (k->configure) k->configure(a, ctx);

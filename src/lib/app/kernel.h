@@ -11,9 +11,12 @@
  * before anything runs.
  *
  * The order of the hooks (all optional but `output`):
+ *   (facts.asks  what its parameters alone ask of the settings: kernel_facts.h)
  *   setup      read the kernel's settings and inputs; set what must be set before
  *              the engine exists (hints, a driver); returns the kernel's format
- *   configure  adjust a->ecfg (resolved from the parameters) before the engine starts
+ *              where its inputs decide it (CIO_FMT_NONE: facts.asks' or the driver's)
+ *   configure  adjust a->ecfg (resolved from the parameters, the mode by
+ *              facts.iotype_rule too) before the engine starts
  *   --dry-run: dry_run_preamble (rank 0), then plan_rank for every virtual rank
  *   prepare    the real run's set-up (directories, domains, communicators)
  *   list_outputs  the paths the run will write, claimed before the first file
@@ -31,7 +34,9 @@ typedef struct cio_kernel {
     const char *name;               /* "gcrm_io": messages, JSON, the files' prefix */
     const char *usage;
     const cio_param_spec *params;   /* the kernel's own keys (CIO_PARAM_END) */
-    const cio_output_folder *output_folder;   /* its default, override and '' (output_folder.h) */
+    /* its output folder (default, override, ''), what its parameters alone ask of the
+     * settings, its own iotype rule: kernel_facts.h */
+    cio_kernel_facts facts;
     const char *default_file;       /* read when no parameter file is given and it exists */
     const char *builtin_name;       /* else this built-in input ("<built-in ...>") */
     const char *builtin_text;

@@ -3,6 +3,7 @@
 #include "drivers/driver.h"
 #include "base/json.h"
 #include "app/settings.h"
+#include "app/iotype_effective.h"
 
 #include <string.h>
 
@@ -76,17 +77,31 @@ static void print_drivers(cio_json *j)
     cio_json_obj_end(j);
 }
 
-/* The driver x iotype x format check, as the run makes it (before the kernel's own
- * requests, which only a run knows). */
-static void print_io(cio_json *j, const cio_params *p, const char *kernel, int param_file_given)
+/* The driver x iotype x format check and the mode that runs, as the run makes
+ * them (the same functions), from what the parameters alone decide: what the
+ * kernel asks of the settings from its inputs or its ranks (its setup step) only
+ * a run or a dry run knows. */
+static int resolve_io(const cio_params *p, const char *kernel, const cio_kernel_facts *f, int chosen, cio_settings *s, cio_mode *mode,
+                      const char **cause, cio_err *e)
 {
     cio_kernel_asks k = {.kernel = kernel, .kernel_format = CIO_FMT_NONE};
+    if (f->asks) f->asks(p, &k);
+    char note[512];
+    if (cio_settings_driver(p, &k, s, e) || cio_settings_iotype(p, chosen, s, note, sizeof note, e) ||
+        cio_settings_format(p, &k, s, e) || cio_settings_deflate(p, &k, s, e) || cio_settings_shuffle(p, &k, s, e))
+        return -1;
+    cio_driver_opts o = {.format = s->format, .deflate = s->deflate, .shuffle = s->shuffle};
+    return cio_iotype_effective(p, s, f->iotype_rule, &o, mode, cause, note, sizeof note, e);
+}
+
+static void print_io(cio_json *j, const cio_params *p, const char *kernel, int param_file_given,
+                     const cio_kernel_facts *f)
+{
     cio_settings s = {0};
     cio_err e = {0};
-    char note[512];
-    int refused = cio_settings_driver(p, &k, &s, &e) ||
-                  cio_settings_iotype(p, cio_settings_iotype_chosen(p, param_file_given), &s, note, sizeof note, &e) ||
-                  cio_settings_format(p, &k, &s, &e);
+    cio_mode mode = CIO_MODE_BLOCKING_COLLECTIVE;
+    const char *cause = NULL;
+    int refused = resolve_io(p, kernel, f, cio_settings_iotype_chosen(p, param_file_given), &s, &mode, &cause, &e) != 0;
     cio_json_obj(j, "io");
     if (refused) {
         cio_json_null(j, "driver");
@@ -94,7 +109,9 @@ static void print_io(cio_json *j, const cio_params *p, const char *kernel, int p
     } else {
         cio_json_str(j, "driver", s.driver->name);
         cio_json_str(j, "iotype", cio_mode_name(s.iotype));
-        cio_json_str(j, "iotype_effective", cio_mode_name(s.mode));
+        cio_json_str(j, "iotype_effective", cio_mode_name(mode));
+        if (cause) cio_json_str(j, "iotype_cause", cause);
+        else cio_json_null(j, "iotype_cause");
         cio_json_str(j, "format", cio_format_name(s.format));
         cio_json_null(j, "refused");
     }
@@ -124,7 +141,7 @@ static void print_output_folder(cio_json *j, const cio_params *p, const cio_outp
 }
 
 void cio_print_params(FILE *out, const char *kernel, const char *param_file, const cio_params *p,
-                      int param_file_given, const cio_output_folder *folder)
+                      int param_file_given, const cio_kernel_facts *facts)
 {
     cio_json j;
     cio_json_begin(&j, out, 1);
@@ -135,8 +152,8 @@ void cio_print_params(FILE *out, const char *kernel, const char *param_file, con
     cio_json_str(&j, "parameter_file", param_file);
     print_parameters(&j, p);
     print_drivers(&j);
-    print_io(&j, p, kernel, param_file_given);
-    print_output_folder(&j, p, folder);
+    print_io(&j, p, kernel, param_file_given, facts);
+    print_output_folder(&j, p, facts->output_folder);
     cio_json_obj_end(&j);
     cio_json_end(&j);
 }

@@ -7,15 +7,16 @@
 
 #include <stdio.h>
 #include "base/params.h"
-#include "app/output_folder.h"
+#include "app/kernel_facts.h"
 
 /* --print_params: the parameters as parsed, the drivers built, and "io": the
- * driver, iotype and format this run would use, or why the run refuses them (the
- * same resolution as the run's, app/settings.h), so that a sweep asks rather than
- * copies the rule; and "output_folder": the key that names the kernel's output
+ * driver, iotype and format this run would use, the mode that runs and why it
+ * differs (iotype_effective, iotype_cause), or why the run refuses them (the same
+ * functions as the run's: app/settings.h, app/iotype_effective.h, and the
+ * kernel's facts), so that a sweep asks rather than copies the rules; and "output_folder": the key that names the kernel's output
  * folder, its other names, its default and the variables that override it (null:
  * the program has none). */
 void cio_print_params(FILE *out, const char *kernel, const char *param_file, const cio_params *p,
-                      int param_file_given, const cio_output_folder *folder);
+                      int param_file_given, const cio_kernel_facts *facts);
 
 #endif

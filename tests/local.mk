@@ -40,6 +40,9 @@ tests_alter_var_SOURCES = tests/alter_var.c
 tests_alter_var_CPPFLAGS = $(AM_CPPFLAGS) $(NETCDF_CFLAGS) $(HDF5_CFLAGS)
 tests_alter_var_LDADD = $(CLIMIO_IO_LIBADD)
 EXTRA_DIST += tests/test_outputs_claim.sh tests/test_verify_layout.sh tests/test_paths_registry.sh tests/test_lock_owner.sh tests/test_names.sh tests/test_chunking_said.sh tests/test_inapplicable_settings.sh tests/test_ranks_same_args.sh tests/test_exercise_claims.sh
+# the output folder's names from each kernel's descriptor (mom_combine: mom_io's)
+TESTS += tests/test_output_folder_names.sh
+EXTRA_DIST += tests/test_output_folder_names.sh
 # the layers of src/lib, kernels that include no other kernel, no circle between files
 TESTS += tests/test_layers.sh
 EXTRA_DIST += tests/test_layers.sh

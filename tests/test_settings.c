@@ -191,10 +191,8 @@ static void fsync_verify_repetitions(void)
  * override (not over the command line), '' refused or standing for a folder. */
 static cio_params *parse_folder(const cio_output_folder *f, const char *text, char **argv)
 {
-    static cio_param_spec rows[2];
-    static const cio_param_spec alias[] = {{"cdf_output_path", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
-                                           CIO_PARAM_END};
-    const cio_param_spec *t[] = {cio_common_params, rows, alias, NULL};
+    static cio_param_spec rows[3];
+    const cio_param_spec *t[] = {cio_common_params, rows, NULL};
     cio_output_folder_rows(f, rows);
     cio_err e = {0};
     int argc = 0, npos = 0;
@@ -214,22 +212,39 @@ static cio_params *parse_folder(const cio_output_folder *f, const char *text, ch
 
 static void output_folder(void)
 {
-    const cio_output_folder plain = {.def = "out"};
-    const cio_output_folder gcrm = {.def = "./", .env = "CIO_TEST_OUTPUT_PATH", .empty_means = "./"};
+    const cio_output_folder plain = {.def = "out", .alias = "out"};
+    const cio_output_folder gcrm = {.def = "./", .alias = "cdf_output_path", .env = "CIO_TEST_OUTPUT_PATH",
+                                    .empty_means = "./"};
+    const cio_output_folder unnamed = {.def = "out"};
     const char *dir = NULL;
     char origin[256];
     cio_err e = {0};
+    cio_param_spec rows[3];
+    cio_output_folder_rows(&gcrm, rows);
+    CHECK_EQ_STR(rows[0].key, "output_dir");
+    CHECK_EQ_STR(rows[0].def, "./");
+    CHECK_EQ_STR(rows[1].key, "cdf_output_path");
+    CHECK(rows[1].type == CIO_P_ALIAS && strcmp(rows[1].def, "output_dir") == 0);
+    CHECK(rows[2].key == NULL);
+    cio_output_folder_rows(&unnamed, rows);
+    CHECK(rows[1].key == NULL);
+
     cio_params *p = parse_folder(&plain, "! nothing\n", NULL);
     CHECK_EQ_INT(cio_output_folder_resolve(p, &plain, &dir, origin, sizeof origin, &e), 0);
     CHECK_EQ_STR(dir, "out");
     CHECK_EQ_STR(origin, "default");
     cio_params_free(p);
 
-    p = parse_folder(&plain, "cdf_output_path /tmp/a\n", NULL);
+    p = parse_folder(&plain, "! the folder's other name\nout /tmp/a\n", NULL);
     CHECK_EQ_INT(cio_output_folder_resolve(p, &plain, &dir, origin, sizeof origin, &e), 0);
     CHECK_EQ_STR(dir, "/tmp/a");
-    CHECK_EQ_STR(origin, "t.in:1");
+    CHECK_EQ_STR(origin, "t.in:2");
     cio_params_free(p);
+    /* another kernel's name for it is no name of this one's */
+    CHECK(parse_folder(&plain, "cdf_output_path /tmp/a\n", NULL) == NULL);
+    CHECK_CONTAINS(folder_parse_error, "cdf_output_path");
+    CHECK(parse_folder(&unnamed, "out /tmp/a\n", NULL) == NULL);
+    CHECK_CONTAINS(folder_parse_error, "t.in:1");
 
     CHECK(parse_folder(&plain, "output_dir ''\n", NULL) == NULL);
     CHECK_CONTAINS(folder_parse_error, "t.in:1");

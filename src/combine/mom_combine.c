@@ -51,15 +51,20 @@ static const cio_param_spec combine_only[] = {
     CIO_PARAM_END,
 };
 
-/* mom_io's keys plus the combine's own, so the same parameter file serves both. */
+/* mom_io's keys, its output folder's (default and name out) and the combine's
+ * own, so the same parameter file serves both. */
 static cio_param_spec *combine_params(void)
 {
-    int n1 = 0, n2 = 0;
-    while (mom_params[n1].key) n1++;
-    while (combine_only[n2].key) n2++;
-    cio_param_spec *t = cio_calloc((size_t)(n1 + n2 + 1), sizeof *t);
-    memcpy(t, mom_params, (size_t)n1 * sizeof *t);
-    memcpy(t + n1, combine_only, (size_t)n2 * sizeof *t);
+    cio_param_spec folder[3];
+    cio_output_folder_rows(&mom_output_folder, folder);
+    int n1 = 0, n2 = 0, n3 = 0;
+    while (folder[n1].key) n1++;
+    while (mom_params[n2].key) n2++;
+    while (combine_only[n3].key) n3++;
+    cio_param_spec *t = cio_calloc((size_t)(n1 + n2 + n3 + 1), sizeof *t);
+    memcpy(t, folder, (size_t)n1 * sizeof *t);
+    memcpy(t + n1, mom_params, (size_t)n2 * sizeof *t);
+    memcpy(t + n1 + n2, combine_only, (size_t)n3 * sizeof *t);
     return t;
 }
 

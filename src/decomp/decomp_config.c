@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-const cio_output_folder decomp_output_folder = {.def = "out"};
+const cio_output_folder decomp_output_folder = {.def = "out", .alias = "out"};
 
 const cio_param_spec decomp_params[] = {
     {"decomp", CIO_P_STRING, "BLOCK",
@@ -54,7 +54,6 @@ const cio_param_spec decomp_params[] = {
      "canonical: the arrays as the model has them (pioperf, e3sm_io -x canonical); blob: each rank's elements "
      "contiguous, its requests stored beside them (e3sm_io -x blob; the file depends on the process count)",
      "canonical|blob", 0, 0, 0},
-    {"out", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
     {"file", CIO_P_STRING, "decomp_io", "output file name without .nc", 0, 0, 0, CIO_PF_NONEMPTY},
     {"pioperf", CIO_P_STRING, NULL,
      "run pioperf's experiment from this namelist (pioperf.nl): its decompositions, iotypes, rearrangers, I/O "

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const cio_output_folder exercise_output_folder = {.def = "out"};
+static const cio_output_folder exercise_output_folder = {.def = "out", .alias = "out"};
 static const cio_kernel_facts exercise_facts = {.output_folder = &exercise_output_folder};
 
 static const cio_param_spec exercise_params[] = {
@@ -25,7 +25,6 @@ static const cio_param_spec exercise_params[] = {
     {"blocks", CIO_P_INT, "2", "slabs per rank for temp", 0, 1, 1e6, 0},
     {"reopen", CIO_P_BOOL, "true", "close and reopen the file for every record", 0, 0, 0, 0},
     {"flush", CIO_P_CHOICE, "file", "wait after each field or once per file", "field|file", 0, 0, 0},
-    {"out", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
     {"mkdir", CIO_P_BOOL, "true", "create the output folder (false: the driver meets a missing one)", 0, 0, 0, 0},
     {"extras", CIO_P_BOOL, "false", "add a scalar, a padded short record variable and an int64 variable", 0, 0, 0, 0},
     CIO_PARAM_END,

@@ -14,7 +14,7 @@
 /* GCRM-IO lets GCRM_OUTPUT_PATH override the file (the command line wins over
  * both) and takes '' as the current folder. */
 const cio_output_folder gcrm_output_folder = {
-    .def = "./", .env = "GCRM_OUTPUT_PATH", .empty_means = "./",
+    .def = "./", .alias = "cdf_output_path", .env = "GCRM_OUTPUT_PATH", .empty_means = "./",
     .help = "directory for every netCDF file (GCRM_OUTPUT_PATH in the environment overrides the file)",
 };
 
@@ -32,7 +32,6 @@ const cio_param_spec gcrm_params[] = {
     {"io_desc_file", CIO_P_STRING, "./ZGrd.desc", "variable descriptor file", 0, 0, 0, CIO_PF_NONEMPTY},
     {"io_config_file", CIO_P_STRING, "./ZGrd.fcfg", "file configuration: which fields go in which history files",
      0, 0, 0, CIO_PF_NONEMPTY},
-    {"cdf_output_path", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
     {"cdf_output_frequency", CIO_P_INT, "600", "seconds of model time between history records", 0, 1, 1e12, 0},
     {"cdf_output_nsamples", CIO_P_INT, "8", "records per history file before a new file starts", 0, 1, 1e12, 0},
     {"cdf_grid_option", CIO_P_CHOICE, "all_files",

@@ -14,7 +14,7 @@
 /* Defaults are the 0.25 degree case of Yang, Ward & Evans (2020): 1440x1080x50,
  * 240 PEs as 16x15 with 8x15 io domains, one record per 30-minute ocean step for
  * one model day.  Without a parameter file mom_io runs the tiny built-in grid. */
-const cio_output_folder mom_output_folder = {.def = "out"};
+const cio_output_folder mom_output_folder = {.def = "out", .alias = "out"};
 
 const cio_param_spec mom_params[] = {
     /* overrides the suite's default: FMS writes each field with one collective put */
@@ -53,7 +53,6 @@ const cio_param_spec mom_params[] = {
      "write_static does (names ending in _c: velocity grid)", 0, 0, 0, 0},
     {"pack", CIO_P_CHOICE, "2", "FMS packing of the fields: 2 = float32, 1 = float64", "1|2", 0, 0, 0},
     MOM_PLAIN_PARAMS(CIO_PLAIN_ROW)
-    {"out", CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0},
     {"file", CIO_P_STRING, "ocean", "file name without .nc (FMS appends .nc and, for sets, .NNNN)", 0, 0, 0, CIO_PF_NONEMPTY},
     {"flush", CIO_P_CHOICE, "field", "complete writes after each field (FMS) or once per record", "field|record", 0,
      0, 0},

@@ -133,7 +133,7 @@ static char *parameter_text(cio_app *a, const char *path, const char *builtin_na
 /* The common options, the kernel's output folder, every driver's own, the kernel's. */
 static cio_params *new_params(const cio_param_spec *kernel_params, const cio_output_folder *folder)
 {
-    static cio_param_spec folder_rows[2];
+    static cio_param_spec folder_rows[3];
     const cio_param_spec *tables[64];
     int nt = 0;
     tables[nt++] = cio_common_params;

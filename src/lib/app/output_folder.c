@@ -13,13 +13,16 @@ static const cio_param_spec *common_row(void)
     cio_die("internal: the common table has no output_dir");
 }
 
-void cio_output_folder_rows(const cio_output_folder *f, cio_param_spec rows[2])
+void cio_output_folder_rows(const cio_output_folder *f, cio_param_spec rows[3])
 {
-    rows[0] = *common_row();
-    rows[0].def = f->def;
-    if (f->help) rows[0].help = f->help;
-    if (f->empty_means) rows[0].flags &= ~(unsigned)CIO_PF_NONEMPTY;
-    memset(&rows[1], 0, sizeof rows[1]);
+    int n = 0;
+    rows[n] = *common_row();
+    rows[n].def = f->def;
+    if (f->help) rows[n].help = f->help;
+    if (f->empty_means) rows[n].flags &= ~(unsigned)CIO_PF_NONEMPTY;
+    n++;
+    if (f->alias) rows[n++] = (cio_param_spec){f->alias, CIO_P_ALIAS, "output_dir", NULL, 0, 0, 0, 0};
+    memset(&rows[n], 0, sizeof rows[n]);
 }
 
 int cio_output_folder_resolve(const cio_params *p, const cio_output_folder *f, const char **dir, char *origin,

@@ -1,9 +1,8 @@
 /* The output folder: one common setting, output_dir (its row in settings.c's common table:
- * type, help, '' refused), with each kernel's default, the environment variable
- * its users may override it with, and what '' means for it, given in the
- * kernel's descriptor.  Its other names, the kernels' users' spellings
- * (GCRM-IO's cdf_output_path, mom_io's out), are alias rows of the kernel's
- * table, as every other historical spelling. */
+ * type, help, '' refused), with each kernel's default, its users' other name
+ * for it, the environment variable they may override it with, and what ''
+ * means for it, all given in the kernel's descriptor: a kernel's own table
+ * has no row for the folder. */
 #ifndef CLIMIO_OUTPUT_FOLDER_H
 #define CLIMIO_OUTPUT_FOLDER_H
 
@@ -13,15 +12,16 @@
 
 typedef struct cio_output_folder {
     const char *def;            /* the kernel's default folder */
+    const char *alias;          /* its users' name for it, e.g. GCRM-IO's cdf_output_path (NULL: none) */
     const char *env;            /* a variable that overrides the parameter file, not the command line (NULL: none) */
     const char *empty_means;    /* the folder '' stands for (NULL: '' is refused) */
     const char *help;           /* --help's text (NULL: the common row's) */
 } cio_output_folder;
 
 /* The common row made the kernel's (its default, its help, '' allowed when it
- * means a folder), to follow the common table in cio_params_new's tables:
- * rows[0], then CIO_PARAM_END. */
-void cio_output_folder_rows(const cio_output_folder *f, cio_param_spec rows[2]);
+ * means a folder), then f->alias's row when it has one, then CIO_PARAM_END: a
+ * table to follow the common table in cio_params_new's tables. */
+void cio_output_folder_rows(const cio_output_folder *f, cio_param_spec rows[3]);
 
 /* The folder a run writes into: output_dir as given (or the kernel's default),
  * else f->env's value when the command line did not set it, '' replaced by

@@ -258,9 +258,13 @@ def check_parameters(sweep, exe, env):
             names[name] = entry["key"]
         problem = kp.io_problem()
         if problem:
+            # the setting the kernel's words name (quantize, szip), else the driver, iotype or format
+            where = _culprit(sweep, chosen, problem)
             line = next((ln for n, _, ln in chosen if names.get(n) in ("driver", "iotype", "format")), None)
-            raise SweepError("%s:%d: %s cannot run %s: %s; leave the point out with [[exclude]]" % (
-                sweep.path, line or sweep.locator.line("parameters"), sweep.kernel, point, problem))
+            if where == sweep.where("parameters") and line:
+                where = "%s:%d" % (sweep.path, line)
+            raise SweepError("%s: %s cannot run %s: %s; leave the point out with [[exclude]]" % (
+                where, sweep.kernel, point, problem))
     for name, kname in names.items():
         if kname == base.canonical(sweep.output_parameter or ""):
             raise SweepError("%s: %s: expected a kernel parameter the sweep does not set itself, found '%s' (the "

@@ -142,6 +142,16 @@ def test_driver_iotype_points_the_driver_cannot_run(gcrm, tmp_path):
     assert "3 run(s)" in p.stdout
 
 
+def test_io_refusal_names_the_setting_it_is_about(gcrm, tmp_path):
+    """A refusal of the io settings (the filters' check, quantize's value) names
+    the line of the setting the kernel's words name, not the driver's."""
+    sw = sweep(tmp_path, '[parameters]\nlevel_max = 3\nquantize = ["none", "bitround:x"]\n' + CHEAP)
+    p = run_tool(["run", sw, "--dry-run"], cwd=str(tmp_path), check=False)
+    assert p.returncode == 2
+    assert p.stderr.startswith("climio-sweep: error: %s:8: gcrm_io cannot run " % sw), p.stderr
+    assert "quantize expects none, bitgroom:NSD, granularbr:NSD or bitround:NSD" in p.stderr
+
+
 def test_print_params_says_whether_the_run_accepts_its_io(gcrm, tmp_path):
     """--print_params resolves driver, iotype and format as the run does: the sweep's one source of that rule."""
     doc = json.loads(print_params(["--driver", "null", "--iotype", "blocking_independent"], str(tmp_path)).stdout)

@@ -58,6 +58,9 @@ if has netcdf; then
     --driver netcdf --format nc4 --iotype nonblocking_independent --nc4_nonblocking_fallback true
   # the kernel's default iotype, which the driver lacks: its blocking mode
   same gcrm/gcrm_io "netcdf blocking_collective blocking_collective adjusted_for_driver cdf2" $gcrm --driver netcdf
+  # engine_exercise's default format: CDF-5, where the driver writes it
+  same exercise/engine_exercise "netcdf blocking_collective blocking_collective adjusted_for_driver cdf5" \
+    --driver netcdf
   # pfio_io's own default: the netcdf driver and netCDF-4 (MAPL's writers)
   same pfio/pfio_io "netcdf blocking_independent blocking_independent None nc4"
   same pfio/pfio_io "netcdf blocking_independent blocking_collective filters_need_collective nc4" \

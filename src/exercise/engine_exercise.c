@@ -14,7 +14,15 @@
 #include <string.h>
 
 static const cio_output_folder exercise_output_folder = {.def = "out", .alias = "out"};
-static const cio_kernel_facts exercise_facts = {.output_folder = &exercise_output_folder};
+
+/* What its parameters alone ask (kernel_facts.h): CDF-5, where the driver writes it. */
+static void exercise_asks(const cio_params *p, cio_kernel_asks *k)
+{
+    (void)p;
+    k->kernel_format = CIO_FMT_CDF5;
+}
+
+static const cio_kernel_facts exercise_facts = {.output_folder = &exercise_output_folder, .asks = exercise_asks};
 
 static const cio_param_spec exercise_params[] = {
     {"driver", CIO_P_STRING, "null", "I/O driver", 0, 0, 0, 0},
@@ -202,7 +210,8 @@ int main(int argc, char **argv)
         .reopen = cio_param_bool(p, "reopen"), .per_field = strcmp(cio_param_str(p, "flush"), "field") == 0,
         .comm = app.comm, .extras = cio_param_bool(p, "extras"), .app = &app,
     };
-    cio_app_setup_engine(&app, CIO_FMT_CDF5);
+    exercise_facts.asks(p, &app.asks);
+    cio_app_setup_engine(&app, CIO_FMT_NONE);   /* exercise_asks' */
     x.is_null = !app.ecfg.drv->stores_data;
     cio_format fmt = app.ecfg.opts.format;
     x.has_int64 = fmt != CIO_FMT_CDF1 && fmt != CIO_FMT_CDF2 && fmt != CIO_FMT_NC4C;

@@ -228,6 +228,7 @@ def check_parameters(sweep, exe, env):
             raise SweepError("%s: base: expected UTF-8 text, found a byte that is not UTF-8 in %s (%s)" % (
                 base_where, key, origin))
     settings = _settings_of(sweep)
+    implied, why = _file_iotype(sweep, base, settings)
     names = {}
     seen = {}
     sweep.point_io = {}
@@ -242,7 +243,7 @@ def check_parameters(sweep, exe, env):
         if key in seen:
             sweep.point_io[point_name(sweep, pt)] = seen[key]
             continue
-        opts = ["--%s=%s" % (n, option_text(v)) for n, v, _ in chosen]
+        opts = implied + ["--%s=%s" % (n, option_text(v)) for n, v, _ in chosen]
         point = ", ".join("%s = %s" % (n, _show(v)) for n, v, _ in chosen) or "the base settings"
         try:
             kp = print_params(exe, sweep.base, opts, env)
@@ -263,8 +264,8 @@ def check_parameters(sweep, exe, env):
             line = next((ln for n, _, ln in chosen if names.get(n) in ("driver", "iotype", "format")), None)
             if where == sweep.where("parameters") and line:
                 where = "%s:%d" % (sweep.path, line)
-            raise SweepError("%s: %s cannot run %s: %s; leave the point out with [[exclude]]" % (
-                where, sweep.kernel, point, problem))
+            raise SweepError("%s: %s cannot run %s: %s%s; leave the point out with [[exclude]]" % (
+                where, sweep.kernel, point, problem, why))
     for name, kname in names.items():
         if kname == base.canonical(sweep.output_parameter or ""):
             raise SweepError("%s: %s: expected a kernel parameter the sweep does not set itself, found '%s' (the "
@@ -276,6 +277,23 @@ def check_parameters(sweep, exe, env):
                 sweep.where("parameters", name), _esc(name), kname))
     sweep.param_names = names
     return base
+
+
+def _file_iotype(sweep, base, settings):
+    """Each run reads its settings from a parameter file, where an iotype is the
+    user's choice (a driver without it refuses it) rather than the kernel's
+    default (adjusted to the driver).  Without a base file, an iotype the
+    built-in input sets is written into every run's file: the kernel is asked
+    with it given, as the runs will give it.  Returns (options, the words that
+    say where it comes from)."""
+    if sweep.base or not base.is_set("iotype"):
+        return [], ""
+    origin = (base.params.get("iotype") or {}).get("origin")
+    if origin in ("default", "command line") or any(base.canonical(_norm(n)) == "iotype" for n, _, _ in settings):
+        return [], ""
+    value = base.value("iotype")
+    return ["--iotype=%s" % value], (" (iotype %s is the built-in input's, %s, which every run's parameter file "
+                                     "repeats: set iotype in [parameters])" % (value, origin))
 
 
 def _culprit(sweep, chosen, message):

@@ -106,3 +106,29 @@ def test_planner_asks_the_kernel_about_filters(tmp_path):
     p = run_tool(["run", gcrm_sweep(tmp_path, "f", 'driver = "netcdf"\niotype = "blocking_independent"\n'
                                     'deflate = 1\nformat = "nc4"\n'), "--dry-run", "--no-check"], cwd=str(tmp_path))
     assert "runs as something else" not in p.stdout
+
+
+def test_planner_asks_with_the_iotype_each_run_reads_from_its_file(tmp_path):
+    """gcrm_io's built-in input sets iotype nonblocking_collective; run alone with
+    a driver without it, the kernel runs its blocking mode (the kernel's default),
+    but every run of a sweep reads it from its parameter file, where it is chosen
+    and refused: the planner refuses the point before any run instead of saying
+    it will run blocking_collective."""
+    if not os.access(GCRM, os.X_OK):
+        pytest.fail("%s is not built" % GCRM)
+    drivers = json.loads(subprocess.run([GCRM, "--print_params"], stdout=subprocess.PIPE, text=True,
+                                        env=tool_env()).stdout)["drivers"]
+    lacking = [d for d, v in drivers.items() if "nonblocking_collective" not in v["iotypes"]]
+    if not lacking:
+        pytest.skip("every driver built has nonblocking_collective")
+    p = run_tool(["run", gcrm_sweep(tmp_path, "i", 'driver = "%s"\n' % lacking[0]), "--dry-run"],
+                 cwd=str(tmp_path), check=False)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert "runs as something else" not in p.stdout
+    assert re.search(r"i\.toml:10: gcrm_io cannot run .*driver = \"%s\": .*has no nonblocking_collective mode.* "
+                     r"\(iotype nonblocking_collective is the built-in input's, <built-in zgrd.in>:\d+, which every "
+                     r"run's parameter file repeats: set iotype in \[parameters\]\)" % lacking[0], p.stderr), p.stderr
+    # with the iotype in [parameters], the kernel's answer holds for the runs
+    assert planner_notes(tmp_path, "j", 'driver = "%s"\niotype = "nonblocking_collective"\n'
+                         'nc4_nonblocking_fallback = true\n' % lacking[0])[0].startswith(
+        "runs as something else: np1: asked nonblocking_collective, runs blocking_collective")

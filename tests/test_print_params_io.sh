@@ -58,6 +58,8 @@ if has netcdf; then
     --driver netcdf --format nc4 --iotype nonblocking_independent --nc4_nonblocking_fallback true
   # the kernel's default iotype, which the driver lacks: its blocking mode
   same gcrm/gcrm_io "netcdf blocking_collective blocking_collective adjusted_for_driver cdf2" $gcrm --driver netcdf
+  # mom_io's pattern serial named: FMS's single writer, through the serial netCDF-C API in CDF-1
+  same mom/mom_io "netcdf blocking_collective blocking_collective None cdf1" --pattern serial
   # engine_exercise's default format: CDF-5, where the driver writes it
   same exercise/engine_exercise "netcdf blocking_collective blocking_collective adjusted_for_driver cdf5" \
     --driver netcdf

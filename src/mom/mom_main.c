@@ -64,10 +64,40 @@ static const char *read_path(mom_ctx *m, char *buf, size_t len, cio_err *e)
     return buf;
 }
 
+/* What FMS asks of a pattern with one writer a file (serial, iodomain, perpe):
+ * with --single_writer serial and a netCDF driver, the serial netCDF-C API with
+ * FMS's chunk-size hint (NC_BLKSZ_<file>, NC_BLKSZ, 64k) and MOM5's classic
+ * format (mpp_io_connect.inc, -Duse_netCDF3).  A pure function of the
+ * parameters and the pattern, for the run and --print_params alike. */
+typedef enum { SW_NONE, SW_SERIAL, SW_NONBLOCKING, SW_NO_SERIAL_DRIVER } single_writer_path;
+
+static single_writer_path single_writer_asks(const cio_params *p, mom_pattern pattern, cio_kernel_asks *k)
+{
+    int single = pattern == MOM_PAT_SERIAL || pattern == MOM_PAT_IODOMAIN || pattern == MOM_PAT_PERPE;
+    const char *drv = cio_param_str(p, "driver");
+    const cio_driver *d = drv ? cio_driver_find(drv) : cio_drivers[0];
+    /* only netCDF files have FMS's serial path; other libraries keep their own */
+    if (!single || strcmp(cio_param_str(p, "single_writer"), "serial") != 0 || !d || !cio_driver_writes_netcdf(d))
+        return SW_NONE;
+    cio_mode mode;
+    /* netCDF-C's serial API has no nonblocking calls: the asked mode keeps the MPI-IO path */
+    if (cio_mode_from_name(cio_param_str(p, "iotype"), &mode) == 0 && cio_mode_nonblocking(mode)) return SW_NONBLOCKING;
+    const cio_driver *serial = cio_driver_with_serial_api();
+    if (!serial) return SW_NO_SERIAL_DRIVER;
+    const char *origin = "single_writer serial (mom_io)";
+    k->driver = serial;
+    k->driver_origin = origin;
+    k->driver_always = 1;
+    k->serial = 1;
+    k->serial_origin = origin;
+    k->size_hint_env = !cio_param_isset(p, "size_hint") && !cio_param_isset(p, "size_hint_env");
+    k->format = CIO_FMT_CDF1;
+    k->format_origin = origin;
+    return SW_SERIAL;
+}
+
 /* FMS's file tuning, before the engine exists: every file's header gets
- * header_buffer_val (16 KiB) of free space; single-writer files go through the
- * serial netCDF-C API with FMS's chunk-size hint (NC_BLKSZ_<file>, NC_BLKSZ, 64k) and MOM5's classic format
- * (mpp_io_connect.inc, -Duse_netCDF3), unless --single_writer mpiio. */
+ * header_buffer_val (16 KiB) of free space; the single-writer asks, said. */
 static void fms_file_tuning(cio_app *a, const mom_config *c)
 {
     cio_params *p = a->params;
@@ -77,23 +107,18 @@ static void fms_file_tuning(cio_app *a, const mom_config *c)
     /* FMS never sets chunks (parallel_chunk is off by default): netCDF-C's own */
     k->chunking = "default";
     k->chunking_origin = "FMS default (mom_io)";
-    int single = c->pattern == MOM_PAT_SERIAL || c->pattern == MOM_PAT_IODOMAIN || c->pattern == MOM_PAT_PERPE;
     const char *drv = cio_param_str(p, "driver");
     const cio_driver *d = drv ? cio_driver_find(drv) : cio_drivers[0];
-    /* only netCDF files have FMS's serial path; other libraries keep their own */
-    if (!single || strcmp(cio_param_str(p, "single_writer"), "serial") != 0 || !d || !cio_driver_writes_netcdf(d))
+    switch (single_writer_asks(p, c->pattern, k)) {
+    case SW_NONE:
         return;
-    cio_mode mode;
-    if (cio_mode_from_name(cio_param_str(p, "iotype"), &mode) == 0 && cio_mode_nonblocking(mode)) {
-        /* netCDF-C's serial API has no nonblocking calls: the asked mode keeps the MPI-IO path */
+    case SW_NONBLOCKING:
         if (a->rank == 0 && !cio_param_bool(p, "quiet"))
             printf("mom_io: iotype %s (%s) has no serial netCDF-C form: pattern %s writes through the %s driver on "
                    "MPI_COMM_SELF, as --single_writer mpiio\n",
                    cio_param_str(p, "iotype"), cio_param_origin(p, "iotype"), mom_pattern_name(c->pattern), d->name);
         return;
-    }
-    const cio_driver *serial = cio_driver_with_serial_api();
-    if (!serial) {
+    case SW_NO_SERIAL_DRIVER:
         /* asked for by name: only a real run needs it; by default: the closest built path */
         if (cio_param_isset(p, "single_writer") && !cio_param_bool(p, "dry_run"))
             cio_die_all(a->comm, "%s: single_writer serial writes one-writer files with the serial netCDF-C API, and no "
@@ -104,30 +129,25 @@ static void fms_file_tuning(cio_app *a, const mom_config *c)
                             "as --single_writer mpiio", cio_param_origin(p, "single_writer"), cio_driver_names(),
                             mom_pattern_name(c->pattern), d->name);
         return;
+    case SW_SERIAL:
+        if (drv && d != k->driver && a->rank == 0 && !cio_param_bool(p, "quiet"))
+            printf("mom_io: pattern %s writes its files with the serial netCDF-C API (single_writer serial, as FMS); "
+                   "driver %s (%s) applies to the parallel pattern and to --single_writer mpiio\n",
+                   mom_pattern_name(c->pattern), drv, cio_param_origin(p, "driver"));
+        return;
     }
-    if (drv && d != serial && a->rank == 0 && !cio_param_bool(p, "quiet"))
-        printf("mom_io: pattern %s writes its files with the serial netCDF-C API (single_writer serial, as FMS); "
-               "driver %s (%s) applies to the parallel pattern and to --single_writer mpiio\n",
-               mom_pattern_name(c->pattern), drv, cio_param_origin(p, "driver"));
-    const char *origin = "single_writer serial (mom_io)";
-    k->driver = serial;
-    k->driver_origin = origin;
-    k->driver_always = 1;
-    k->serial = 1;
-    k->serial_origin = origin;
-    /* FMS mpp_open: the hint from NC_BLKSZ_<file name>, else NC_BLKSZ, else 64k */
-    k->size_hint_env = !cio_param_isset(p, "size_hint") && !cio_param_isset(p, "size_hint_env");
-    k->format = CIO_FMT_CDF1;
-    k->format_origin = origin;
 }
 
 /* ---------------------------------------------------------------- the descriptor's steps */
 /* What its parameters alone ask (kernel_facts.h): FMS's default, 64-bit offset
- * files; single_writer serial's own asks need the decomposition (mom_setup). */
+ * files, and a pattern named with one writer a file, its single-writer asks;
+ * pattern auto's is known from the decomposition only (mom_setup). */
 static void mom_asks(const cio_params *p, cio_kernel_asks *k)
 {
-    (void)p;
     k->kernel_format = CIO_FMT_CDF2;
+    const char *pat = cio_param_str(p, "pattern");
+    for (int i = 0; i < MOM_PAT_AUTO; i++)
+        if (strcmp(pat, mom_pattern_name((mom_pattern)i)) == 0) single_writer_asks(p, (mom_pattern)i, k);
 }
 
 static cio_format mom_setup(cio_app *a, void *ctx)

@@ -168,14 +168,18 @@ char *gcrm_read_input(const cio_app *a, const char *key, char *name, size_t name
         return cio_strdup(builtin);
     }
     if (where) MPI_Bcast(alt, sizeof alt, MPI_CHAR, 0, a->comm);
-    const char *use = where ? alt : path;
+    const char *use = where == 1 ? alt : path;
     cio_err re = {0};
     char src[600];
     snprintf(src, sizeof src, "%s (%s)", key, origin);
     if (a->rank == 0) cio_inputs_add(use, src, CIO_INPUT_READ);
     char *text = cio_read_file_bcast(use, a->comm, &re);
     if (!text) {
-        cio_seterr(e, "%s: %s '%s' cannot be read (%s)", origin, key, path, re.msg);
+        if (where == 2 && alt[0])
+            cio_seterr(e, "%s: %s '%s' cannot be read (%s), nor '%s' beside the parameter file", origin, key, path,
+                       re.msg, alt);
+        else
+            cio_seterr(e, "%s: %s '%s' cannot be read (%s)", origin, key, path, re.msg);
         return NULL;
     }
     snprintf(name, namelen, "%s", use);

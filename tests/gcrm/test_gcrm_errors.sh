@@ -64,6 +64,11 @@ sed "s|^io_desc_file .*|io_desc_file $d/nope.desc|" "$d/zgrd.in" >"$d/bad6.in"
 expect_fail_1 "bad6.in:5: io_desc_file '$d/nope.desc' cannot be read" "$prog" "$d/bad6.in" --driver null
 expect_fail_1 "command line: io_config_file 'missing.fcfg' cannot be read" "$prog" "$d/zgrd.in" --driver null --io_config_file missing.fcfg
 expect_fail_1 "no-such-zgrd.in: cannot open: No such file or directory" "$prog" "$TESTTMP/no-such-zgrd.in" --driver null
+# looked for in the current folder, then beside the parameter file: the message names both
+expect_fail_1 "command line: io_config_file 'missing.fcfg' cannot be read (missing.fcfg: cannot open: No such file or directory), nor '$d/missing.fcfg' beside the parameter file" \
+    "$prog" "$d/zgrd.in" --driver null --io_config_file missing.fcfg
+(cd "$d" && expect_fail_1 "command line: io_config_file 'missing.fcfg' cannot be read (missing.fcfg: cannot open: No such file or directory)" \
+    "$prog" zgrd.in --driver null --io_config_file missing.fcfg)
 
 # bad descriptor and fcfg lines
 sed 's/^dimension     time cells layers nprog$/dimension     time cells layerz nprog/' "$d/ZGrd.desc" >"$d/bad.desc"

@@ -2,7 +2,8 @@
 # The output folder's other name comes from each kernel's descriptor: every
 # kernel's --print_params lists it in output_folder.names and --help lists it,
 # a parameter file line under that name sets output_dir with its file:line, a
-# name that is not the kernel's is refused; mom_combine reads mom_io's
+# name that is not the kernel's is refused; the run's JSON gives the folder it
+# used (gcrm_io's GCRM_OUTPUT_PATH); mom_combine reads mom_io's
 # parameter files, out included, and finds the set mom_io wrote there.
 # sanitizers: yes
 . "$top_srcdir/tests/lib.sh"
@@ -27,6 +28,19 @@ check gcrm_io "$b/gcrm/gcrm_io" cdf_output_path "['output_dir', 'cdf_output_path
 check mom_io "$b/mom/mom_io" out "['output_dir', 'out']"
 check decomp_io "$b/decomp/decomp_io" out "['output_dir', 'out']"
 check engine_exercise "$b/exercise/engine_exercise" out "['output_dir', 'out']"
+
+# gcrm_io: GCRM_OUTPUT_PATH overrides the file's cdf_output_path; the run's JSON
+# gives the folder it used, with that origin (the command line overrides both)
+gcrm="--level_max 3 --end_days 0 --end_minutes 15 --restart_interval 0 --cdf_output_frequency 900
+  --physics_mode disabled --io_config_file $top_srcdir/inputs/ZGrd.LZ.fcfg.nophys --driver null --quiet true"
+GCRM_OUTPUT_PATH="$TESTTMP/env_out" run 1 "$b/gcrm/gcrm_io" gcrm_io.in $gcrm --json env.json >env.log 2>&1 \
+  || { cat env.log; fail "gcrm_io with GCRM_OUTPUT_PATH"; }
+got=$(json_get env.json '(d["config"]["output_dir"]["value"], d["config"]["output_dir"]["origin"])')
+[ "$got" = "('$TESTTMP/env_out', 'environment GCRM_OUTPUT_PATH')" ] || fail "gcrm_io: GCRM_OUTPUT_PATH: config gave $got"
+GCRM_OUTPUT_PATH="$TESTTMP/env_out" run 1 "$b/gcrm/gcrm_io" gcrm_io.in $gcrm --output_dir "$TESTTMP/cl_out" \
+  --json cl.json >cl.log 2>&1 || { cat cl.log; fail "gcrm_io with GCRM_OUTPUT_PATH and --output_dir"; }
+got=$(json_get cl.json '(d["config"]["output_dir"]["value"], d["config"]["output_dir"]["origin"])')
+[ "$got" = "('$TESTTMP/cl_out', 'command line')" ] || fail "gcrm_io: --output_dir over GCRM_OUTPUT_PATH: config gave $got"
 
 # pfio_io has no other name for its folder, and no kernel takes another's
 run 1 "$b/pfio/pfio_io" --print_params >pfio.json 2>pfio.err || { cat pfio.err; fail "pfio_io --print_params"; }

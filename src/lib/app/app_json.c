@@ -198,6 +198,21 @@ static void json_io(cio_json *j, cio_app *a)
     cio_json_obj_end(j);
 }
 
+/* The output folder the run used, where the environment (gcrm_io's
+ * GCRM_OUTPUT_PATH) or the kernel's meaning of '' gave another than the store's. */
+static int output_folder_shown(const cio_app *a, const char *key, char *val, size_t n, char *origin, size_t on)
+{
+    const char *dir;
+    cio_err e = {0};
+    if (strcmp(key, "output_dir") != 0 || !a->facts.output_folder ||
+        cio_output_folder_resolve(a->params, a->facts.output_folder, &dir, origin, on, &e) != 0)
+        return 0;
+    if (strcmp(dir, cio_param_str(a->params, key)) == 0 && strcmp(origin, cio_param_origin(a->params, key)) == 0)
+        return 0;
+    snprintf(val, n, "%s", dir);
+    return 1;
+}
+
 /* Every key but aliases: the run's value where the resolution changed it. */
 static void json_config(cio_json *j, cio_app *a)
 {
@@ -208,7 +223,11 @@ static void json_config(cio_json *j, cio_app *a)
         cio_json_obj(j, s->key);
         char resolved[4096];
         const char *origin = NULL;
-        if (cio_settings_shown(&a->set, s->key, resolved, sizeof resolved, &origin)) {
+        char folder_origin[600];
+        if (output_folder_shown(a, s->key, resolved, sizeof resolved, folder_origin, sizeof folder_origin)) {
+            cio_json_str(j, "value", resolved);
+            cio_json_str(j, "origin", folder_origin);
+        } else if (cio_settings_shown(&a->set, s->key, resolved, sizeof resolved, &origin)) {
             json_resolved_value(j, s->type, resolved);   /* the run's value, not the store's */
             cio_json_str(j, "origin", origin);
         } else {

@@ -56,6 +56,10 @@ printf '! as mom_combine --help says\nout %s/set\n' "$TESTTMP" >m.in
 run 1 "$mc" m.in --print_params >mc.json 2>mc.err || { cat mc.err; fail "mom_combine --print_params"; }
 got=$(json_get mc.json '(d["parameters"]["output_dir"]["value"], d["parameters"]["output_dir"]["origin"])')
 [ "$got" = "('$TESTTMP/set', 'm.in:2')" ] || fail "mom_combine: out in a file gave output_dir $got"
+# without a parameter file: --print_params is climio's form's; a misspelt --out is named, not taken for mppnccombine's
+run 1 "$mc" --print_params >mc0.json 2>mc0.err || { cat mc0.err; fail "mom_combine --print_params"; }
+[ "$(json_get mc0.json 'd["kernel"]')" = mom_combine ] || fail "mom_combine --print_params: not its parameters"
+expect_fail 1 "no output file given, and '--outt' is no option of climio's form" "$mc" --outt "$TESTTMP/set"
 run 1 "$mc" m.in --help >mc.help 2>&1 || fail "mom_combine --help"
 grep -q '^  --out VALUE  *the same as --output_dir' mc.help || fail "mom_combine: --help does not list --out"
 grep -q '^  --output_dir VALUE  *folder of the output files \[default: out\]$' mc.help \

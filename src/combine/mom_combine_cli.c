@@ -87,10 +87,12 @@ static int is_parameter_file(const char *path)
 int mpp_cli_is_dropin(int argc, char **argv)
 {
     /* climio's own form names the set with --input / --output / --out, or gives a
-     * parameter file (mppnccombine's output never exists beforehand) */
+     * parameter file (mppnccombine's output never exists beforehand); only it
+     * answers --print_params */
     for (int a = 1; a < argc; a++) {
         if (strncmp(argv[a], "--input", 7) == 0 || strncmp(argv[a], "--output", 8) == 0 ||
-            strcmp(argv[a], "--out") == 0 || strncmp(argv[a], "--out=", 6) == 0)
+            strcmp(argv[a], "--out") == 0 || strncmp(argv[a], "--out=", 6) == 0 ||
+            strncmp(argv[a], "--print_params", 14) == 0)
             return 0;
         if (argv[a][0] != '-') return !is_parameter_file(argv[a]);
         if (!strcmp(argv[a], "--mom5") || !strcmp(argv[a], "--bench")) continue;     /* take no value */
@@ -191,7 +193,16 @@ int mpp_cli_parse(int argc, char **argv, const cio_param_spec *kernel_table, mpp
     }
     if (a >= argc) {
         if (o->version || o->help) return 0;
-        snprintf(err, n, "no output file given (usage: mom_combine [options] output.nc [input ...])");
+        const char *unknown = NULL;   /* a misspelt option of climio's form takes the output's place */
+        for (int c = 1; c < o->cargc && !unknown; c++)
+            if (strncmp(o->cargv[c], "--", 2) == 0 && !strchr(o->cargv[c], '=') &&
+                key_type(kernel_table, o->cargv[c] + 2) < 0)
+                unknown = o->cargv[c];
+        if (unknown)
+            snprintf(err, n, "no output file given, and '%s' is no option of climio's form (mom_combine --mom5 --help "
+                             "lists them; usage: mom_combine [options] output.nc [input ...])", unknown);
+        else
+            snprintf(err, n, "no output file given (usage: mom_combine [options] output.nc [input ...])");
         return -1;
     }
     o->output = argv[a++];

@@ -2,9 +2,12 @@
 # compile and link commands, read from its Makefile, so a recipe's edit in a copy
 # of a few sources is compiled exactly as the build compiles them.
 
-# make_var NAME: the value of a variable of the build's Makefile.
+# make_var NAME: the value of a variable of the build's Makefile.  Under
+# make -jN check the parent's jobserver flags are not this make's (it would print
+# its "jobserver unavailable" warning into the value): it runs without them.
 make_var() {
-  printf 'climio-print-%%:\n\t@echo $(%s)\n' "$1" | (cd "$top_builddir" && ${MAKE:-make} -s --no-print-directory -f Makefile -f - climio-print-x)
+  printf 'climio-print-%%:\n\t@echo $(%s)\n' "$1" |
+    (cd "$top_builddir" && env -u MAKEFLAGS -u MFLAGS ${MAKE:-make} -s --no-print-directory -f Makefile -f - climio-print-x)
 }
 
 # recipe_compile SRC OBJ DIR: compile SRC (a copy, absolute path) into OBJ as the

@@ -31,6 +31,16 @@ same() {
   checked=$((checked + 1))
 }
 has() { "$top_builddir/src/gcrm/gcrm_io" --print_params | grep -q "\"$1\": {"; }
+# refused KERNEL MESSAGE OPTIONS...: --print_params' io.refused says MESSAGE, and the plan fails with it
+refused() {
+  k=$1; want=$2; shift 2
+  prog="$top_builddir/src/$k"
+  "$prog" --print_params "$@" >pp.json 2>pp.err || { cat pp.err; fail "$k --print_params $*"; }
+  json_get pp.json 'd["io"]["refused"]' | grep -qF -- "$want" || fail "$k --print_params $*: io is $(json_get pp.json 'd["io"]'), expected refused: $want"
+  "$prog" --dry_run --nprocs 4 "$@" >run.txt 2>&1 && fail "$k --dry_run $*: accepted what --print_params refuses"
+  grep -qF -- "$want" run.txt || { cat run.txt; fail "$k --dry_run $*: not refused for: $want"; }
+  checked=$((checked + 1))
+}
 
 gcrm="--level_max 3 --end_minutes 0 --restart_interval 0"
 # gcrm_io's own rule: its blocking_collective is iput + wait per field
@@ -69,6 +79,10 @@ if has netcdf; then
     --iotype blocking_independent --deflate 1
 fi
 if has hdf5; then
+  # szip on the incompressible pattern through parallel HDF5: refused by both, before any file
+  refused gcrm/gcrm_io "szip with data pattern (default) is refused" $gcrm --driver hdf5 --szip true
+  same gcrm/gcrm_io "hdf5 blocking_collective blocking_collective adjusted_for_driver hdf5" $gcrm --driver hdf5 \
+    --szip true --data model
   same gcrm/gcrm_io "hdf5 blocking_independent blocking_collective filters_need_collective hdf5" $gcrm \
     --driver hdf5 --iotype blocking_independent --deflate 1
 fi

@@ -60,28 +60,6 @@ void cio_app_setup_engine(cio_app *a, cio_format kernel_default)
     cio_app_start_engine(a);
 }
 
-/* szip cannot code the pattern (incompressible by design) smaller than its data; a
- * chunk it cannot shrink is then stored unfiltered, and parallel HDF5 (1.10.8 seen)
- * marks such a chunk as filtered all the same, so no reader can read it (serial
- * HDF5 marks it unfiltered).  Refused before any file, where the run writes the
- * pattern through parallel HDF5; other data is checked after each file (the
- * drivers' szip check). */
-static int refuse_szip_on_pattern(const cio_app *a, cio_err *e)
-{
-    const cio_params *p = a->params;
-    const cio_engine_cfg *c = &a->ecfg;
-    if (!c->opts.szip || c->data != CIO_DATA_PATTERN || a->asks.data_from_input || !c->drv->filters_collective)
-        return 0;
-    int serial = c->opts.serial || (c->drv->serial_api && cio_param_known(p, "nc_serial") && cio_param_bool(p, "nc_serial"));
-    if (serial) return 0;   /* one-rank files: serial HDF5; a shared file is checked after its close */
-    return cio_seterr(e, "%s: szip with data pattern (%s) is refused: the pattern is incompressible by design, szip "
-                         "cannot code its chunks smaller than their data, and parallel HDF5 then stores such a chunk "
-                         "unfiltered yet marked as filtered, a file no reader can read (\"NetCDF: HDF error\"); use "
-                         "--data model, or deflate%s",
-                      cio_param_origin(p, "szip"), cio_param_origin(p, "data"),
-                      c->drv->serial_api ? ", or the serial API (--nc_serial true, one writer a file)" : "");
-}
-
 void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
 {
     cio_params *p = a->params;
@@ -121,7 +99,8 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
     c->fsync = set->fsync;
     a->stats.clock_stops_for_data = set->clock_stops_for_data;
     c->data = set->data;
-    if (refuse_szip_on_pattern(a, &e) != 0) fail_all(a, &e);
+    if (cio_compress_refuse_szip(p, d, &c->opts, c->data == CIO_DATA_PATTERN && !a->asks.data_from_input, &e) != 0)
+        fail_all(a, &e);
     if (c->opts.quantize) c->verify_tol = cio_data_digits_tolerance(c->opts.quantize_digits);
     c->verify_only = set->verify_only;
     a->storage_report = set->storage_report || cio_compress_any(&c->opts);

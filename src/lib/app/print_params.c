@@ -4,6 +4,7 @@
 #include "base/json.h"
 #include "app/settings.h"
 #include "app/iotype_effective.h"
+#include "drivers/compress.h"
 
 #include <string.h>
 
@@ -88,10 +89,12 @@ static int resolve_io(const cio_params *p, const char *kernel, const cio_kernel_
     if (f->asks) f->asks(p, &k);
     char note[512];
     if (cio_settings_driver(p, &k, s, e) || cio_settings_iotype(p, chosen, s, note, sizeof note, e) ||
-        cio_settings_format(p, &k, s, e) || cio_settings_deflate(p, &k, s, e) || cio_settings_shuffle(p, &k, s, e))
+        cio_settings_format(p, &k, s, e) || cio_settings_serial(p, &k, s, e) || cio_settings_deflate(p, &k, s, e) ||
+        cio_settings_shuffle(p, &k, s, e) || cio_settings_data(p, s, e))
         return -1;
-    cio_driver_opts o = {.format = s->format, .deflate = s->deflate, .shuffle = s->shuffle};
-    return cio_iotype_effective(p, s, f->iotype_rule, &o, mode, cause, note, sizeof note, e);
+    cio_driver_opts o = {.format = s->format, .deflate = s->deflate, .shuffle = s->shuffle, .serial = s->serial};
+    if (cio_iotype_effective(p, s, f->iotype_rule, &o, mode, cause, note, sizeof note, e) != 0) return -1;
+    return cio_compress_refuse_szip(p, s->driver, &o, s->data == CIO_DATA_PATTERN && !k.data_from_input, e);
 }
 
 static void print_io(cio_json *j, const cio_params *p, const char *kernel, int param_file_given,

@@ -71,3 +71,23 @@ int cio_compress_setup(const cio_params *p, const cio_driver *d, cio_driver_opts
     }
     return 0;
 }
+
+/* szip cannot code the pattern (incompressible by design) smaller than its data; a
+ * chunk it cannot shrink is then stored unfiltered, and parallel HDF5 (1.10.8 seen)
+ * marks such a chunk as filtered all the same, so no reader can read it (serial
+ * HDF5 marks it unfiltered).  Refused before any file, where the run writes the
+ * pattern through parallel HDF5; other data is checked after each file (the
+ * drivers' szip check). */
+int cio_compress_refuse_szip(const cio_params *p, const cio_driver *d, const cio_driver_opts *o, int pattern_data,
+                             cio_err *e)
+{
+    if (!o->szip || !pattern_data || !d->filters_collective) return 0;
+    int serial = o->serial || (d->serial_api && cio_param_known(p, "nc_serial") && cio_param_bool(p, "nc_serial"));
+    if (serial) return 0;   /* one-rank files: serial HDF5; a shared file is checked after its close */
+    return cio_seterr(e, "%s: szip with data pattern (%s) is refused: the pattern is incompressible by design, szip "
+                         "cannot code its chunks smaller than their data, and parallel HDF5 then stores such a chunk "
+                         "unfiltered yet marked as filtered, a file no reader can read (\"NetCDF: HDF error\"); use "
+                         "--data model, or deflate%s",
+                      cio_param_origin(p, "szip"), cio_param_origin(p, "data"),
+                      d->serial_api ? ", or the serial API (--nc_serial true, one writer a file)" : "");
+}

@@ -31,4 +31,11 @@ int cio_compress_any(const cio_driver_opts *o);
 int cio_compress_setup(const cio_params *p, const cio_driver *d, cio_driver_opts *o, cio_mode *mode, char *note,
                        size_t notelen, cio_err *e);
 
+/* szip (o->szip, after cio_compress_setup) on the pattern data (pattern_data: the
+ * values written are --data pattern, not read from inputs) through a driver that
+ * filters collectively in a shared file: refused (-1, e says why), else 0.  The
+ * run and --print_params both ask it. */
+int cio_compress_refuse_szip(const cio_params *p, const cio_driver *d, const cio_driver_opts *o, int pattern_data,
+                             cio_err *e);
+
 #endif

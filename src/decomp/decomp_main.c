@@ -87,8 +87,6 @@ typedef struct decomp_kernel {
     run_info ri;
 } decomp_kernel;
 
-/* --make_decomp and --pioperf are whole programs of their own: they run here and
- * end the run; otherwise the settings. */
 /* What its parameters alone ask (kernel_facts.h): pioperf creates PnetCDF
  * files with PIO_64BIT_DATA. */
 static void decomp_asks(const cio_params *p, cio_kernel_asks *k)
@@ -97,6 +95,8 @@ static void decomp_asks(const cio_params *p, cio_kernel_asks *k)
     k->kernel_format = CIO_FMT_CDF5;
 }
 
+/* --make_decomp and --pioperf are whole programs of their own: they run here and
+ * end the run; otherwise the settings. */
 static cio_format decomp_setup(cio_app *a, void *ctx)
 {
     decomp_kernel *k = ctx;

@@ -210,7 +210,6 @@ int main(int argc, char **argv)
         .reopen = cio_param_bool(p, "reopen"), .per_field = strcmp(cio_param_str(p, "flush"), "field") == 0,
         .comm = app.comm, .extras = cio_param_bool(p, "extras"), .app = &app,
     };
-    exercise_facts.asks(p, &app.asks);
     cio_app_setup_engine(&app, CIO_FMT_NONE);   /* exercise_asks' */
     x.is_null = !app.ecfg.drv->stores_data;
     cio_format fmt = app.ecfg.opts.format;

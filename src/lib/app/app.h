@@ -49,7 +49,7 @@ struct cio_app {
     cio_stats rstats;           /* read-back */
     cio_engine *engine;
     cio_engine_cfg ecfg;
-    cio_kernel_asks asks;       /* what the kernel's setup asks of the run (settings.h) */
+    cio_kernel_asks asks;       /* what the kernel asks of the run: facts.asks at start-up, then its setup (settings.h) */
     cio_settings set;           /* the common settings, resolved once by cio_app_resolve_engine */
     cio_hints kernel_hints;     /* hints a kernel adds before cio_app_setup_engine (e.g. from its own
                                  * environment variables): lowest precedence, the hints_file, the hints

@@ -48,7 +48,6 @@ int cio_kernel_main(const cio_kernel *k, void *ctx, int argc, char **argv)
         a->argv = argv;
     }
     refuse(k, a);
-    if (k->facts.asks) k->facts.asks(a->params, &a->asks);
     cio_format fmt = k->setup ? k->setup(a, ctx) : CIO_FMT_NONE;
     cio_app_resolve_engine(a, fmt);
     if (k->configure) k->configure(a, ctx);

@@ -11,7 +11,7 @@
  * before anything runs.
  *
  * The order of the hooks (all optional but `output`):
- *   (facts.asks  what its parameters alone ask of the settings: kernel_facts.h)
+ *   (facts.asks  what its parameters alone ask of the settings, at start-up: kernel_facts.h)
  *   setup      read the kernel's settings and inputs; set what must be set before
  *              the engine exists (hints, a driver); returns the kernel's format
  *              where its inputs decide it (CIO_FMT_NONE: facts.asks' or the driver's)

@@ -113,8 +113,7 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
         /* the namelist is the experiment: what it sets, or what pioperf does not do, is refused, not ignored */
         static const char *const owned[] = {"decomp", "nvars", "varsize", "records", "driver", "format", NULL};
         for (int i = 0; owned[i]; i++)
-            if (cio_param_isset(a->params, owned[i]) &&
-                strncmp(cio_param_origin(a->params, owned[i]), "<built-in", 9) != 0)
+            if (cio_params_is_set(a->params, owned[i]))
                 cio_die_all(a->comm, "%s: %s: --pioperf runs the namelist's experiment, which sets it (decompfile, "
                                      "nvars, varsize, nframes, pio_typenames); drop %s",
                             cio_param_origin(a->params, owned[i]), owned[i], owned[i]);

@@ -523,8 +523,7 @@ int decomp_pioperf(cio_app *a, const char *nl_path)
     c.rundate = 1;   /* pio_typenames pick the drivers, never adios2 */
     c.gatts = 0;     /* pioperf's files have no global attributes */
     /* PIO sorts each task's map */
-    if (!cio_param_isset(a->params, "sorted") || !strncmp(cio_param_origin(a->params, "sorted"), "<built-in", 9))
-        c.sorted = 1;
+    if (!cio_params_is_set(a->params, "sorted")) c.sorted = 1;
     if (a->rank == 0) cio_mkdir_p(c.outdir, &e);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
     if (a->rank == 0 && !cio_param_bool(a->params, "quiet"))

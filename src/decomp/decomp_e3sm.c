@@ -9,33 +9,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The table of one history file. */
-static const char *const *const *case_table(const decomp_file *df)
+/* The table's name of a history file (its line of cases.tsv). */
+static const char *case_name(const decomp_file *df)
 {
     switch (df->ecase) {
-    case 'F': return strcmp(df->suffix, "_h1") ? e3sm_case_F_h0 : e3sm_case_F_h1;
-    case 'G': return e3sm_case_G;
-    case 'I': return strcmp(df->suffix, "_h1") ? e3sm_case_I_h0 : e3sm_case_I_h1;
+    case 'F': return strcmp(df->suffix, "_h1") ? "F_h0" : "F_h1";
+    case 'G': return "G";
+    case 'I': return strcmp(df->suffix, "_h1") ? "I_h0" : "I_h1";
     default: return NULL;
     }
 }
 
-/* The lines of a history file's table, read in order across its parts. */
-typedef struct {
-    const char *const *const *part;
+/* The lines of a history file's table, read in order across its parts: the
+ * part files named after the history file's name on its line of cases.tsv. */
+typedef struct case_lines {
+    const char *next;               /* the tab before the next part's file name; NULL: no more */
+    const char *const *part;        /* the part being read */
     int i;
 } case_lines;
 
 static case_lines case_lines_of(const decomp_file *df)
 {
-    return (case_lines){.part = case_table(df)};
+    case_lines c = {0};
+    const char *name = case_name(df);
+    const char *const *cases = e3sm_case_lookup("cases.tsv");
+    size_t n = name ? strlen(name) : 0;
+    for (int i = 0; name && cases && cases[i] && !c.next; i++)
+        if (!strncmp(cases[i], name, n) && cases[i][n] == '\t') c.next = cases[i] + n;
+    return c;
 }
 
 static const char *next_line(case_lines *c)
 {
-    for (; c->part && *c->part; c->part++, c->i = 0)
-        if ((*c->part)[c->i]) return (*c->part)[c->i++];
-    return NULL;
+    while (!c->part || !c->part[c->i]) {
+        if (!c->next) return NULL;
+        char file[64];
+        const char *end = strchr(c->next + 1, '\t');
+        int l = end ? (int)(end - c->next - 1) : (int)strlen(c->next + 1);
+        snprintf(file, sizeof file, "%.*s", l, c->next + 1);
+        c->next = end;
+        c->part = e3sm_case_lookup(file);
+        c->i = 0;
+        if (!c->part) cio_die("internal: cases.tsv names %s, which the E3SM case table was built without", file);
+    }
+    return c->part[c->i++];
 }
 
 /* Field i (0-based) of a tab-separated line; the last one asked for may hold tabs. */

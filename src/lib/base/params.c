@@ -12,8 +12,8 @@ typedef struct entry {
     const cio_param_spec *spec;
     char *value;          /* text, NULL when unset */
     char *origin;         /* "file:line", "command line", "default", ... */
-    int isset;            /* given explicitly */
-    int builtin;          /* given by the program's built-in parameter text, not by the user */
+    unsigned char isset;  /* given explicitly */
+    unsigned char builtin; /* given by the program's built-in parameter text, not by the user */
     int line;             /* line in the file that set it, 0 otherwise */
     int64_t ival;
     double dval;

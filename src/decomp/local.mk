@@ -4,7 +4,7 @@
 noinst_LIBRARIES += src/decomp/libdmap.a
 src_decomp_libdmap_a_CPPFLAGS = $(AM_CPPFLAGS) $(PNETCDF_CFLAGS) $(NETCDF_CFLAGS)
 src_decomp_libdmap_a_SOURCES = \
-	src/decomp/dmap.c src/decomp/dmap.h src/decomp/dmap_impl.h \
+	src/decomp/dmap.c src/decomp/dmap.h src/decomp/dmap_impl.h src/decomp/dmap_part.c \
 	src/decomp/dmap_text.c src/decomp/dmap_nc.c src/decomp/dmap_e3sm_write.c \
 	src/decomp/dmap_nclib_pnc.c src/decomp/dmap_nclib_nc.c
 DMAP_LIBS = src/decomp/libdmap.a $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)

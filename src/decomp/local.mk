@@ -17,6 +17,8 @@ src_decomp_decomp_io_SOURCES = src/decomp/decomp.h src/decomp/decomp_ctx.h \
 	src/decomp/decomp_gen.c src/decomp/decomp_pioperf.c \
 	src/decomp/decomp_e3sm.c src/decomp/decomp_e3sm.h src/decomp/decomp_e3sm_blob.c src/decomp/e3sm_case.h
 nodist_src_decomp_decomp_io_SOURCES = src/decomp/e3sm_case_data.c
+# the generated source, in the build tree, includes e3sm_case.h from the source tree
+src_decomp_decomp_io_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/decomp
 src_decomp_decomp_io_LDADD = src/grids/libcio_grids.a $(DMAP_LIBS)
 
 # E3SM-IO's case files as data (written by scripts/e3sm-case-table), compiled in:

@@ -13,6 +13,18 @@ extern const char decomp_builtin_text[];
 
 typedef enum decomp_source { DECOMP_FILE, DECOMP_BLOCK, DECOMP_ROUNDROBIN } decomp_source;
 
+/* The library calls a replay makes (call_pattern): the engine's for the iotype,
+ * E3SM-IO's (iput_varn per variable, wait_all per record), put_varn_all per
+ * variable, or iput_vara per region. */
+typedef enum decomp_call_pattern {
+    DECOMP_CALLS_IOTYPE, DECOMP_CALLS_E3SM, DECOMP_CALLS_VARN_ALL, DECOMP_CALLS_VARA
+} decomp_call_pattern;
+const char *decomp_call_pattern_name(decomp_call_pattern cp);
+/* call_pattern resolved (auto: e3sm for e3sm_case unless iotype asks another mode). */
+int decomp_call_pattern_of(const cio_params *p, decomp_call_pattern *cp);
+/* The kernel's iotype rule (kernel_facts.h): the pattern's mode. */
+const char *decomp_iotype_rule(const cio_params *p, const cio_driver *d, cio_mode iotype, cio_mode *mode);
+
 typedef struct decomp_cfg {
     decomp_source source;
     const char *decomp;         /* file name, or BLOCK / ROUNDROBIN */
@@ -25,6 +37,7 @@ typedef struct decomp_cfg {
     int blob;                   /* E3SM-IO's blob layout instead of the canonical one */
     char e3sm_case;             /* 0: nvars per decomposition; 'A' (auto), 'F', 'G', 'I': E3SM-IO's case */
     int sorted;                 /* replay requests in index order (PIO's sorted map) rather than buffer order */
+    decomp_call_pattern calls;
     const char *var_names;      /* "a,b": names of the first variables instead of pioperf's vard0001.. (NULL: none) */
     int rundate;                /* pioperf's char rundate(strlen): not with the adios2 driver (no text arrays) */
     int fill_holes;             /* write _FillValue into the elements no task holds (PIO); 0: leave them (e3sm_io) */
@@ -127,8 +140,11 @@ void decomp_blob_free(decomp_ctx *x);
 const char *decomp_type_prefix(cio_type t);
 
 /* Write a file through the engine: every record of every record variable, the
- * fixed ones (rundate) once. */
-void decomp_write(cio_engine *e, cio_schema *s, int64_t records, const char *path, MPI_Comm comm);
+ * fixed ones (rundate) once, completed on their own or (fixed_with_first, as
+ * E3SM-IO) with the first record's. */
+void decomp_write(cio_engine *e, cio_schema *s, int64_t records, const char *path, MPI_Comm comm, int fixed_with_first);
+/* The call pattern writes each partitioned variable in one call (CIO_VAR_ONE_CALL). */
+int decomp_calls_varn(const decomp_cfg *c);
 
 /* decomp_dry_run.c: --dry_run: the preamble prints the map's summary (rank 0;
  * returns the exit status), then the suite's planner calls decomp_plan_rank for

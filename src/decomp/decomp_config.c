@@ -50,6 +50,13 @@ const cio_param_spec decomp_params[] = {
      "E3SM-IO maps: write E3SM-IO's case files instead of nvars per decomposition: F (h0, h1), G, I (h0, h1) with "
      "E3SM-IO's dimensions, variables, types and attributes, requests cut at rows as E3SM-IO's; auto: from the "
      "number of decompositions (3 F, 6 G, 5 I)", "none|auto|F|G|I", 0, 0, 0},
+    {"call_pattern", CIO_P_CHOICE, "auto",
+     "the library calls: e3sm: E3SM-IO's, one ncmpi_iput_varn per variable and record (every rank, empty ones "
+     "included) and one ncmpi_wait_all per record, the fixed variables posted with the first record's "
+     "(nonblocking_collective); varn_all: one ncmpi_put_varn_all per variable and record (blocking_collective); "
+     "vara_per_region: one ncmpi_iput_vara per region and one wait per record (nonblocking_collective); iotype: the "
+     "engine's calls for --iotype; auto: e3sm with e3sm_case (unless iotype asks another mode), iotype otherwise",
+     "auto|e3sm|varn_all|vara_per_region|iotype", 0, 0, 0},
     {"layout", CIO_P_CHOICE, "canonical",
      "canonical: the arrays as the model has them (pioperf, e3sm_io -x canonical); blob: each rank's elements "
      "contiguous, its requests stored beside them (e3sm_io -x blob; the file depends on the process count)",
@@ -151,6 +158,50 @@ static int check_var_names(const decomp_cfg *c, int64_t n, const char *origin, c
     return 0;
 }
 
+static const char *const pattern_names[] = {"iotype", "e3sm", "varn_all", "vara_per_region"};
+
+const char *decomp_call_pattern_name(decomp_call_pattern cp) { return pattern_names[cp]; }
+
+/* The pattern's own mode (nonblocking_collective: e3sm, vara_per_region;
+ * blocking_collective: varn_all), which runs whatever iotype was asked (the
+ * cause says so); iotype has none (returns 0). */
+static int pattern_mode(decomp_call_pattern cp, cio_mode *m)
+{
+    if (cp == DECOMP_CALLS_IOTYPE) return 0;
+    *m = cp == DECOMP_CALLS_VARN_ALL ? CIO_MODE_BLOCKING_COLLECTIVE : CIO_MODE_NONBLOCKING_COLLECTIVE;
+    return 1;
+}
+
+int decomp_call_pattern_of(const cio_params *p, decomp_call_pattern *cp)
+{
+    const char *v = cio_param_str(p, "call_pattern");
+    cio_mode asked = CIO_MODE_NONBLOCKING_COLLECTIVE;
+    int iotype_set = cio_params_is_set(p, "iotype");
+    if (iotype_set) cio_mode_from_name(cio_param_str(p, "iotype"), &asked);
+    *cp = DECOMP_CALLS_IOTYPE;
+    if (!strcmp(v, "auto")) {
+        /* E3SM-IO's calls for its case files, unless the iotype asks another mode */
+        if (strcmp(cio_param_str(p, "e3sm_case"), "none") != 0 && asked == CIO_MODE_NONBLOCKING_COLLECTIVE)
+            *cp = DECOMP_CALLS_E3SM;
+        return 0;
+    }
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(v, pattern_names[i])) *cp = (decomp_call_pattern)i;
+    return 0;
+}
+
+const char *decomp_iotype_rule(const cio_params *p, const cio_driver *d, cio_mode iotype, cio_mode *mode)
+{
+    decomp_call_pattern cp;
+    cio_mode own;
+    (void)iotype;
+    if (decomp_call_pattern_of(p, &cp) != 0 || !pattern_mode(cp, &own) || own == *mode ||
+        !(d->modes & CIO_MODE_BIT(own)))
+        return NULL;
+    *mode = own;
+    return "decomp_call_pattern";
+}
+
 int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
 {
     memset(c, 0, sizeof *c);
@@ -202,6 +253,8 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
         if (check_var_names(c, n, cio_param_origin(p, "var_names"), e) != 0) return -1;
     }
     c->blob = cio_strcaseeq(cio_param_str(p, "layout"), "blob");
+    if (decomp_call_pattern_of(p, &c->calls) != 0) return -1;
+    if (c->calls == DECOMP_CALLS_E3SM && !cio_params_is_set(p, "sorted")) c->sorted = 1;   /* E3SM-IO sorts its requests */
     const char *ec = cio_param_str(p, "e3sm_case");
     c->e3sm_case = cio_strcaseeq(ec, "none") ? 0 : cio_strcaseeq(ec, "auto") ? 'A' : (char)(ec[0] & ~0x20);
     if (c->e3sm_case && c->type != CIO_DOUBLE && c->type != CIO_FLOAT)

@@ -31,7 +31,7 @@ void decomp_plan_rank(decomp_ctx *x, cio_engine *e, int rank, int nprocs)
         char path[4200];
         snprintf(path, sizeof path, "%s/%s%s.nc", c->outdir, c->file, df[i].suffix);
         cio_schema *s = decomp_schema(x, c, &m, &df[i], MPI_COMM_SELF, rank);
-        decomp_write(e, s, df[i].records, path, MPI_COMM_SELF);
+        decomp_write(e, s, df[i].records, path, MPI_COMM_SELF, c->calls == DECOMP_CALLS_E3SM);
         cio_schema_free(s);
     }
     dmap_loaded_free(&m);

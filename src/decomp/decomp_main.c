@@ -43,6 +43,7 @@ static void kernel_json(cio_json *j, void *ctx)
     cio_json_int(j, "nvars", ri->c->nvars);
     cio_json_int(j, "records", ri->c->records);
     cio_json_str(j, "var_type", cio_type_name(ri->c->type));
+    cio_json_str(j, "call_pattern", decomp_call_pattern_name(ri->c->calls));
     cio_json_obj_end(j);
 }
 
@@ -126,6 +127,15 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
                         cio_param_origin(a->params, "repetitions"));
         cio_app_exit(a, decomp_pioperf(a, nl));
     }
+    /* the call pattern as resolved, for the reports; a driver that cannot write a
+     * variable's regions in one call writes them one by one, which is said */
+    a->call_pattern = decomp_call_pattern_name(k->c.calls);
+    const char *drv = cio_param_str(a->params, "driver");
+    const cio_driver *d = drv ? cio_driver_find(drv) : cio_drivers[0];
+    if (k->c.calls == DECOMP_CALLS_E3SM && d && !d->posts_varn && !k->c.blob)
+        cio_app_note_unused(a, "call_pattern", "call_pattern e3sm (%s): the %s driver has no call that writes several "
+                            "regions of a variable at once (PnetCDF's iput_varn): each region is its own call",
+                            cio_param_origin(a->params, "call_pattern"), d->name);
     /* quantization keeps digits of float and double values; nothing else is quantized */
     if (strcmp(cio_param_str(a->params, "quantize"), "none") != 0 && k->c.type != CIO_FLOAT &&
         k->c.type != CIO_DOUBLE && !k->c.e3sm_case)
@@ -221,7 +231,9 @@ static void output_once(void *ctx, int repetition)
 {
     decomp_kernel *k = ctx;
     (void)repetition;
-    for (int i = 0; i < k->nfiles; i++) decomp_write(k->app->engine, k->s[i], k->files[i].records, k->path[i], k->app->comm);
+    for (int i = 0; i < k->nfiles; i++)
+        decomp_write(k->app->engine, k->s[i], k->files[i].records, k->path[i], k->app->comm,
+                     k->c.calls == DECOMP_CALLS_E3SM);
 }
 
 static void decomp_cleanup(cio_app *a, void *ctx)
@@ -245,7 +257,7 @@ static const cio_kernel decomp_kernel_desc = {
     .name = "decomp_io",
     .usage = usage,
     .params = decomp_params,
-    .facts = {.output_folder = &decomp_output_folder, .asks = decomp_asks},
+    .facts = {.output_folder = &decomp_output_folder, .asks = decomp_asks, .iotype_rule = decomp_iotype_rule},
     .default_file = "decomp_io.in",
     .builtin_name = decomp_builtin_name,
     .builtin_text = decomp_builtin_text,

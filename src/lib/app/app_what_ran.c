@@ -28,6 +28,7 @@ void cio_app_sync_at_end(cio_app *a)
 
 const char *cio_app_call_pattern(const cio_app *a)
 {
+    if (a->call_pattern) return a->call_pattern;
     return cio_param_known(a->params, "call_pattern") ? cio_param_str(a->params, "call_pattern") : NULL;
 }
 

@@ -43,7 +43,9 @@ struct cio_var;
 typedef void (*cio_fill_fn)(void *ctx, const struct cio_var *v, int64_t record, const cio_box *box, void *buf);
 
 enum {
-    CIO_VAR_NOVERIFY = 1u << 0   /* values the kernel writes itself and cannot reproduce */
+    CIO_VAR_NOVERIFY = 1u << 0,  /* values the kernel writes itself and cannot reproduce */
+    CIO_VAR_ONE_CALL = 1u << 1   /* each rank writes its blocks of a record in one library call (PnetCDF's
+                                  * *_varn), an empty one included, where the driver can (posts_varn) */
 };
 
 typedef struct cio_var {

@@ -179,6 +179,12 @@ void eng_plain_read_buf(cio_file *f, int varid, int64_t record, void *buf);
 void eng_build_pieces(const cio_var *v, int64_t record, int64_t limit, piece_list *p);
 void eng_pl_free(piece_list *p);
 void eng_make_req(const cio_file *f, int varid, const piece_list *p, int piece, void *buf, cio_req *r);
+/* A variable written in one library call per record on every rank, an empty call
+ * where the rank has nothing (CIO_VAR_ONE_CALL with a driver that posts_varn). */
+static inline int eng_one_call(const cio_engine *e, const cio_var *v)
+{
+    return (v->flags & CIO_VAR_ONE_CALL) && e->cfg.drv->posts_varn;
+}
 void eng_count_requests(cio_stats *st, const piece_list *p, size_t ts);
 /* The same counts for one variable's share, computed without building the pieces
  * (for plans that write nothing). */

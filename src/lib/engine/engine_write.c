@@ -116,14 +116,16 @@ void eng_plain_flush(cio_file *f)
         return;
     }
     piece_list *pl = cio_calloc((size_t)(np ? np : 1), sizeof *pl);
+    int *ncalls = cio_calloc((size_t)(np ? np : 1), sizeof *ncalls);   /* the pieces, or the one empty call */
     int rounds = 0;
     int64_t in_round = -1;
     for (int i = 0; i < np; i++) {
         const cio_var *v = &f->s->vars[f->pend[i].varid];
         eng_build_pieces(v, f->pend[i].record, limit, &pl[i]);
         eng_count_requests(e->stats, &pl[i], cio_type_size(v->type));
-        for (int k = 0; k < pl[i].npieces; k++) {
-            int64_t b = pl[i].elems[k] * (int64_t)cio_type_size(v->type);
+        ncalls[i] = pl[i].npieces || !eng_one_call(e, v) ? pl[i].npieces : 1;
+        for (int k = 0; k < ncalls[i]; k++) {
+            int64_t b = k < pl[i].npieces ? pl[i].elems[k] * (int64_t)cio_type_size(v->type) : 0;
             if (in_round < 0 || in_round + b > limit) {
                 rounds++;
                 in_round = 0;
@@ -139,14 +141,14 @@ void eng_plain_flush(cio_file *f)
         for (int r = 0; r < all; r++) {
             in_round = -1;
             while (pi < np) {
-                if (pk >= pl[pi].npieces) {
+                if (pk >= ncalls[pi]) {
                     pi++;
                     pk = 0;
                     continue;
                 }
                 const cio_var *v = &f->s->vars[f->pend[pi].varid];
                 size_t ts = cio_type_size(v->type);
-                int64_t b = pl[pi].elems[pk] * (int64_t)ts;
+                int64_t b = pk < pl[pi].npieces ? pl[pi].elems[pk] * (int64_t)ts : 0;
                 if (in_round >= 0 && in_round + b > limit) break;
                 in_round = in_round < 0 ? b : in_round + b;
                 cio_req req;
@@ -162,6 +164,7 @@ void eng_plain_flush(cio_file *f)
         if (f->pend[i].owned) eng_buf_put(e, f->pend[i].buf);
     }
     cio_free(pl);
+    cio_free(ncalls);
     f->npend = 0;
     f->pend_bytes = 0;
 }

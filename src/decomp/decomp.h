@@ -64,6 +64,8 @@ void decomp_ideal(const decomp_cfg *c, int rank, int nranks, dmap_loaded *out);
  * unheld runs this rank fills (dmap_find_unheld), if any.  With row_break (E3SM-IO's
  * requests) sorted runs are merged only within a row of the fastest dimension. */
 cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *d, int sorted, int row_break, MPI_Comm comm);
+/* The same boxes appended to d (d's shape is the array's). */
+void decomp_blocks_into(cio_decomp *d, const dmap_part *p, int sorted, int row_break);
 
 /* One output file: how many variables on each decomposition, how many
  * variables no decomposition partitions (written by rank 0), records, type. */
@@ -152,6 +154,10 @@ int decomp_calls_varn(const decomp_cfg *c);
 int decomp_dry_run_open(decomp_ctx *x, const decomp_cfg *c, int nprocs);
 void decomp_plan_rank(decomp_ctx *x, cio_engine *e, int rank, int nprocs);
 void decomp_dry_run_close(decomp_ctx *x);
+/* The rank classes of the plan (app.h's cio_rank_classes): ranks with equal keys
+ * write boxes of the same sizes in every decomposition; rank 0 is its own class. */
+void *decomp_classes_open(decomp_ctx *x, int nprocs);
+int decomp_class_key(const decomp_ctx *x, int rank, int64_t *key);
 
 /* decomp_gen.c: --make_decomp KIND: write a generated map (rank 0 only).  Returns the exit status. */
 int decomp_make(const cio_params *p, const char *argv0line);

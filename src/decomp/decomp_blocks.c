@@ -37,7 +37,14 @@ static int run_cmp(const void *x, const void *y)
 cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *desc, int sorted, int row_break, MPI_Comm comm)
 {
     cio_decomp *d = cio_decomp_new(desc->ndims, desc->dims);
-    int64_t row = row_break && desc->ndims ? desc->dims[desc->ndims - 1] : 0;
+    decomp_blocks_into(d, p, sorted, row_break);
+    cio_decomp_commit(d, comm);
+    return d;
+}
+
+void decomp_blocks_into(cio_decomp *d, const dmap_part *p, int sorted, int row_break)
+{
+    int64_t row = row_break && d->ndims ? d->shape[d->ndims - 1] : 0;
     if (!sorted) {
         for (int64_t r = 0; r < p->nruns; r++)
             if (p->start[r] >= 0) add_run_rows(d, p->start[r], p->len[r], row);   /* holes are never written */
@@ -55,8 +62,6 @@ cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *desc, int sorted,
         cio_free(v);
     }
     for (int64_t r = 0; r < p->nunheld; r++) add_run_rows(d, p->unheld_start[r], p->unheld_len[r], row);
-    cio_decomp_commit(d, comm);
-    return d;
 }
 
 /* ---- elements no task holds: written with the variable's _FillValue ---- */

@@ -154,6 +154,11 @@ static int decomp_preamble(cio_app *a, void *ctx, int nprocs)
     return decomp_dry_run_open(&k->x, &k->c, nprocs);
 }
 
+static void *classes_open(void *ctx, int nprocs) { return decomp_classes_open(&((decomp_kernel *)ctx)->x, nprocs); }
+static int classes_key(void *state, int rank, int64_t *key) { return decomp_class_key(state, rank, key); }
+static void classes_close(void *state) { (void)state; }
+static const cio_rank_classes decomp_classes = {classes_open, classes_key, classes_close};
+
 static void decomp_plan(void *ctx, cio_engine *e, int rank, int nprocs)
 {
     decomp_plan_rank(&((decomp_kernel *)ctx)->x, e, rank, nprocs);
@@ -263,6 +268,7 @@ static const cio_kernel decomp_kernel_desc = {
     .builtin_text = decomp_builtin_text,
     .setup = decomp_setup,
     .plan_rank = decomp_plan,
+    .rank_classes = &decomp_classes,
     .dry_run_preamble = decomp_preamble,
     .prepare = decomp_prepare,
     .list_outputs = decomp_list_outputs,

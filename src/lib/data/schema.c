@@ -240,6 +240,17 @@ void cio_range_to_boxes(int nd, const int64_t *shape, int64_t a, int64_t b, cio_
         if (b > a) cio_decomp_add(out, NULL, NULL);
         return;
     }
+    if (a < b && a % shape[nd - 1] + (b - a) <= shape[nd - 1]) {   /* inside one row: the common case */
+        int64_t start[CIO_MAX_DIMS], count[CIO_MAX_DIMS], rem = a;
+        for (int k = nd - 1; k >= 0; k--) {
+            start[k] = rem % shape[k];
+            rem /= shape[k];
+            count[k] = 1;
+        }
+        count[nd - 1] = b - a;
+        cio_decomp_add(out, start, count);
+        return;
+    }
     int64_t stride[CIO_MAX_DIMS];
     stride[nd - 1] = 1;
     for (int d = nd - 2; d >= 0; d--) stride[d] = stride[d + 1] * shape[d + 1];

@@ -104,6 +104,7 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
     decomp_kernel *k = ctx;
     k->app = a;
     if (strcmp(cio_param_str(a->params, "make_decomp"), "none") != 0) {
+        decomp_notes_make(a);
         int rc = a->rank == 0 ? decomp_make(a->params, NULL) : 0;
         MPI_Bcast(&rc, 1, MPI_INT, 0, a->comm);
         cio_app_exit(a, rc);
@@ -125,6 +126,7 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
         if (cio_param_int(a->params, "repetitions") > 1)
             cio_die_all(a->comm, "%s: repetitions: --pioperf runs each combination once, as pioperf; drop repetitions",
                         cio_param_origin(a->params, "repetitions"));
+        decomp_notes_pioperf(a);
         cio_app_exit(a, decomp_pioperf(a, nl));
     }
     /* the call pattern as resolved, for the reports; a driver that cannot write a
@@ -150,8 +152,9 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
 static int decomp_preamble(cio_app *a, void *ctx, int nprocs)
 {
     decomp_kernel *k = ctx;
-    (void)a;
-    return decomp_dry_run_open(&k->x, &k->c, nprocs);
+    int rc = decomp_dry_run_open(&k->x, &k->c, nprocs);
+    if (rc == 0) decomp_notes_replay(a, &k->c, k->x.dry_map ? dmap_file_format(k->x.dry_map) : DMAP_AUTO, 1);
+    return rc;
 }
 
 static void *classes_open(void *ctx, int nprocs) { return decomp_classes_open(&((decomp_kernel *)ctx)->x, nprocs); }
@@ -176,20 +179,8 @@ static void decomp_prepare(cio_app *a, void *ctx)
     }
     decomp_resolve_fill(&k->c, &k->m, a->ecfg.data, a->ecfg.agg.io_tasks > 0, a->comm);
     report_map(a, &k->c, &k->m);
-    /* map-format options the map's format does not read: said, not silently dropped */
-    if (a->rank == 0 && !cio_param_bool(a->params, "quiet")) {
-        const cio_params *p = a->params;
-        if (cio_param_isset(p, "e3sm_fill") && k->c.opts.e3sm_fill && k->m.format != DMAP_E3SM)
-            fprintf(stderr, "decomp_io: note: e3sm_fill (%s) has no effect: %s is a %s map, not an E3SM-IO one\n",
-                    cio_param_origin(p, "e3sm_fill"), k->c.decomp, dmap_format_name(k->m.format));
-        if (cio_param_isset(p, "e3sm_shifted") && k->c.opts.e3sm_shifted && k->m.format != DMAP_E3SM)
-            fprintf(stderr, "decomp_io: note: e3sm_shifted (%s) has no effect: %s is a %s map, not an E3SM-IO one\n",
-                    cio_param_origin(p, "e3sm_shifted"), k->c.decomp, dmap_format_name(k->m.format));
-        if (cio_param_isset(p, "decomp_order") && k->c.source == DECOMP_FILE && k->m.format != DMAP_PIO_TEXT)
-            fprintf(stderr, "decomp_io: note: decomp_order (%s) has no effect: %s is a %s map, which says its own "
-                            "order (decomp_order is for PIO text maps)\n",
-                    cio_param_origin(p, "decomp_order"), k->c.decomp, dmap_format_name(k->m.format));
-    }
+    /* settings this replay does not use, the map-format options its map's format does not read included */
+    decomp_notes_replay(a, &k->c, k->m.format, 1);
     /* the blob layout's blob_start and blob_count are int64: no classic CDF-1/2 type */
     cio_format fmt = a->ecfg.opts.format;
     if (k->c.blob && (fmt == CIO_FMT_CDF1 || fmt == CIO_FMT_CDF2 || fmt == CIO_FMT_NC4C))

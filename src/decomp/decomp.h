@@ -125,8 +125,12 @@ void decomp_rundate_set(decomp_ctx *x, MPI_Comm comm);
 
 /* Settle fill_holes for the loaded map (auto: on, except for E3SM-IO maps) and
  * the data kind; with holes filled, find each rank's unheld runs (collective;
- * `aggregated`: I/O tasks check their boxes, every rank learns every unheld run). */
-void decomp_resolve_fill(decomp_cfg *c, dmap_loaded *m, cio_data_kind data, int aggregated, MPI_Comm comm);
+ * with I/O tasks (agg) every rank learns every unheld run: I/O tasks check their
+ * boxes).  Under PIO's SUBSET (agg's rearranger, through I/O tasks or, with
+ * pio_subset, every rank one) the unheld runs are PIO's fill regions: each I/O
+ * task writes those of its slice of the array after its data. */
+void decomp_resolve_fill(decomp_cfg *c, dmap_loaded *m, cio_data_kind data, const cio_agg_cfg *agg, int pio_subset,
+                         MPI_Comm comm);
 
 /* Free the fills decomp_schema and decomp_e3sm_schema made (after the schemas are gone). */
 void decomp_holes_free(decomp_ctx *x);

@@ -3,6 +3,7 @@
 #include "base/inputs.h"
 #include "base/names.h"
 #include "decomp.h"
+#include "engine/aggregate.h"
 #include "drivers/driver.h"
 
 #include <stdio.h>
@@ -293,13 +294,61 @@ void decomp_ideal(const decomp_cfg *c, int rank, int nranks, dmap_loaded *out)
         for (int64_t i = 0; i < c->varsize; i++) dmap_part_add(p, rank, i * nranks + rank);
 }
 
-void decomp_resolve_fill(decomp_cfg *c, dmap_loaded *m, cio_data_kind data, int aggregated, MPI_Comm comm)
+/* PIO's SUBSET fill: I/O task i of T writes the unheld elements of its slice of
+ * the array (PIO's subset_rearrange_create: total / T elements each, one more
+ * for each of the last total mod T tasks) as regions of their own after its data.
+ * From every unheld run (all known here), this rank keeps those of the slices its
+ * I/O task writes: set i + 1 for slice i, so that an I/O task that writes several
+ * tasks' regions (the serial iotypes) keeps them apart and after the data. */
+static void pio_fill_slices(dmap_part *p, const dmap_desc *d, const cio_agg_cfg *agg, int rank, int nprocs)
 {
+    int aggregated = agg->io_tasks > 0;
+    cio_agg_group *g = aggregated ? cio_agg_group_new(agg, MPI_COMM_NULL, rank, nprocs) : NULL;
+    int T = agg->gather_groups > 0 ? agg->gather_groups : g ? g->ntasks : nprocs;
+    int64_t total = dmap_desc_elems(d), base = total / T, xtra = total - base * T, n = 0;
+    int64_t *st = cio_malloc((size_t)(p->nknown + T + 1) * sizeof *st), *ln = cio_malloc((size_t)(p->nknown + T + 1) * sizeof *ln);
+    int *set = cio_malloc((size_t)(p->nknown + T + 1) * sizeof *set);
+    for (int i = 0, k = 0; i < T; i++) {
+        int64_t lo = i * base + (i > T - xtra ? i - (T - xtra) : 0), hi = lo + base + (i >= T - xtra);
+        /* serial: I/O task 0 writes every slice; otherwise I/O task i (every rank, without aggregation) */
+        int holder = agg->gather_groups > 0 ? g->task_rank[0] : g ? g->task_rank[i] : i;
+        while (k > 0 && p->known_start[k - 1] + p->known_len[k - 1] > lo) k--;
+        for (; k < p->nknown && p->known_start[k] < hi; k++) {
+            int64_t a = p->known_start[k] > lo ? p->known_start[k] : lo;
+            int64_t b = p->known_start[k] + p->known_len[k] < hi ? p->known_start[k] + p->known_len[k] : hi;
+            if (b > a && holder == rank) {
+                st[n] = a, ln[n] = b - a, set[n] = aggregated ? i + 1 : 0;
+                n++;
+            }
+        }
+    }
+    cio_free(p->unheld_start);
+    cio_free(p->unheld_len);
+    cio_free(p->unheld_set);
+    p->unheld_start = st;
+    p->unheld_len = ln;
+    p->unheld_set = set;
+    p->nunheld = n;
+    cio_agg_group_free(g);
+}
+
+void decomp_resolve_fill(decomp_cfg *c, dmap_loaded *m, cio_data_kind data, const cio_agg_cfg *agg, int pio_subset,
+                         MPI_Comm comm)
+{
+    int rank, nprocs;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &nprocs);
     c->data = data;
     if (c->fill_holes < 0) c->fill_holes = !(c->source == DECOMP_FILE && m->format == DMAP_E3SM);
     if (c->blob) c->fill_holes = 0;   /* the blob layout writes each rank's own elements only */
-    if (c->fill_holes)
-        for (int k = 0; k < m->ndecomps; k++) dmap_find_unheld(&m->part[k], &m->desc[k], comm, aggregated);
+    /* PIO's SUBSET: through I/O tasks, or (pioperf, ntasks = ranks) each rank its own share as an I/O task */
+    pio_subset = agg->rearranger == CIO_REARR_SUBSET && (agg->io_tasks > 0 || pio_subset);
+    for (int k = 0; k < m->ndecomps; k++) {
+        m->part[k].pio_regions = pio_subset && agg->io_tasks <= 0 && c->sorted;   /* PIO sorts */
+        if (!c->fill_holes) continue;
+        dmap_find_unheld(&m->part[k], &m->desc[k], comm, agg->io_tasks > 0 || pio_subset);
+        if (pio_subset) pio_fill_slices(&m->part[k], &m->desc[k], agg, rank, nprocs);
+    }
 }
 
 /* E3SM-IO's cases (docs/variables.md): variables per decomposition D1.. and not

@@ -177,7 +177,7 @@ static void decomp_prepare(cio_app *a, void *ctx)
     } else {
         decomp_ideal(&k->c, a->rank, a->nprocs, &k->m);
     }
-    decomp_resolve_fill(&k->c, &k->m, a->ecfg.data, a->ecfg.agg.io_tasks > 0, a->comm);
+    decomp_resolve_fill(&k->c, &k->m, a->ecfg.data, &a->ecfg.agg, 0, a->comm);
     report_map(a, &k->c, &k->m);
     /* settings this replay does not use, the map-format options its map's format does not read included */
     decomp_notes_replay(a, &k->c, k->m.format, 1);

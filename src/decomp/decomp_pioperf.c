@@ -444,7 +444,7 @@ static int64_t run_one(cio_app *a, decomp_ctx *dc, const decomp_cfg *c, dmap_loa
      * unheld runs and the map as boxes; the rearranger's plan is made at the first write */
     MPI_Barrier(a->comm);
     double ts0 = MPI_Wtime();
-    decomp_resolve_fill(&c1, m, a->ecfg.data, cfg.agg.io_tasks > 0, a->comm);
+    decomp_resolve_fill(&c1, m, a->ecfg.data, &cfg.agg, 1, a->comm);
     cio_schema *s = decomp_schema(dc, &c1, m, &df[0], a->comm, a->rank);
     double setup = MPI_Wtime() - ts0;
     cio_engine_event(eng);

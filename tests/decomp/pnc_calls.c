@@ -1,13 +1,13 @@
 /* A test helper, loaded with LD_PRELOAD: logs every PnetCDF write and wait call
  * a process makes, one line each, to $PNC_CALLS_DIR/<world rank>.log:
  *
- *     <file> <call> <variable> <regions>
+ *     <file> <call> <variable> <regions> [<start>:<count>]
  *
  * (the file's base name, the PnetCDF function, the variable's name or "-" for a
  * wait, the regions handed over: a varn call's count, 1 for vara and var calls,
- * the requests for a wait), so a test counts the calls a program really made
- * and compares them with what a map implies.  The real functions are found with
- * dlsym(RTLD_NEXT). */
+ * the requests for a wait; a vara call's region, e.g. 0,4:1,3), so a test counts
+ * the calls a program really made and compares them with what a map implies.
+ * The real functions are found with dlsym(RTLD_NEXT). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <mpi.h>
@@ -24,7 +24,15 @@ static struct {
 } files[MAXFILES];
 static FILE *logf;
 
+static void log_call_at(int ncid, const char *call, int varid, long long regions, const MPI_Offset *start,
+                        const MPI_Offset *count);
 static void log_call(int ncid, const char *call, int varid, long long regions)
+{
+    log_call_at(ncid, call, varid, regions, NULL, NULL);
+}
+
+static void log_call_at(int ncid, const char *call, int varid, long long regions, const MPI_Offset *start,
+                        const MPI_Offset *count)
 {
     if (!logf) {
         const char *dir = getenv("PNC_CALLS_DIR");
@@ -43,7 +51,16 @@ static void log_call(int ncid, const char *call, int varid, long long regions)
     static inq_fn inq;
     if (!inq) inq = (inq_fn)dlsym(RTLD_NEXT, "ncmpi_inq_varname");
     if (varid >= 0 && inq(ncid, varid, var) != NC_NOERR) strcpy(var, "?");
-    fprintf(logf, "%s %s %s %lld\n", file, call, var, regions);
+    fprintf(logf, "%s %s %s %lld", file, call, var, regions);
+    typedef int (*ndims_fn)(int, int, int *);
+    static ndims_fn inq_ndims;
+    if (!inq_ndims) inq_ndims = (ndims_fn)dlsym(RTLD_NEXT, "ncmpi_inq_varndims");
+    int nd = 0;
+    if (start && count && inq_ndims(ncid, varid, &nd) == NC_NOERR && nd > 0) {
+        for (int i = 0; i < nd; i++) fprintf(logf, "%s%lld", i ? "," : " ", (long long)start[i]);
+        for (int i = 0; i < nd; i++) fprintf(logf, "%s%lld", i ? "," : ":", (long long)count[i]);
+    }
+    fputc('\n', logf);
     fflush(logf);
 }
 
@@ -123,7 +140,7 @@ int ncmpi_iput_vara(int ncid, int varid, const MPI_Offset *start, const MPI_Offs
                     MPI_Offset bufcount, MPI_Datatype t, int *req)
 {
     REAL("ncmpi_iput_vara", vara_fn);
-    log_call(ncid, "ncmpi_iput_vara", varid, 1);
+    log_call_at(ncid, "ncmpi_iput_vara", varid, 1, start, count);
     return real_(ncid, varid, start, count, buf, bufcount, t, req);
 }
 
@@ -131,7 +148,7 @@ int ncmpi_bput_vara(int ncid, int varid, const MPI_Offset *start, const MPI_Offs
                     MPI_Offset bufcount, MPI_Datatype t, int *req)
 {
     REAL("ncmpi_bput_vara", vara_fn);
-    log_call(ncid, "ncmpi_bput_vara", varid, 1);
+    log_call_at(ncid, "ncmpi_bput_vara", varid, 1, start, count);
     return real_(ncid, varid, start, count, buf, bufcount, t, req);
 }
 
@@ -139,7 +156,7 @@ int ncmpi_put_vara(int ncid, int varid, const MPI_Offset *start, const MPI_Offse
                    MPI_Offset bufcount, MPI_Datatype t)
 {
     REAL("ncmpi_put_vara", vara_blk_fn);
-    log_call(ncid, "ncmpi_put_vara", varid, 1);
+    log_call_at(ncid, "ncmpi_put_vara", varid, 1, start, count);
     return real_(ncid, varid, start, count, buf, bufcount, t);
 }
 
@@ -147,7 +164,7 @@ int ncmpi_put_vara_all(int ncid, int varid, const MPI_Offset *start, const MPI_O
                        MPI_Offset bufcount, MPI_Datatype t)
 {
     REAL("ncmpi_put_vara_all", vara_blk_fn);
-    log_call(ncid, "ncmpi_put_vara_all", varid, 1);
+    log_call_at(ncid, "ncmpi_put_vara_all", varid, 1, start, count);
     return real_(ncid, varid, start, count, buf, bufcount, t);
 }
 

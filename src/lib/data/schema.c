@@ -225,7 +225,10 @@ void cio_decomp_add(cio_decomp *d, const int64_t *start, const int64_t *count)
         d->cap = d->cap ? 2 * d->cap : 4;
         d->start = cio_realloc(d->start, (size_t)d->cap * (size_t)(d->ndims ? d->ndims : 1) * sizeof(int64_t));
         d->count = cio_realloc(d->count, (size_t)d->cap * (size_t)(d->ndims ? d->ndims : 1) * sizeof(int64_t));
+        if (d->set) d->set = cio_realloc(d->set, (size_t)d->cap * sizeof *d->set);
     }
+    if (d->cur_set && !d->set) d->set = cio_calloc((size_t)d->cap, sizeof *d->set);
+    if (d->set) d->set[d->nblocks] = d->cur_set;
     for (int i = 0; i < d->ndims; i++) {
         d->start[(size_t)d->nblocks * (size_t)d->ndims + (size_t)i] = start[i];
         d->count[(size_t)d->nblocks * (size_t)d->ndims + (size_t)i] = count[i];
@@ -274,11 +277,14 @@ void cio_range_to_boxes(int nd, const int64_t *shape, int64_t a, int64_t b, cio_
 
 void cio_decomp_commit(cio_decomp *d, MPI_Comm comm) { d->comm = comm; }
 
+void cio_decomp_set(cio_decomp *d, int s) { d->cur_set = s; }
+
 void cio_decomp_release(cio_decomp *d)
 {
     if (!d || --d->refs > 0) return;
     cio_free(d->start);
     cio_free(d->count);
+    cio_free(d->set);
     cio_free(d);
 }
 

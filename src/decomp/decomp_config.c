@@ -180,6 +180,7 @@ int decomp_call_pattern_of(const cio_params *p, decomp_call_pattern *cp)
     int iotype_set = cio_params_is_set(p, "iotype");
     if (iotype_set) cio_mode_from_name(cio_param_str(p, "iotype"), &asked);
     *cp = DECOMP_CALLS_IOTYPE;
+    if (cio_param_str(p, "pioperf")) return 0;   /* pioperf's experiment makes the engine's calls for the iotype */
     if (!strcmp(v, "auto")) {
         /* E3SM-IO's calls for its case files, unless the iotype asks another mode */
         if (strcmp(cio_param_str(p, "e3sm_case"), "none") != 0 && asked == CIO_MODE_NONBLOCKING_COLLECTIVE)

@@ -132,6 +132,14 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
     /* the call pattern as resolved, for the reports; a driver that cannot write a
      * variable's regions in one call writes them one by one, which is said */
     a->call_pattern = decomp_call_pattern_name(k->c.calls);
+    /* E3SM-IO's calls come with the hints e3sm_io sets for PnetCDF (e3sm_io.c):
+     * collective buffering, no gap between variables, the write buffers byte-swapped
+     * in place (PnetCDF would copy each small request into a buffer of its own,
+     * and then the whole wait into one); the user's hints come after and win */
+    if (k->c.calls == DECOMP_CALLS_E3SM) {
+        a->asks.hints = "romio_cb_write=enable;nc_var_align_size=1;nc_in_place_swap=enable";
+        a->asks.hints_origin = "decomp_io call_pattern e3sm (the hints e3sm_io sets)";
+    }
     const char *drv = cio_param_str(a->params, "driver");
     const cio_driver *d = drv ? cio_driver_find(drv) : cio_drivers[0];
     if (k->c.calls == DECOMP_CALLS_E3SM && d && !d->posts_varn && !k->c.blob)

@@ -118,7 +118,7 @@ for n in (2, 4):
         for rank in range(n):
             got = []
             for line in open("calls-%d-%s/%d.log" % (n, pattern, rank)):
-                f, call, var, regions = line.split()
+                f, call, var, regions = line.split()[:4]
                 if f != "decomp_io.nc":
                     continue
                 got.append((call,) if call == "ncmpi_wait_all" else (call, var, int(regions)))

@@ -26,13 +26,21 @@ static void eng_checksum_add(cio_engine *e, const char *name, uint64_t sum)
 /* ---------------------------------------------------------------- values */
 void *eng_pack(cio_file *f, int varid, int64_t record)
 {
+    const cio_var *v = &f->s->vars[varid];
+    int64_t n = v->decomp ? v->decomp->nelems : 0;
+    char *buf = eng_buf_get(f->e, (size_t)(n ? n : 1) * cio_type_size(v->type));
+    eng_pack_into(f, varid, record, buf);
+    return buf;
+}
+
+void eng_pack_into(cio_file *f, int varid, int64_t record, void *vbuf)
+{
     cio_engine *e = f->e;
     const cio_var *v = &f->s->vars[varid];
     const cio_decomp *d = v->decomp;
     size_t ts = cio_type_size(v->type);
-    int64_t n = d ? d->nelems : 0;
-    char *buf = eng_buf_get(e, (size_t)(n ? n : 1) * ts);
-    if (!d) return buf;
+    char *buf = vbuf;
+    if (!d) return;
     int64_t prec = v->is_record ? record : 0;
     uint64_t sum = 0;
     for (block_iter it = block_iter_start(d); block_iter_next(&it);) {
@@ -45,7 +53,6 @@ void *eng_pack(cio_file *f, int varid, int64_t record)
         }
     }
     eng_checksum_add(e, v->name, sum);
-    return buf;
 }
 
 void eng_user_checksum(cio_file *f, int varid, const void *buf)

@@ -29,6 +29,7 @@ typedef struct pending {
     int64_t record;
     void *buf;
     int owned;
+    int64_t arena_off;      /* >= 0: buf is this offset in the file's arena (it may move until the flush) */
 } pending;
 
 struct cio_engine {
@@ -79,6 +80,11 @@ struct cio_file {
     pending *pend;
     int npend, pendcap;
     int64_t pend_bytes;
+    /* nonblocking writes pack into one buffer, one variable after the other, so
+     * what one wait completes lies contiguous in memory, as a model's (E3SM-IO's)
+     * write buffer does, and PnetCDF need not copy it into one */
+    char *arena;
+    int64_t arena_cap, arena_used;
 };
 
 /* A variable's share split into driver calls of at most cfg.max_request bytes. */
@@ -199,6 +205,8 @@ void eng_agg_write(cio_file *f, int varid, int64_t record, const void *user_buf)
 
 /* engine_checksum.c */
 void *eng_pack(cio_file *f, int varid, int64_t record);
+/* The same values into buf (the variable's elements on this rank, packed). */
+void eng_pack_into(cio_file *f, int varid, int64_t record, void *buf);
 void eng_user_checksum(cio_file *f, int varid, const void *buf);
 
 #endif

@@ -5,7 +5,31 @@
 
 #include <string.h>
 
+/* Room for bytes more in the file's arena, right after what it holds, aligned for
+ * elements of ts bytes (a gap only where the type needs one: PnetCDF writes a
+ * wait's buffers as they lie when they follow each other, else copies them into
+ * one): its offset. */
+static int64_t arena_reserve(cio_file *f, int64_t bytes, size_t ts)
+{
+    int64_t off = (f->arena_used + (int64_t)ts - 1) / (int64_t)ts * (int64_t)ts;
+    if (off + bytes > f->arena_cap) {
+        int64_t cap = 2 * f->arena_cap > off + bytes ? 2 * f->arena_cap : off + bytes;
+        if (cap < f->df.plan_bytes) cap = f->df.plan_bytes;     /* a record of every variable at once */
+        f->arena = cio_realloc(f->arena, (size_t)(cap ? cap : 1));
+        f->arena_cap = cap;
+    }
+    f->arena_used = off + bytes;
+    return off;
+}
+
+static void write_pending(cio_file *f, int varid, int64_t record, void *buf, int owned, int64_t arena_off);
+
 void eng_write_common(cio_file *f, int varid, int64_t record, void *buf, int owned)
+{
+    write_pending(f, varid, record, buf, owned, -1);
+}
+
+static void write_pending(cio_file *f, int varid, int64_t record, void *buf, int owned, int64_t arena_off)
 {
     cio_engine *e = f->e;
     if (varid < 0 || varid >= f->s->nvars) cio_die("internal: write of variable %d of %s", varid, f->path);
@@ -27,7 +51,7 @@ void eng_write_common(cio_file *f, int varid, int64_t record, void *buf, int own
             f->pendcap = f->pendcap ? 2 * f->pendcap : 16;
             f->pend = cio_realloc(f->pend, (size_t)f->pendcap * sizeof *f->pend);
         }
-        f->pend[f->npend++] = (pending){varid, record, buf, owned};
+        f->pend[f->npend++] = (pending){varid, record, buf, owned, arena_off};
         f->pend_bytes += bytes;
         if (f->pend_bytes > e->stats->buffer_peak) e->stats->buffer_peak = f->pend_bytes;
         return;
@@ -82,6 +106,16 @@ void eng_plain_write(cio_file *f, int varid, int64_t record)
 {
     cio_engine *e = f->e;
     void *buf = NULL;
+    if (!e->nowrite && cio_mode_nonblocking(e->cfg.opts.mode)) {   /* into the arena, behind what is pending */
+        const cio_var *v = &f->s->vars[varid];
+        size_t ts = cio_type_size(v->type);
+        int64_t off = arena_reserve(f, (v->decomp ? v->decomp->nelems : 0) * (int64_t)ts, ts);
+        cio_timer_begin(e->stats, CIO_T_PACK);
+        eng_pack_into(f, varid, record, f->arena + off);
+        cio_timer_end(e->stats, CIO_T_PACK);
+        write_pending(f, varid, record, NULL, 0, off);
+        return;
+    }
     if (!e->nowrite) {
         cio_timer_begin(e->stats, CIO_T_PACK);
         buf = eng_pack(f, varid, record);
@@ -152,7 +186,8 @@ void eng_plain_flush(cio_file *f)
                 if (in_round >= 0 && in_round + b > limit) break;
                 in_round = in_round < 0 ? b : in_round + b;
                 cio_req req;
-                eng_make_req(f, f->pend[pi].varid, &pl[pi], pk, f->pend[pi].buf, &req);
+                const pending *q = &f->pend[pi];
+                eng_make_req(f, q->varid, &pl[pi], pk, q->arena_off >= 0 ? f->arena + q->arena_off : q->buf, &req);
                 DCALL(f, CIO_T_IPUT, b, "iput", e->cfg.drv->put(&f->df, &req));
                 pk++;
             }
@@ -167,6 +202,7 @@ void eng_plain_flush(cio_file *f)
     cio_free(ncalls);
     f->npend = 0;
     f->pend_bytes = 0;
+    f->arena_used = 0;
 }
 
 

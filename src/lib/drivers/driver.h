@@ -210,6 +210,14 @@ typedef struct cio_driver {
      * MPI_File_sync; collective over the file's communicator.  NULL: the library
      * offers no such call, and --fsync is refused for the driver. */
     int (*sync)(cio_dfile *f);
+    /* Make a file this rank wrote, now closed, durable (--fsync end: once per file,
+     * after the output phase's last write, as IOR's -e): what the library handed
+     * the operating system at its close reaches storage.  No file is open: f->path
+     * is the path the engine gave (the driver knows where it put the file), f->comm
+     * MPI_COMM_SELF; not collective.  *calls: the fsync calls made (a folder
+     * output: one a file; 0 where nothing is stored).  NULL: --fsync end is
+     * refused for the driver. */
+    int (*sync_closed)(cio_dfile *f, int *calls);
     /* The hints the MPI-IO layer applied (caller frees with MPI_Info_free). */
     int (*file_info)(cio_dfile *f, MPI_Info *info);
     /* Optional: why the file at path would not open, from its bytes, as " (the file

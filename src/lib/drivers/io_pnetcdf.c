@@ -624,6 +624,7 @@ const cio_driver cio_driver_pnetcdf = {
     .inq_get_size = pn_inq_get_size,
     .close = pn_close,
     .sync = pn_sync,
+    .sync_closed = cio_sync_closed_path,
     .file_info = pn_file_info,
     .header_size = pn_header_size,
     .max_extent = pn_max_extent,

@@ -43,6 +43,9 @@ EXTRA_DIST += tests/test_outputs_claim.sh tests/test_verify_layout.sh tests/test
 # the output folder's names from each kernel's descriptor (mom_combine: mom_io's)
 TESTS += tests/test_output_folder_names.sh
 EXTRA_DIST += tests/test_output_folder_names.sh
+# every program through the kernel descriptor starts alike (--help, --version, --print_params, JSON, registry)
+TESTS += tests/test_programs_alike.sh
+EXTRA_DIST += tests/test_programs_alike.sh
 # the layers of src/lib, kernels that include no other kernel, no circle between files
 TESTS += tests/test_layers.sh
 EXTRA_DIST += tests/test_layers.sh

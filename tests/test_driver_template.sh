@@ -3,7 +3,7 @@
 # tree (make distdir) gets doc/driver_template.c, unchanged, as
 # src/lib/drivers/io_template.c, one line in DRIVER_TABLE (src/lib/drivers/drivers.c) and one
 # build line (src/lib/local.mk), and nothing else.  It configures and builds, and
-# mom_io runs through the new driver: its name in --version, its parameter in
+# mom_io runs through the new driver: its name in the configure summary and in --version, its parameter in
 # --help, the bytes it counted in the JSON, --fsync end through the drivers'
 # shared sync of a closed file, the filters it declares reaching it
 # (no other file names it) and compressing its files (zlib, checked by inflating
@@ -31,6 +31,9 @@ args=$(cd "$top_builddir" && ./config.status --config)
 (cd "$tree" && eval "./configure $args" && ${MAKE:-make} -j2 src/mom/mom_io) >"$TESTTMP/build.log" 2>&1 \
   || { tail -30 "$TESTTMP/build.log"; fail "the tree with the template driver does not build"; }
 io="$tree/src/mom/mom_io"
+# configure's summary reads the driver table: the new driver is listed with no other change
+grep -q "^  drivers built    : .* template .*null" "$TESTTMP/build.log" \
+  || fail "the configure summary does not list the template driver: $(grep 'drivers built' "$TESTTMP/build.log")"
 tiny="$top_srcdir/inputs/mom.in.tiny"
 
 run 1 "$io" --version >"$TESTTMP/version" 2>&1 || fail "--version"

@@ -223,8 +223,7 @@ static void exercise_configure(cio_app *a, void *ctx)
     cio_format fmt = a->ecfg.opts.format;
     x->is_null = !a->ecfg.drv->stores_data;
     x->has_int64 = fmt != CIO_FMT_CDF1 && fmt != CIO_FMT_CDF2 && fmt != CIO_FMT_NC4C;
-    snprintf(x->path, sizeof x->path, "%s/exercise.%s", x->outdir,
-             fmt == CIO_FMT_RAW ? "raw" : fmt == CIO_FMT_HDF5 ? "h5" : "nc");
+    snprintf(x->path, sizeof x->path, "%s/exercise%s", x->outdir, cio_format_suffix(fmt));
 }
 
 static void exercise_prepare(cio_app *a, void *ctx)

@@ -22,26 +22,32 @@ static void exercise_asks(const cio_params *p, cio_kernel_asks *k)
     k->kernel_format = CIO_FMT_CDF5;
 }
 
+/* engine_exercise's plain parameters (base/params.h): each line is a row of
+ * exercise_params and the field of exercise of the same name, filled by
+ * exercise_setup. */
+#define EXERCISE_PLAIN_PARAMS(X) \
+    X(nx, INT, "16", "x extent", 1, 1e9) \
+    X(ny, INT, "12", "y extent", 1, 1e9) \
+    X(nz, INT, "3", "z extent", 1, 1e9) \
+    X(nrec, INT, "3", "records", 1, 1e6) \
+    X(blocks, INT, "2", "slabs per rank for temp", 1, 1e6) \
+    X(reopen, BOOL, "true", "close and reopen the file for every record", 0, 0) \
+    X(mkdir, BOOL, "true", "create the output folder (false: the driver meets a missing one)", 0, 0) \
+    X(extras, BOOL, "false", "add a scalar, a padded short record variable and an int64 variable", 0, 0) \
+    /* a new plain parameter: one line above this one */
+
 static const cio_param_spec exercise_params[] = {
     {"driver", CIO_P_STRING, "null", "I/O driver", 0, 0, 0, 0},
-    {"nx", CIO_P_INT, "16", "x extent", 0, 1, 1e9, 0},
-    {"ny", CIO_P_INT, "12", "y extent", 0, 1, 1e9, 0},
-    {"nz", CIO_P_INT, "3", "z extent", 0, 1, 1e9, 0},
-    {"nrec", CIO_P_INT, "3", "records", 0, 1, 1e6, 0},
-    {"blocks", CIO_P_INT, "2", "slabs per rank for temp", 0, 1, 1e6, 0},
-    {"reopen", CIO_P_BOOL, "true", "close and reopen the file for every record", 0, 0, 0, 0},
+    EXERCISE_PLAIN_PARAMS(CIO_PLAIN_ROW)
     {"flush", CIO_P_CHOICE, "file", "wait after each field or once per file", "field|file", 0, 0, 0},
-    {"mkdir", CIO_P_BOOL, "true", "create the output folder (false: the driver meets a missing one)", 0, 0, 0, 0},
-    {"extras", CIO_P_BOOL, "false", "add a scalar, a padded short record variable and an int64 variable", 0, 0, 0, 0},
     CIO_PARAM_END,
 };
 
 static const char builtin[] = "! engine exerciser defaults\nnx 16\n";
 
 typedef struct exercise {
-    int64_t nx, ny, nz, nrec, blocks;
-    int reopen, per_field, is_null;
-    int extras, has_int64, mkdir;
+    EXERCISE_PLAIN_PARAMS(CIO_PLAIN_FIELD)
+    int per_field, is_null, has_int64;
     MPI_Comm comm;
     cio_app *app;
     const char *outdir;         /* the output folder (output_folder.h) */
@@ -199,16 +205,14 @@ static void output_once(void *ctx, int repetition)
 }
 
 /* ---------------------------------------------------------------- the descriptor's steps */
+static void load_plain(exercise *cfg, const cio_params *prm) { EXERCISE_PLAIN_PARAMS(CIO_PLAIN_LOAD) }
+
 static cio_format exercise_setup(cio_app *a, void *ctx)
 {
     exercise *x = ctx;
     cio_params *p = a->params;
-    *x = (exercise){
-        .nx = cio_param_int(p, "nx"), .ny = cio_param_int(p, "ny"), .nz = cio_param_int(p, "nz"),
-        .nrec = cio_param_int(p, "nrec"), .blocks = cio_param_int(p, "blocks"),
-        .reopen = cio_param_bool(p, "reopen"), .per_field = strcmp(cio_param_str(p, "flush"), "field") == 0,
-        .comm = a->comm, .extras = cio_param_bool(p, "extras"), .mkdir = cio_param_bool(p, "mkdir"), .app = a,
-    };
+    *x = (exercise){.per_field = strcmp(cio_param_str(p, "flush"), "field") == 0, .comm = a->comm, .app = a};
+    load_plain(x, p);
     cio_err e = {0};
     if (cio_output_folder_resolve(p, &exercise_output_folder, &x->outdir, x->outdir_origin, sizeof x->outdir_origin,
                                   &e) != 0)

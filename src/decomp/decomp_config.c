@@ -54,7 +54,8 @@ const cio_param_spec decomp_params[] = {
      "canonical: the arrays as the model has them (pioperf, e3sm_io -x canonical); blob: each rank's elements "
      "contiguous, its requests stored beside them (e3sm_io -x blob; the file depends on the process count)",
      "canonical|blob", 0, 0, 0},
-    {"file", CIO_P_STRING, "decomp_io", "output file name without .nc", 0, 0, 0, CIO_PF_NONEMPTY},
+    {"file", CIO_P_STRING, "decomp_io", "output file name without the format's suffix (.nc, .h5, .raw)", 0, 0, 0,
+     CIO_PF_NONEMPTY},
     {"pioperf", CIO_P_STRING, NULL,
      "run pioperf's experiment from this namelist (pioperf.nl): its decompositions, iotypes, rearrangers, I/O "
      "task counts, variables and RESULT lines", 0, 0, 0, 0},

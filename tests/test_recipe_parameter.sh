@@ -2,8 +2,8 @@
 # doc/internals.md's recipe "add a kernel parameter", done for real on every
 # kernel with a plain-parameter list: a copy of the kernel's folder gets one line
 # in its list (MOM_PLAIN_PARAMS in src/mom/mom_config.h, GCRM_PLAIN_PARAMS in
-# src/gcrm/gcrm_settings.h, PF_PLAIN_PARAMS in src/pfio/pfio.h,
-# EXERCISE_PLAIN_PARAMS in src/exercise/engine_exercise.c) and the line that uses
+# src/gcrm/gcrm_settings.h, PF_PLAIN_PARAMS in src/pfio/pfio.h, DECOMP_PLAIN_PARAMS
+# in src/decomp/decomp.h, EXERCISE_PLAIN_PARAMS in src/exercise/engine_exercise.c) and the line that uses
 # it (a global attribute, or pfio_io's report line), nothing else: 2 files, or 1
 # where the list and the use share a file.  The objects that depend on the two
 # files are compiled as the build compiles them (the others are the build's own)
@@ -41,7 +41,8 @@ recipe() {
 relink() {
   rk=$1 rf=$2 rprog=$3 rvars=$4 rlib=$5
   t="$TESTTMP/src/$rf"
-  [ ! -f "$top_builddir/src/$rf/gcrm_builtin.c" ] || cp "$top_builddir/src/$rf/gcrm_builtin.c" "$t/"
+  # sources the build generates (gcrm_io's built-in inputs, decomp_io's E3SM tables), in a build outside the tree
+  for g in "$top_builddir/src/$rf"/*.c; do [ -f "$g" ] && [ ! -f "$t/${g##*/}" ] && cp "$g" "$t/"; done
   changed=$(for f in "$t"/*; do [ -f "$top_srcdir/src/$rf/$(basename "$f")" ] && ! cmp -s "$f" "$top_srcdir/src/$rf/$(basename "$f")" && basename "$f"; done | tr '\n' '|' | sed 's/|$//; s/\./\\./g')
   objs=
   for var in $rvars; do
@@ -113,6 +114,11 @@ recipe pfio_io pfio pfio.h "$new" pfio_report.c '    printf("%s\n", o->fast_ocli
   '    printf("comment             %s\n", o->comment);'
 relink pfio_io pfio src/pfio/pfio_io "src_pfio_libpfio_a_OBJECTS src_pfio_pfio_io_OBJECTS" src/pfio/libpfio.a
 check pfio_io "$top_srcdir/inputs/pfio.in"
+recipe decomp_io decomp decomp.h "$new" decomp_schema.c \
+  '        cio_schema_att_text(s, -1, "title", "decomp_io: a replayed decomposition map (climio)");' \
+  '        cio_schema_att_text(s, -1, "comment", c->comment);'
+relink decomp_io decomp src/decomp/decomp_io src_decomp_decomp_io_OBJECTS ""
+check decomp_io
 recipe engine_exercise exercise engine_exercise.c "$new" engine_exercise.c \
   '    cio_schema_att_text(s, -1, "title", "climio engine exerciser");' '    cio_schema_att_text(s, -1, "comment", x->comment);'
 relink engine_exercise exercise src/exercise/engine_exercise src_exercise_engine_exercise_OBJECTS ""
@@ -125,6 +131,9 @@ if have_dump; then
   run 2 "$TESTTMP/engine_exercise" --driver pnetcdf --comment "on the exercise" --out "$TESTTMP/x" --quiet \
     >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "engine_exercise with comment"; }
   $dump -h "$TESTTMP/x/exercise.nc" | grep -q ':comment = "on the exercise" ;' || fail "engine_exercise: no comment attribute"
+  run 2 "$TESTTMP/decomp_io" --driver pnetcdf --nvars 1 --comment "on decomp" --out "$TESTTMP/d" --quiet \
+    >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "decomp_io with comment"; }
+  $dump -h "$TESTTMP/d/decomp_io.nc" | grep -q ':comment = "on decomp" ;' || fail "decomp_io: no comment attribute"
 fi
 run 2 "$TESTTMP/pfio_io" "$top_srcdir/inputs/pfio.in" --driver null --im_world 36 --jm_world 19 --km_world 4 \
   --comment "on pfio" --output_dir "$TESTTMP/p" >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "pfio_io with comment"; }

@@ -137,6 +137,9 @@ EXTRA_DIST += tests/test_launcher.sh
 # configure with two MPIs on the machine: the launcher of CC's MPI, a library of the other refused
 TESTS += tests/test_configure_mpi.sh
 EXTRA_DIST += tests/test_configure_mpi.sh
+# configure with an explicit --with-X=PREFIX it cannot use: stops, naming what the prefix lacks
+TESTS += tests/test_configure_prefix.sh
+EXTRA_DIST += tests/test_configure_prefix.sh
 
 # `make check-mpich` (Makefile.am, CI's third pass) runs these in a build with
 # MPICH, at 2 ranks or fewer (MPICH's ranks busy-poll: 4 on 2 cores run about

@@ -769,47 +769,20 @@ static void fd_count(int fd, ssize_t n, double t0)
     pthread_mutex_unlock(&lock);
 }
 
-ssize_t write(int fd, const void *buf, size_t n)
-{
-    REAL(ssize_t, write, (int, const void *, size_t));
-    double t0 = now();
-    ssize_t r = real_write(fd, buf, n);
-    fd_count(fd, r, t0);
-    return r;
-}
-
-ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
-{
-    REAL(ssize_t, pwrite, (int, const void *, size_t, off_t));
-    double t0 = now();
-    ssize_t r = real_pwrite(fd, buf, n, off);
-    fd_count(fd, r, t0);
-    return r;
-}
-
-ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
-{
-    REAL(ssize_t, pwrite64, (int, const void *, size_t, off64_t));
-    double t0 = now();
-    ssize_t r = real_pwrite64(fd, buf, n, off);
-    fd_count(fd, r, t0);
-    return r;
-}
-
-ssize_t writev(int fd, const struct iovec *iov, int cnt)
-{
-    REAL(ssize_t, writev, (int, const struct iovec *, int));
-    double t0 = now();
-    ssize_t r = real_writev(fd, iov, cnt);
-    fd_count(fd, r, t0);
-    return r;
-}
-
-ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t off)
-{
-    REAL(ssize_t, pwritev, (int, const struct iovec *, int, off_t));
-    double t0 = now();
-    ssize_t r = real_pwritev(fd, iov, cnt, off);
-    fd_count(fd, r, t0);
-    return r;
-}
+/* POSIX_WRITE(name, parameter types, parameters, arguments): a write call, timed and counted */
+#define POSIX_WRITE(name, types, params, args)   \
+    ssize_t name params                           \
+    {                                             \
+        REAL(ssize_t, name, types);               \
+        double t0 = now();                        \
+        ssize_t r = real_##name args;             \
+        fd_count(fd, r, t0);                      \
+        return r;                                 \
+    }
+POSIX_WRITE(write, (int, const void *, size_t), (int fd, const void *buf, size_t n), (fd, buf, n))
+POSIX_WRITE(pwrite, (int, const void *, size_t, off_t), (int fd, const void *buf, size_t n, off_t off), (fd, buf, n, off))
+POSIX_WRITE(pwrite64, (int, const void *, size_t, off64_t), (int fd, const void *buf, size_t n, off64_t off),
+            (fd, buf, n, off))
+POSIX_WRITE(writev, (int, const struct iovec *, int), (int fd, const struct iovec *iov, int cnt), (fd, iov, cnt))
+POSIX_WRITE(pwritev, (int, const struct iovec *, int, off_t), (int fd, const struct iovec *iov, int cnt, off_t off),
+            (fd, iov, cnt, off))

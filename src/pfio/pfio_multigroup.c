@@ -398,6 +398,16 @@ static void writer_log(pf_ctx *c, const pf_server_layout *S, double seconds, int
     fflush(stdout);
 }
 
+/* MAPL's writer copies the blocks out of each buffer before placing them
+ * (ForwardDataAndMessage%deserialize): the pack, copied */
+static char *deserialize(char *pack, int64_t len)
+{
+    char *copy = cio_malloc((size_t)len);
+    memcpy(copy, pack, (size_t)len);
+    cio_free(pack);
+    return copy;
+}
+
 void pf_writer_run(pf_ctx *c)
 {
     const pf_server_layout *S = &c->L.server[c->server];
@@ -438,16 +448,10 @@ void pf_writer_run(pf_ctx *c)
         }
         pf_waitall(nreq_total, reqs);
         cio_free(reqs);
-        /* assemble a global array per request (MAPL's writer first copies
-         * each buffer's blocks out of it: ForwardDataAndMessage%deserialize) */
+        /* assemble a global array per request */
         assembly as = {c, NULL, 0};
         for (int i = 0; i < S->nfront; i++) {
-            if (c->o.front_concat) {
-                char *copy = cio_malloc((size_t)lens[i]);
-                memcpy(copy, packs[i], (size_t)lens[i]);
-                cio_free(packs[i]);
-                packs[i] = copy;
-            }
+            if (c->o.front_concat) packs[i] = deserialize(packs[i], lens[i]);
             pf_pack_each(packs[i], lens[i], place, &as);
             cio_free(packs[i]);
             pf_backlog_add(c, -lens[i]);

@@ -18,16 +18,20 @@ void pf_pack_count(pf_pack *p, const pf_stage *st, int64_t bytes)
     p->dbytes += bytes;
 }
 
-void pf_pack_alloc(pf_pack *p)
+static int64_t head_size(const pf_pack *p) { return PACK_HEAD + align8(p->hwords * 4); }
+
+/* the buffer, bytes long, starting with the pack's counts */
+static void alloc_with_head(pf_pack *p, int64_t bytes)
 {
-    p->buf = cio_malloc((size_t)pf_pack_size(p));
+    p->buf = cio_malloc((size_t)bytes);
     int64_t head[3] = {p->nmsg, p->hwords, p->dbytes};
     memcpy(p->buf, head, sizeof head);
     p->hcur = 0;
     p->dcur = 0;
+    p->grow = NULL;
 }
 
-static int64_t head_size(const pf_pack *p) { return PACK_HEAD + align8(p->hwords * 4); }
+void pf_pack_alloc(pf_pack *p) { alloc_with_head(p, pf_pack_size(p)); }
 
 static void add_message(pf_pack *p, const pf_stage *st)
 {
@@ -41,19 +45,11 @@ static void add_message(pf_pack *p, const pf_stage *st)
 void pf_pack_add(pf_pack *p, const pf_stage *st, const void *data, int64_t bytes)
 {
     add_message(p, st);
-    memcpy(p->buf + PACK_HEAD + align8(p->hwords * 4) + p->dcur, data, (size_t)bytes);
+    memcpy(p->buf + head_size(p) + p->dcur, data, (size_t)bytes);
     p->dcur += bytes;
 }
 
-void pf_pack_alloc_head(pf_pack *p)
-{
-    p->buf = cio_malloc((size_t)head_size(p));
-    int64_t head[3] = {p->nmsg, p->hwords, p->dbytes};
-    memcpy(p->buf, head, sizeof head);
-    p->hcur = 0;
-    p->dcur = 0;
-    p->grow = NULL;
-}
+void pf_pack_alloc_head(pf_pack *p) { alloc_with_head(p, head_size(p)); }
 
 void pf_pack_concat(pf_pack *p, const pf_stage *st, const void *data, int64_t bytes)
 {

@@ -95,6 +95,26 @@ static void sort_atts(cio_schema *s)
     qsort(s->gatts, (size_t)s->ngatts, sizeof(cio_att), cmp_att);
 }
 
+/* One of the collection's fields, with the demo's attributes (add_fvar). */
+static void add_field(cio_schema *s, const pf_collection *coll, const pf_varspec *vs, int file)
+{
+    const double one = 1.0, zero = 0.0, undef = 1.0e15, range[2] = {-1.0e15, 1.0e15}, vmin = -1.0e15, vmax = 1.0e15;
+    const char *d3[] = {"time", "lev", "lat", "lon"}, *d2[] = {"time", "lat", "lon"};
+    int id = cio_schema_var(s, vs->name, coll->type, vs->is3d ? 4 : 3, vs->is3d ? d3 : d2);
+    cio_schema_att_text(s, id, "units", pf_var_units(vs->name));
+    cio_schema_att_text(s, id, "long_name", vs->name);
+    att_typed(s, id, "scale_factor", coll->type, 1, &one);
+    att_typed(s, id, "add_offset", coll->type, 1, &zero);
+    att_typed(s, id, "missing_value", coll->type, 1, &undef);
+    att_typed(s, id, "_FillValue", coll->type, 1, &undef);
+    att_typed(s, id, "valid_range", coll->type, 2, range);
+    att_typed(s, id, "vmin", coll->type, 1, &vmin);
+    att_typed(s, id, "vmax", coll->type, 1, &vmax);
+    int64_t shape[2][3] = {{coll->jm, coll->im, 0}, {coll->km, coll->jm, coll->im}};
+    whole(s, id, vs->is3d ? 3 : 2, shape[vs->is3d]);
+    s->vars[id].pattern_key = pf_pattern_key(coll->id, vs->name, file);
+}
+
 /* The file's layout, as pfio_MAPL_demo defines it. */
 static cio_schema *build_schema(const pf_collection *coll, int file, int64_t first_record, int time_values)
 {
@@ -153,24 +173,7 @@ static cio_schema *build_schema(const pf_collection *coll, int file, int64_t fir
         whole(s, vlev, 1, sh_lev);
         cio_schema_set_fill(s, vlev, fill_coord, NULL);
     }
-    const double one = 1.0, zero = 0.0, undef = 1.0e15, range[2] = {-1.0e15, 1.0e15}, vmin = -1.0e15, vmax = 1.0e15;
-    for (int v = 0; v < coll->nvars; v++) {
-        const pf_varspec *vs = &coll->vars[v];
-        const char *d3[] = {"time", "lev", "lat", "lon"}, *d2[] = {"time", "lat", "lon"};
-        int id = cio_schema_var(s, vs->name, coll->type, vs->is3d ? 4 : 3, vs->is3d ? d3 : d2);
-        cio_schema_att_text(s, id, "units", pf_var_units(vs->name));
-        cio_schema_att_text(s, id, "long_name", vs->name);
-        att_typed(s, id, "scale_factor", coll->type, 1, &one);
-        att_typed(s, id, "add_offset", coll->type, 1, &zero);
-        att_typed(s, id, "missing_value", coll->type, 1, &undef);
-        att_typed(s, id, "_FillValue", coll->type, 1, &undef);
-        att_typed(s, id, "valid_range", coll->type, 2, range);
-        att_typed(s, id, "vmin", coll->type, 1, &vmin);
-        att_typed(s, id, "vmax", coll->type, 1, &vmax);
-        int64_t shape[2][3] = {{coll->jm, coll->im, 0}, {coll->km, coll->jm, coll->im}};
-        whole(s, id, vs->is3d ? 3 : 2, shape[vs->is3d]);
-        s->vars[id].pattern_key = pf_pattern_key(coll->id, vs->name, file);
-    }
+    for (int v = 0; v < coll->nvars; v++) add_field(s, coll, &coll->vars[v], file);
     cio_schema_att_text(s, -1, "Convention", "COARDS");
     cio_schema_att_text(s, -1, "Source", "GMAO");
     cio_schema_att_text(s, -1, "Title", "Sample code to test PFIO");

@@ -110,7 +110,7 @@ static void walk(job *j, const char *dir, const char *outdir, cio_err *e)
         names[n++] = cio_strdup(de->d_name);
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    if (n > 1) qsort(names, (size_t)n, sizeof *names, cmp_str);   /* an empty folder: names is NULL */
     for (int i = 0; i < n; i++) {
         char in[4096], out[4096], sub[1024];
         int li = snprintf(in, sizeof in, "%s/%s", dir, names[i]), lo;

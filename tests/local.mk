@@ -43,6 +43,9 @@ EXTRA_DIST += tests/test_outputs_claim.sh tests/test_verify_layout.sh tests/test
 # the output folder's names from each kernel's descriptor (mom_combine: mom_io's)
 TESTS += tests/test_output_folder_names.sh
 EXTRA_DIST += tests/test_output_folder_names.sh
+# every program through the kernel descriptor starts alike (--help, --version, --print_params, JSON, registry)
+TESTS += tests/test_programs_alike.sh
+EXTRA_DIST += tests/test_programs_alike.sh
 # the layers of src/lib, kernels that include no other kernel, no circle between files
 TESTS += tests/test_layers.sh
 EXTRA_DIST += tests/test_layers.sh
@@ -134,6 +137,9 @@ EXTRA_DIST += tests/test_launcher.sh
 # configure with two MPIs on the machine: the launcher of CC's MPI, a library of the other refused
 TESTS += tests/test_configure_mpi.sh
 EXTRA_DIST += tests/test_configure_mpi.sh
+# configure with an explicit --with-X=PREFIX it cannot use: stops, naming what the prefix lacks
+TESTS += tests/test_configure_prefix.sh
+EXTRA_DIST += tests/test_configure_prefix.sh
 
 # `make check-mpich` (Makefile.am, CI's third pass) runs these in a build with
 # MPICH, at 2 ranks or fewer (MPICH's ranks busy-poll: 4 on 2 cores run about

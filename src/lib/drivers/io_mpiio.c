@@ -760,6 +760,7 @@ const cio_driver cio_driver_mpiio = {
     .inq_get_size = raw_inq_get_size,
     .close = raw_close,
     .sync = raw_sync,
+    .sync_closed = cio_sync_closed_path,
     .file_info = raw_file_info,
     .header_size = raw_header_size,
     .max_extent = raw_max_extent,

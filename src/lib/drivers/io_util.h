@@ -84,6 +84,13 @@ void cio_dir_hint(struct cio_dfile *f);
  * wrote since open.  Collective over f->comm; returns 0, or -1 with f->err set. */
 int cio_check_file_size(struct cio_dfile *f, int64_t end, int64_t bytes);
 
+/* fsync a closed output at path (sync_closed, --fsync end): a regular file, or each
+ * regular file directly in a folder (an ADIOS2 BP output); *calls counts the
+ * fsync calls.  0, or -1 with f->err naming the path. */
+int cio_fsync_path(struct cio_dfile *f, const char *path, int *calls);
+/* sync_closed for a driver whose file is at the path the engine gave. */
+int cio_sync_closed_path(struct cio_dfile *f, int *calls);
+
 /* Why a netCDF or HDF5 file would not open, from its size and first bytes, as
  * " (the file is empty: 0 bytes)" and the like ("" when it cannot tell): the
  * libraries' own words for a cut or foreign file are misleading. */

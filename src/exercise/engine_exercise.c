@@ -4,11 +4,13 @@
  * over several records, optionally reopened for each record.  --extras adds the
  * awkward cases: a fixed scalar owned by the last rank, a short record variable
  * whose records need padding in the classic formats, and an int64 variable
- * (formats that have int64 only) that some ranks have no share of. */
+ * (formats that have int64 only) that some ranks have no share of.
+ * --shape ior is the other plan: IOR's files (exercise_ior.h). */
 #include "config.h"
 #include "app/app.h"
 #include "app/outputs.h"
 #include "base/util.h"
+#include "exercise_ior.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +28,17 @@ static const cio_kernel_facts exercise_facts = {.output_folder = &exercise_outpu
 
 static const cio_param_spec exercise_params[] = {
     {"driver", CIO_P_STRING, "null", "I/O driver", 0, 0, 0, 0},
+    {"shape", CIO_P_CHOICE, "model",
+     "the plan: model (one file of model-like variables: nx, ny, nz, nrec, blocks, reopen, flush, extras) or ior "
+     "(IOR's files, as `ior -m -i FILES -b BLOCK -t max_request_size -s 1` writes them: files, block, records, vars)",
+     "model|ior", 0, 0, 0},
+    {"files", CIO_P_INT, "2", "shape ior: files, one per output event (IOR's -m -i FILES)", 0, 1, 1e6, 0},
+    {"block", CIO_P_SIZE, "64k", "shape ior: bytes each rank writes into each file, one contiguous block (IOR's -b); "
+     "the requests are max_request_size bytes (IOR's -t)", 0, 1, 1e15, 0},
+    {"records", CIO_P_INT, "1", "shape ior: records per file, the file closed and reopened between them (a model's "
+     "history file; 1 is IOR's)", 0, 1, 1e6, 0},
+    {"vars", CIO_P_INT, "1", "shape ior: variables each rank's block is spread over (more, smaller requests and a "
+     "longer header; 1 is IOR's)", 0, 1, 1e6, 0},
     {"nx", CIO_P_INT, "16", "x extent", 0, 1, 1e9, 0},
     {"ny", CIO_P_INT, "12", "y extent", 0, 1, 1e9, 0},
     {"nz", CIO_P_INT, "3", "z extent", 0, 1, 1e9, 0},
@@ -47,6 +60,8 @@ typedef struct exercise {
     MPI_Comm comm;
     cio_app *app;
     char path[4096];
+    int ior;                /* --shape ior: the plan is ior's */
+    exercise_ior io;
 } exercise;
 
 /* time = 60 s per record: a kernel value function, verified like the pattern */
@@ -182,6 +197,10 @@ static void write_records(const exercise *x, cio_engine *eng, cio_schema *s, con
 static void plan_rank(void *ctx, cio_engine *eng, int rank, int n)
 {
     exercise *x = ctx;
+    if (x->ior) {
+        exercise_ior_plan(&x->io, eng, rank, n);
+        return;
+    }
     cio_schema *s = cio_schema_new("exercise");
     int v[NVARS] = {-1, -1, -1, -1, -1, -1, -1};
     main_vars(x, s, rank, n, v);
@@ -196,6 +215,40 @@ static void output_once(void *ctx, int repetition)
     exercise *x = ctx;
     (void)repetition;
     plan_rank(x, x->app->engine, x->app->rank, x->app->nprocs);
+}
+
+/* A key of the other shape, given by the user, is refused rather than ignored
+ * (the built-in parameter text sets nx for the model shape). */
+static void refuse_other_shape(const cio_app *a, int ior)
+{
+    static const char *const model_keys[] = {"nx", "ny", "nz", "nrec", "blocks", "reopen", "flush", "extras", NULL};
+    static const char *const ior_keys[] = {"files", "block", "records", "vars", NULL};
+    const char *const *keys = ior ? model_keys : ior_keys;
+    for (int i = 0; keys[i]; i++) {
+        const char *origin = cio_param_origin(a->params, keys[i]);
+        if (cio_param_isset(a->params, keys[i]) && strncmp(origin, "<built-in>", 10) != 0)
+            cio_die_all(a->comm, "%s: %s belongs to shape %s, and this run's shape is %s (shape %s, %s)", origin,
+                        keys[i], ior ? "model" : "ior", ior ? "ior" : "model", ior ? "ior" : "model",
+                        cio_param_origin(a->params, "shape"));
+    }
+}
+
+/* --shape ior's settings; the block must divide into records x vars shares. */
+static void ior_settings(const cio_app *a, exercise *x, const char *outdir, const char *ext)
+{
+    const cio_params *p = a->params;
+    exercise_ior *io = &x->io;
+    io->files = cio_param_int(p, "files");
+    io->block = cio_param_int(p, "block");
+    io->records = cio_param_int(p, "records");
+    io->vars = cio_param_int(p, "vars");
+    io->ext = ext;
+    io->comm = a->comm;
+    snprintf(io->folder, sizeof io->folder, "%s", outdir);
+    if (io->block % (io->records * io->vars) != 0)
+        cio_die_all(a->comm, "%s: block %lld: expected a multiple of records x vars = %lld x %lld, so each record of "
+                    "each variable gets the same share of it", cio_param_origin(p, "block"), (long long)io->block,
+                    (long long)io->records, (long long)io->vars);
 }
 
 int main(int argc, char **argv)
@@ -219,8 +272,11 @@ int main(int argc, char **argv)
     cio_err e = {0};
     if (cio_output_folder_resolve(p, &exercise_output_folder, &outdir, origin, sizeof origin, &e) != 0)
         cio_die_all(app.comm, "%s", e.msg);
-    snprintf(x.path, sizeof x.path, "%s/exercise.%s", outdir,
-             fmt == CIO_FMT_RAW ? "raw" : fmt == CIO_FMT_HDF5 ? "h5" : "nc");
+    const char *ext = fmt == CIO_FMT_RAW ? "raw" : fmt == CIO_FMT_HDF5 ? "h5" : "nc";
+    snprintf(x.path, sizeof x.path, "%s/exercise.%s", outdir, ext);
+    x.ior = strcmp(cio_param_str(p, "shape"), "ior") == 0;
+    refuse_other_shape(&app, x.ior);
+    if (x.ior) ior_settings(&app, &x, outdir, ext);
 
     if (cio_param_bool(p, "dry_run")) {
         int rc = cio_app_dry_run(&app, (int)cio_param_int(p, "nprocs"), plan_rank, NULL, &x);
@@ -235,7 +291,10 @@ int main(int argc, char **argv)
     if (app.rank == 0 && !x.is_null && cio_param_bool(p, "mkdir")) {
         char src[600];
         snprintf(src, sizeof src, "output_dir '%s' (%s)", outdir, cio_param_origin(p, "output_dir"));
-        cio_outputs_add(outs, x.path, src, NULL, 1);
+        for (int64_t k = 0; k < (x.ior ? x.io.files : 1); k++) {
+            if (x.ior) exercise_ior_path(&x.io, k, x.path, sizeof x.path);
+            cio_outputs_add(outs, x.path, src, NULL, 1);
+        }
     }
     cio_app_claim_outputs(&app, outs);
     cio_app_repeat(&app, output_once, &x);

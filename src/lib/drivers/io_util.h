@@ -81,7 +81,8 @@ void cio_dir_hint(struct cio_dfile *f);
  * OMPIO) print a failed write on stderr and still return success, so a full
  * file system would otherwise go unnoticed.  end: the file offset just past
  * the last byte this rank wrote (-1 unknown); bytes: the data bytes this rank
- * wrote since open.  Collective over f->comm; returns 0, or -1 with f->err set. */
+ * wrote since open.  Collective over f->comm (reductions to rank 0: the other
+ * ranks do not wait); returns 0, or -1 with f->err set on rank 0 alone. */
 int cio_check_file_size(struct cio_dfile *f, int64_t end, int64_t bytes);
 
 /* Why a netCDF or HDF5 file would not open, from its size and first bytes, as

@@ -183,7 +183,11 @@ void eng_count_requests(cio_stats *st, const piece_list *p, size_t ts);
 /* The same counts for one variable's share, computed without building the pieces
  * (for plans that write nothing). */
 void eng_count_var_requests(cio_stats *st, const cio_var *v, int64_t limit);
+/* buf NULL (a write): the pattern is made piece by piece, each just before its
+ * call, in a buffer of one piece (eng_stream_bytes), as IOR writes from one
+ * transfer-sized buffer. */
 void eng_transfer_blocking(cio_file *f, int varid, int64_t record, void *buf, int is_read);
+int64_t eng_stream_bytes(const cio_engine *e, const cio_var *v);
 
 /* engine_agg.c */
 cio_agg_group *eng_group_for(cio_engine *e, MPI_Comm comm);
@@ -193,6 +197,10 @@ void eng_agg_write(cio_file *f, int varid, int64_t record, const void *user_buf)
 
 /* engine_checksum.c */
 void *eng_pack(cio_file *f, int varid, int64_t record);
+/* The values of one box of variable v (the pattern or its value function) into
+ * out; returns their checksum, which eng_checksum_of adds to v's. */
+uint64_t eng_fill_box(cio_engine *e, const cio_var *v, int64_t record, const cio_box *box, void *out);
+void eng_checksum_of(cio_engine *e, const cio_var *v, uint64_t sum);
 void eng_user_checksum(cio_file *f, int varid, const void *buf);
 
 #endif

@@ -184,32 +184,59 @@ void eng_count_var_requests(cio_stats *st, const cio_var *v, int64_t limit)
 }
 
 /* For collective blocking calls every rank must make the same number of driver
- * calls: agree on the number of pieces and, per piece, the most blocks any rank has. */
+ * calls: agree on the number of pieces and, per piece, the most blocks any rank
+ * has, in one MPI_Allreduce whatever the number of pieces (each is a point where
+ * every rank waits for the slowest): the first NFIX - 2 pieces exactly, every
+ * later piece with the most blocks of any of them (a bound, which the drivers
+ * meet with empty calls or take as "several blocks"). */
 static int *agree_pieces(cio_file *f, const piece_list *p, int *npieces)
 {
-    enum { NFIX = 16 };
+    enum { NFIX = 16, EXACT = NFIX - 2 };
     int local[NFIX], global[NFIX];
     memset(local, 0, sizeof local);
     local[0] = p->npieces;
-    for (int i = 0; i < p->npieces && i < NFIX - 1; i++) local[i + 1] = p->nsubs[i];
+    for (int i = 0; i < p->npieces; i++) {
+        int *slot = &local[1 + (i < EXACT ? i : EXACT)];
+        if (p->nsubs[i] > *slot) *slot = p->nsubs[i];
+    }
     if (f->e->virt) memcpy(global, local, sizeof local);
     else MPI_Allreduce(local, global, NFIX, MPI_INT, MPI_MAX, f->comm);
     int n = global[0];
     int *maxnb = cio_calloc((size_t)(n ? n : 1), sizeof *maxnb);
-    for (int i = 0; i < n && i < NFIX - 1; i++) maxnb[i] = global[i + 1];
-    if (n > NFIX - 1) {
-        int rest = n - (NFIX - 1);
-        int *l = cio_calloc((size_t)rest, sizeof *l);
-        for (int i = NFIX - 1; i < p->npieces; i++) l[i - (NFIX - 1)] = p->nsubs[i];
-        if (f->e->virt) memcpy(maxnb + NFIX - 1, l, (size_t)rest * sizeof *l);
-        else MPI_Allreduce(l, maxnb + NFIX - 1, rest, MPI_INT, MPI_MAX, f->comm);
-        cio_free(l);
-    }
+    for (int i = 0; i < n; i++) maxnb[i] = global[1 + (i < EXACT ? i : EXACT)];
     *npieces = n;
     return maxnb;
 }
 
-/* One variable, now, through blocking calls (write or read). */
+/* The buffer a streamed write needs: one piece, at most max_request bytes. */
+int64_t eng_stream_bytes(const cio_engine *e, const cio_var *v)
+{
+    int64_t bytes = cio_var_rank_bytes(v);
+    return bytes < e->cfg.max_request ? bytes : e->cfg.max_request;
+}
+
+/* The values of this rank's piece i into out (the pack timer, so the I/O clock
+ * stops); returns their checksum. */
+static uint64_t fill_piece(cio_file *f, const cio_var *v, int64_t record, const piece_list *p, int i, char *out)
+{
+    cio_engine *e = f->e;
+    size_t ts = cio_type_size(v->type);
+    int off = v->is_record ? 1 : 0;
+    const cio_decomp *d = v->decomp;
+    uint64_t sum = 0;
+    cio_timer_begin(e->stats, CIO_T_PACK);
+    for (int k = p->first[i]; k < p->first[i] + p->nsubs[i]; k++) {
+        size_t at = (size_t)k * (size_t)p->ndims + (size_t)off;
+        cio_box box = {d->ndims, d->shape, p->start ? p->start + at : NULL, p->count ? p->count + at : NULL};
+        sum += eng_fill_box(e, v, record, &box, out);
+        out += (size_t)p->sub_elems[k] * ts;
+    }
+    cio_timer_end(e->stats, CIO_T_PACK);
+    return sum;
+}
+
+/* One variable, now, through blocking calls (write or read); buf NULL: a
+ * streamed write (engine_int.h). */
 void eng_transfer_blocking(cio_file *f, int varid, int64_t record, void *buf, int is_read)
 {
     cio_engine *e = f->e;
@@ -227,13 +254,24 @@ void eng_transfer_blocking(cio_file *f, int varid, int64_t record, void *buf, in
     int *maxnb = NULL;
     if (cio_mode_collective(mode) || (!is_read && v->is_record && f->df.extend_collective))
         maxnb = agree_pieces(f, &p, &n);
+    char *piece_buf = !buf && !is_read ? eng_buf_get(e, (size_t)(eng_stream_bytes(e, v) > 0 ? eng_stream_bytes(e, v) : 1))
+                                       : NULL;
+    uint64_t sum = 0;
     for (int i = 0; i < n; i++) {
         cio_req r;
         eng_make_req(f, varid, &p, i, buf, &r);
+        if (piece_buf) {
+            if (i < p.npieces) sum += fill_piece(f, v, record, &p, i, piece_buf);
+            r.buf = piece_buf;
+        }
         if (maxnb) r.max_nblocks = maxnb[i];
         int64_t bytes = r.nelems * (int64_t)ts;
         if (is_read) DCALL(f, CIO_T_GET, bytes, "get", e->cfg.drv->get(&f->df, &r));
         else DCALL(f, CIO_T_PUT, bytes, "put", e->cfg.drv->put(&f->df, &r));
+    }
+    if (piece_buf) {
+        if (v->decomp) eng_checksum_of(e, v, sum);
+        eng_buf_put(e, piece_buf);
     }
     cio_free(maxnb);
     eng_pl_free(&p);

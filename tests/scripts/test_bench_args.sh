@@ -47,7 +47,8 @@ bench-scale|--np: expected whole numbers >= 1 separated by blanks, found 'x'|--n
 bench-scale|--json .: is a directory, expected a file name|--json .
 bench-ior|--ior: expected the IOR program you built|-- engine_exercise
 bench-ior|--ior f: not an executable program|--ior f -- engine_exercise
-bench-ior|expected the climio program and its options after '--'|--ior /bin/true
+bench-ior|expected a climio program and its options after each '--'|--ior /bin/true
+bench-ior|expected a climio program and its options after each '--'|--ior /bin/true -- engine_exercise --
 bench-ior|--json: bench-ior sets it on the climio run itself|--ior /bin/true -- engine_exercise --driver mpiio --json x
 bench-ior|--dry_run: bench-ior sets it on the climio run itself|--ior /bin/true -- engine_exercise --dry_run=true
 bench-ior|nope/x: not an executable program|--ior /bin/true -- nope/x

@@ -118,20 +118,31 @@ def test_climio_side_and_report(tmp_path, exercise, capsys):
         c = [b.climio_run(runner, exercise, OPTS, 2, "climio-round%d" % k) for k in (1, 2)]
     assert all(x["bytes"] == 6 * 1048576 and x["MiBps"] > 0 and len(x["load"]) == 2 for x in c)
     ior = b.ior_figures(eq, fixture("mpiio-collective-fsync-3files.txt"), "ior")
-    done = [{"round": k + 1, "order": ["climio", "ior"] if k == 0 else ["ior", "climio"], "climio": c[k],
-             "ior": dict(ior, load=[0.5, 0.7]), "ratio": c[k]["MiBps"] / ior["MiBps"]} for k in (0, 1)]
-    rc = b.report(a, exercise, OPTS, "/opt/ior/src/ior", eq, dry, done)
+    done = [{"round": k + 1, "order": ["climio", "ior"] if k == 0 else ["ior", "climio"], "climio": [c[k]],
+             "ior": dict(ior, load=[0.5, 0.7]), "ratio": [c[k]["MiBps"] / ior["MiBps"]]} for k in (0, 1)]
+    rc = b.report(a, [(exercise, OPTS)], "/opt/ior/src/ior", eq, dry, done)
     text = capsys.readouterr().out
     assert rc == 0
     assert "IOR:    mpiexec -n 2 /opt/ior/src/ior " + LINE in text
     assert "climio: mpiexec -n 2 engine_exercise " + " ".join(OPTS) in text
-    ratios = sorted(d["ratio"] for d in done)
+    ratios = sorted(d["ratio"][0] for d in done)
     med = (ratios[0] + ratios[1]) / 2
     assert "ratio climio / IOR, per round: %.2f [%.2f-%.2f]" % (med, ratios[0], ratios[1]) in text
-    assert "%.1f" % ior["MiBps"] in text and "| IOR | its summary: mean of the files' bandwidths (Mean(MiB)) | 189.6 [189.6-189.6] |" \
-        in text
+    assert "| IOR | its summary: mean of the files' bandwidths (Mean(MiB)) | 189.6 [189.6-189.6] |" in text
+    assert "| IOR | all bytes / sum of the files' total(s) | %.1f [%.1f-%.1f] |" % ((ior["MiBps"],) * 3) in text
     assert "load average (1 minute) " in text
     doc = json.load(open(out_json))
-    assert doc["ratio"]["values"] == [d["ratio"] for d in done] and doc["ior"]["equivalent"]["options"] == LINE
+    assert doc["climio"][0]["ratio"]["values"] == [d["ratio"][0] for d in done]
+    assert doc["ior"]["equivalent"]["options"] == LINE
     assert [r["order"] for r in doc["rounds"]] == [["climio", "ior"], ["ior", "climio"]]
     assert doc["load"]["cores"] == (os.cpu_count() or 1) and doc["errors"] == []
+
+
+def test_order_rotates_and_commands_split():
+    b = bench_ior()
+    assert [b.order(r, 1) for r in range(3)] == [["climio0", "ior"], ["ior", "climio0"], ["climio0", "ior"]]
+    assert [b.order(r, 2) for r in range(3)] == [["climio0", "climio1", "ior"], ["climio1", "ior", "climio0"],
+                                                 ["ior", "climio0", "climio1"]]
+    assert b.commands(["--np", "2", "--ior", "x", "--", "gcrm_io", "--fsync", "end", "--", "engine_exercise"]) == \
+        (["--np", "2", "--ior", "x"], [["gcrm_io", "--fsync", "end"], ["engine_exercise"]])
+    assert b.commands(["--ior", "x"]) == (["--ior", "x"], [])

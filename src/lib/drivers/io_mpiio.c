@@ -334,15 +334,28 @@ static int raw_open(cio_dfile *f, MPI_Info info)
         }
         if (msg[0]) hlen = -1;
     }
-    MPI_Bcast(&hlen, 1, MPI_LONG_LONG, 0, f->comm);
-    MPI_Bcast(&fsize, 1, MPI_LONG_LONG, 0, f->comm);
-    MPI_Bcast(msg, sizeof msg, MPI_CHAR, 0, f->comm);
+    /* the lengths, the message and the header's first RAW_ALIGN bytes (all of a
+     * usual header) in one broadcast: each is a wait for rank 0 */
+    struct {
+        long long hlen, fsize;
+        char msg[256];
+        char first[RAW_ALIGN];
+    } said = {hlen, fsize, "", ""};
+    memcpy(said.msg, msg, sizeof msg);
+    if (text) memcpy(said.first, text, (size_t)(hlen < RAW_ALIGN ? hlen : RAW_ALIGN));
+    MPI_Bcast(&said, (int)sizeof said, MPI_BYTE, 0, f->comm);
+    hlen = said.hlen;
+    fsize = said.fsize;
     if (hlen < 0) {
         cio_free(text);
-        return cio_driver_err(f, "MPI_File_read_at (header)", "%s", msg);
+        return cio_driver_err(f, "MPI_File_read_at (header)", "%s", said.msg);
     }
-    if (f->rank != 0) text = cio_malloc((size_t)hlen + 1);
-    MPI_Bcast(text, (int)hlen + 1, MPI_CHAR, 0, f->comm);
+    if (f->rank != 0) {
+        text = cio_malloc((size_t)hlen + 1);
+        memcpy(text, said.first, (size_t)(hlen < RAW_ALIGN ? hlen : RAW_ALIGN));
+        text[hlen] = '\0';
+    }
+    if (hlen > RAW_ALIGN) MPI_Bcast(text + RAW_ALIGN, (int)(hlen - RAW_ALIGN), MPI_CHAR, 0, f->comm);
     rc = parse_header(f, rf, text);
     cio_free(text);
     if (rc != 0) return rc;

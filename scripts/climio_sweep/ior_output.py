@@ -63,7 +63,7 @@ def parse(text, op="write"):
     """IOR's results for operation op ("write" or "read"): a dict with
     files (the rows: each {"iter", "bw_MiBps", "total_s", "open_s", "rdwr_s", "close_s"}),
     total_s (their sum), summary ({"mean_s", "mean_MiBps", "max_MiBps", "min_MiBps", "tasks",
-    "reps", "block_bytes", "transfer_bytes", "api"}) and version (IOR's banner).
+    "reps", "block_bytes", "transfer_bytes", "segments", "api"}) and version (IOR's banner).
     Raises NotIorOutput saying what is missing."""
     lines = text.splitlines()
     m = re.search(r"^(IOR-\S+): MPI Coordinated Test of Parallel I/O", text, re.M)
@@ -97,6 +97,7 @@ def parse(text, op="write"):
                "reps": int(_number(s.get("reps", "nan"), "reps")),
                "block_bytes": int(_number(s.get("blksiz", "nan"), "blksiz")),
                "transfer_bytes": int(_number(s.get("xsize", "nan"), "xsize")),
+               "segments": int(_number(s.get("segcnt", "1"), "segcnt")),
                "api": s.get("API")}
     if summary["reps"] != len(files):
         raise NotIorOutput("the summary says %d repetitions, the Results table has %d '%s' rows"
@@ -111,3 +112,33 @@ def error_line(text):
         if line.startswith("ERROR: ") or line.startswith("ior ERROR: "):
             return "ior: " + line.strip()
     return None
+
+
+_SIZE = {"": 1, "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3, "t": 1024 ** 4}
+
+
+def size(text):
+    """An IOR size option's value ('4m', '131072', '128k') in bytes."""
+    m = re.match(r"^(\d+)([kmgt]?)$", text.strip().lower())
+    if not m:
+        raise ValueError("expected a size such as 131072, 128k or 4m, found %r" % text)
+    return int(m.group(1)) * _SIZE[m.group(2)]
+
+
+def options(words):
+    """The shape of the data IOR options ask: {"files": -i, "block_bytes": -b,
+    "transfer_bytes": -t, "segments": -s} with IOR's defaults (1, 1 MiB,
+    256 KiB, 1); ValueError names an option without its value."""
+    got = {"files": 1, "block_bytes": 1048576, "transfer_bytes": 262144, "segments": 1}
+    keys = {"-i": ("files", int), "-b": ("block_bytes", size), "-t": ("transfer_bytes", size),
+            "-s": ("segments", int)}
+    for i, w in enumerate(words):
+        if w in keys:
+            if i + 1 >= len(words):
+                raise ValueError("%s: expected a value after it" % w)
+            key, conv = keys[w]
+            try:
+                got[key] = conv(words[i + 1])
+            except ValueError as e:
+                raise ValueError("%s %s: %s" % (w, words[i + 1], e))
+    return got

@@ -53,6 +53,7 @@ bench-ior|--json: bench-ior sets it on the climio run itself|--ior /bin/true -- 
 bench-ior|--dry_run: bench-ior sets it on the climio run itself|--ior /bin/true -- engine_exercise --dry_run=true
 bench-ior|nope/x: not an executable program|--ior /bin/true -- nope/x
 bench-ior|--np: expected a whole number >= 1, found 0|--np 0 --ior /bin/true -- engine_exercise
+bench-ior|--ior-options: -b 4q: expected a size such as 131072, 128k or 4m, found '4q'|--ior /bin/true --ior-options "-b 4q" -- engine_exercise
 plan-tables|--output /: is a directory, expected a file name|--output / --run .
 plan-tables|--run f: expected the folder of the programs and inputs|--run f
 climio-sweep|--out: expected a folder name, found ''|run f --out ""

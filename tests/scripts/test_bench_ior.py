@@ -71,6 +71,20 @@ def test_parse_refuses_what_is_not_a_finished_run():
         ior_output.parse(fixture("mpiio-cannot-open.txt")[:fixture("mpiio-cannot-open.txt").index("Results:")])
 
 
+def test_ior_options_shape():
+    assert ior_output.options("-a MPIIO -w -k -c -e -m -i 14 -b 4194304 -t 131072 -s 1 -o ior.out".split()) == \
+        {"files": 14, "block_bytes": 4194304, "transfer_bytes": 131072, "segments": 1}
+    assert ior_output.options("-i 3 -b 64k -t 64K -s 64".split()) == \
+        {"files": 3, "block_bytes": 65536, "transfer_bytes": 65536, "segments": 64}
+    assert ior_output.options(["-a", "POSIX"]) == {"files": 1, "block_bytes": 1048576, "transfer_bytes": 262144,
+                                                   "segments": 1}
+    with pytest.raises(ValueError, match="-b 4q: expected a size such as 131072, 128k or 4m, found '4q'"):
+        ior_output.options(["-b", "4q"])
+    with pytest.raises(ValueError, match="-t: expected a value after it"):
+        ior_output.options(["-t"])
+    assert ior_output.parse(fixture("mpiio-collective-fsync-3files.txt"))["summary"]["segments"] == 1
+
+
 def test_error_line():
     assert ior_output.error_line(fixture("mpiio-cannot-open.txt")) == (
         "ior: ERROR: cannot open file: /nonexistent/dir/ior.out, MPI MPI_ERR_NO_SUCH_FILE: no such file or "
@@ -98,8 +112,8 @@ def test_ior_figures_from_the_output():
     assert got["bytes"] == 6 * 1048576 and got["seconds"] == pytest.approx(0.049167)
     assert got["MiBps"] == pytest.approx(6 / 0.049167)           # all bytes over the sum of total(s)
     assert got["summary_mean_MiBps"] == 189.59                   # IOR's own: the mean of the files' rates
-    with pytest.raises(bench.RunFailed, match="IOR ran 2 tasks x 3 files x 1048576 bytes in 131072-byte transfers, "
-                                              "the line asked 2 x 3 x 2097152 in 131072"):
+    with pytest.raises(bench.RunFailed, match="IOR ran 2 tasks x 3 files x 1 segments x 1048576 bytes in 131072-byte "
+                                              "transfers, the line asked 2 x 3 x 1 x 2097152 in 131072"):
         b.ior_figures(dict(eq, block_bytes=2097152), fixture("mpiio-collective-fsync-3files.txt"), "ior-round1")
     with pytest.raises(bench.RunFailed, match="ior-round2: IOR's output not understood: no IOR banner"):
         b.ior_figures(eq, "", "ior-round2")

@@ -4,7 +4,8 @@
 # line of the plan; the files IOR's layout gives (a header, then each rank's
 # contiguous block); the mpiio driver writes IOR's calls: one
 # MPI_File_write_at_all per max_request_size piece and no file view, in the
-# blocking and the nonblocking collective mode, with one piece's buffer held;
+# blocking and the nonblocking collective mode, with one piece's buffer held and
+# one engine collective per file (no barrier);
 # records and vars add reopens and variables; keys of the other shape and a
 # block that does not divide are refused.
 . "$top_srcdir/tests/lib.sh"
@@ -44,6 +45,14 @@ for mode in blocking_collective nonblocking_collective; do
   [ "$(json_get $mode.json 'd["write"]["requests"]["count"], d["write"]["requests"]["size_histogram_log2"][14]')" = "24 24" ] \
     || fail "$mode: requests: $(json_get $mode.json 'd["write"]["requests"]')"
 done
+# blocking: one collective of the engine's per file (the agreement on the file's
+# variables, carried by the driver's own synchronization at create: no barrier)
+allr() { json_get "$1" 'd["write"]["mpi"]["collective_calls_busiest_rank"].get("'$2'", 0)'; }
+[ "$(allr blocking_collective.json MPI_Barrier)" = 0 ] || fail "blocking: $(allr blocking_collective.json MPI_Barrier) barriers"
+rm -rf out
+run 2 "$EX" $shape --files 1 --iotype blocking_collective --out out --json one.json >one.txt 2>&1 || { cat one.txt; fail "1 file"; }
+[ $(( $(allr blocking_collective.json MPI_Allreduce) - $(allr one.json MPI_Allreduce) )) = 2 ] \
+  || fail "blocking: allreduces for 3 files $(allr blocking_collective.json MPI_Allreduce), for 1 $(allr one.json MPI_Allreduce)"
 # blocking: one piece made at a time, so one piece's buffer held
 [ "$(json_get blocking_collective.json 'd["write"]["memory"]["buffer_peak_bytes"]["max"]')" = 16384 ] \
   || fail "blocking: buffer peak $(json_get blocking_collective.json 'd["write"]["memory"]["buffer_peak_bytes"]')"

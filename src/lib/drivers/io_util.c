@@ -193,6 +193,16 @@ int cio_check_file_size(cio_dfile *f, int64_t end, int64_t bytes)
                           (long long)sb.st_size, need);
 }
 
+void cio_dfile_sync_point(cio_dfile *f)
+{
+    if (f->agree_n > 0 && !f->agree_done) {
+        MPI_Allreduce(f->agree_in, f->agree_out, f->agree_n, MPI_INT, MPI_MAX, f->comm);
+        f->agree_done = 1;
+    } else {
+        MPI_Barrier(f->comm);
+    }
+}
+
 int cio_szip_pixels(cio_type t, int64_t n)
 {
     if (n < 2 || t == CIO_CHAR) return 0;

@@ -79,6 +79,11 @@ struct cio_file {
     pending *pend;
     int npend, pendcap;
     int64_t pend_bytes;
+    /* collective modes: what every rank agreed on for each variable's blocking
+     * transfers (AGREE_ROW ints: pieces, the most blocks of each), once per file
+     * (engine_split.c), and the decomposition generation each row was agreed for */
+    int *agreed;
+    unsigned *agreed_gen;
 };
 
 /* A variable's share split into driver calls of at most cfg.max_request bytes. */
@@ -180,6 +185,13 @@ void eng_build_pieces(const cio_var *v, int64_t record, int64_t limit, piece_lis
 void eng_pl_free(piece_list *p);
 void eng_make_req(const cio_file *f, int varid, const piece_list *p, int piece, void *buf, cio_req *r);
 void eng_count_requests(cio_stats *st, const piece_list *p, size_t ts);
+/* The agreement on every variable of a file at once (engine_split.c): the rows
+ * this rank offers (eng_agree_rows, nvars x AGREE_ROW ints, to free) and, once
+ * reduced with MPI_MAX over the file's communicator, kept for the file's
+ * transfers (eng_agree_keep). */
+enum { AGREE_ROW = 16 };
+int *eng_agree_rows(const cio_file *f);
+void eng_agree_keep(cio_file *f, const int *reduced);
 /* The same counts for one variable's share, computed without building the pieces
  * (for plans that write nothing). */
 void eng_count_var_requests(cio_stats *st, const cio_var *v, int64_t limit);

@@ -185,27 +185,87 @@ void eng_count_var_requests(cio_stats *st, const cio_var *v, int64_t limit)
 
 /* For collective blocking calls every rank must make the same number of driver
  * calls: agree on the number of pieces and, per piece, the most blocks any rank
- * has, in one MPI_Allreduce whatever the number of pieces (each is a point where
- * every rank waits for the slowest): the first NFIX - 2 pieces exactly, every
- * later piece with the most blocks of any of them (a bound, which the drivers
- * meet with empty calls or take as "several blocks"). */
-static int *agree_pieces(cio_file *f, const piece_list *p, int *npieces)
+ * has.  A variable's row: its pieces, then the blocks of the first AGREE_ROW - 2
+ * pieces exactly, and the most blocks of any later piece (a bound, which the
+ * drivers meet with empty calls or take as "several blocks"), so one
+ * MPI_Allreduce holds it whatever the number of pieces. */
+enum { EXACT = AGREE_ROW - 2 };
+
+static void piece_row(const piece_list *p, int *row)
 {
-    enum { NFIX = 16, EXACT = NFIX - 2 };
-    int local[NFIX], global[NFIX];
-    memset(local, 0, sizeof local);
-    local[0] = p->npieces;
+    memset(row, 0, AGREE_ROW * sizeof *row);
+    row[0] = p->npieces;
     for (int i = 0; i < p->npieces; i++) {
-        int *slot = &local[1 + (i < EXACT ? i : EXACT)];
+        int *slot = &row[1 + (i < EXACT ? i : EXACT)];
         if (p->nsubs[i] > *slot) *slot = p->nsubs[i];
     }
-    if (f->e->virt) memcpy(global, local, sizeof local);
-    else MPI_Allreduce(local, global, NFIX, MPI_INT, MPI_MAX, f->comm);
-    int n = global[0];
+}
+
+static int *row_blocks(const int *row, int *npieces)
+{
+    int n = row[0];
     int *maxnb = cio_calloc((size_t)(n ? n : 1), sizeof *maxnb);
-    for (int i = 0; i < n; i++) maxnb[i] = global[1 + (i < EXACT ? i : EXACT)];
+    for (int i = 0; i < n; i++) maxnb[i] = row[1 + (i < EXACT ? i : EXACT)];
     *npieces = n;
     return maxnb;
+}
+
+/* One variable's agreement, now: an MPI_Allreduce, a point where every rank
+ * waits for the slowest. */
+static int *agree_pieces(cio_file *f, const piece_list *p, int *npieces)
+{
+    int local[AGREE_ROW], global[AGREE_ROW];
+    piece_row(p, local);
+    if (f->e->virt) memcpy(global, local, sizeof local);
+    else MPI_Allreduce(local, global, AGREE_ROW, MPI_INT, MPI_MAX, f->comm);
+    return row_blocks(global, npieces);
+}
+
+/* Every variable of a file agreed at once: at create, in the exchange the
+ * driver makes where it synchronizes the ranks anyway (cio_dfile_sync_point),
+ * else at the file's first collective transfer, so a file costs one such
+ * point, not one per variable written.  The pieces do not depend on the
+ * record. */
+int *eng_agree_rows(const cio_file *f)
+{
+    int nv = f->s->nvars;
+    int *rows = cio_calloc((size_t)(nv ? nv : 1) * AGREE_ROW, sizeof *rows);
+    for (int v = 0; v < nv; v++) {
+        piece_list p;
+        eng_build_pieces(&f->s->vars[v], 0, f->e->cfg.max_request, &p);
+        piece_row(&p, rows + (size_t)v * AGREE_ROW);
+        eng_pl_free(&p);
+    }
+    return rows;
+}
+
+void eng_agree_keep(cio_file *f, const int *reduced)
+{
+    int nv = f->s->nvars;
+    cio_free(f->agreed);
+    cio_free(f->agreed_gen);
+    f->agreed = cio_malloc((size_t)(nv ? nv : 1) * AGREE_ROW * sizeof *f->agreed);
+    f->agreed_gen = cio_calloc((size_t)(nv ? nv : 1), sizeof *f->agreed_gen);
+    memcpy(f->agreed, reduced, (size_t)nv * AGREE_ROW * sizeof *f->agreed);
+    for (int v = 0; v < nv; v++) f->agreed_gen[v] = f->s->vars[v].decomp_gen;
+}
+
+/* Collective modes: the file's agreement on variable varid (made at the first
+ * need), or, when its decomposition changed since (an aggregation sets its I/O
+ * tasks' at the first write; the ranks of a file change decompositions alike),
+ * the variable's own. */
+static int *file_agreement(cio_file *f, int varid, const piece_list *p, int *npieces)
+{
+    if (!f->agreed) {
+        int nv = f->s->nvars;
+        int *local = eng_agree_rows(f), *global = cio_calloc((size_t)(nv ? nv : 1) * AGREE_ROW, sizeof *global);
+        MPI_Allreduce(local, global, nv * AGREE_ROW, MPI_INT, MPI_MAX, f->comm);
+        eng_agree_keep(f, global);
+        cio_free(local);
+        cio_free(global);
+    }
+    if (f->agreed_gen[varid] != f->s->vars[varid].decomp_gen) return agree_pieces(f, p, npieces);
+    return row_blocks(f->agreed + (size_t)varid * AGREE_ROW, npieces);
 }
 
 /* The buffer a streamed write needs: one piece, at most max_request bytes. */
@@ -252,8 +312,8 @@ void eng_transfer_blocking(cio_file *f, int varid, int64_t record, void *buf, in
     cio_mode mode = e->cfg.opts.mode;
     int n = p.npieces;
     int *maxnb = NULL;
-    if (cio_mode_collective(mode) || (!is_read && v->is_record && f->df.extend_collective))
-        maxnb = agree_pieces(f, &p, &n);
+    if (cio_mode_collective(mode)) maxnb = file_agreement(f, varid, &p, &n);
+    else if (!is_read && v->is_record && f->df.extend_collective) maxnb = agree_pieces(f, &p, &n);
     char *piece_buf = !buf && !is_read ? eng_buf_get(e, (size_t)(eng_stream_bytes(e, v) > 0 ? eng_stream_bytes(e, v) : 1))
                                        : NULL;
     uint64_t sum = 0;

@@ -66,10 +66,23 @@ run 2 "$EX" $shape --records 2 --vars 2 --iotype blocking_collective --out out -
 [ "$(wc -c <out/ior.2.raw)" -eq $((4096 + 2 * 65536)) ] || fail "records 2 vars 2: $(wc -c <out/ior.2.raw) bytes"
 grep -q "^var data1 byte 2 0 1$" out/ior.0.raw || fail "records 2 vars 2: the header lacks data1 (time, n)"
 
+# segments: each rank's share in runs interleaved with the other rank's (IOR's -s);
+# 4 runs of 16 KiB make one request of 64 KiB: one view per file, 8 runs in the
+# file (rank 0's run k at 2 k x 16 KiB); the data read back
+rm -rf out
+run 2 "$EX" $shape --segments 4 --max_request_size 64k --iotype blocking_collective --out out --verify true \
+  --json seg.json >seg.txt 2>&1 || { cat seg.txt; fail "segments 4: run failed"; }
+[ "$(json_get seg.json 'd["verify"]["mismatches"], d["write"]["requests"]["count"], d["write"]["mpi"]["collective_calls_busiest_rank"].get("MPI_File_set_view")')" = "0 24 3" ] \
+  || fail "segments 4: $(json_get seg.json 'd["verify"], d["write"]["requests"], d["write"]["mpi"]')"
+run 1 "$EX" $shape --segments 4 --dry_run --nprocs 2 --json segdry.json >/dev/null 2>&1 || fail "segments 4: dry run"
+[ "$(json_get segdry.json 'd["request_size_histogram_log2"][14], d["per_rank"]["requests"]["max"]')" = "24 12" ] \
+  || fail "segments 4: dry run requests $(json_get segdry.json 'd["request_size_histogram_log2"]')"
+
 # refused: a key of the other shape, a block that does not divide
 expect_fail 1 "command line: nx belongs to shape model, and this run's shape is ior (shape ior, command line)" \
   "$EX" $shape --nx 8
 expect_fail 1 "command line: files belongs to shape ior, and this run's shape is model (shape model, default)" \
   "$EX" --files 2
-expect_fail 1 "command line: block 65537: expected a multiple of records x vars = 2 x 1" "$EX" $shape --block 65537 --records 2
+expect_fail 1 "command line: block 65537: expected a multiple of records x vars x segments = 2 x 1 x 1" "$EX" $shape \
+  --block 65537 --records 2
 pass

@@ -30,7 +30,8 @@ static const cio_param_spec exercise_params[] = {
     {"driver", CIO_P_STRING, "null", "I/O driver", 0, 0, 0, 0},
     {"shape", CIO_P_CHOICE, "model",
      "the plan: model (one file of model-like variables: nx, ny, nz, nrec, blocks, reopen, flush, extras) or ior "
-     "(IOR's files, as `ior -m -i FILES -b BLOCK -t max_request_size -s 1` writes them: files, block, records, vars)",
+     "(IOR's files, as `ior -m -i FILES -b BLOCK -t max_request_size -s 1` writes them: files, block, records, vars, "
+     "segments)",
      "model|ior", 0, 0, 0},
     {"files", CIO_P_INT, "2", "shape ior: files, one per output event (IOR's -m -i FILES)", 0, 1, 1e6, 0},
     {"block", CIO_P_SIZE, "64k", "shape ior: bytes each rank writes into each file, one contiguous block (IOR's -b); "
@@ -39,6 +40,8 @@ static const cio_param_spec exercise_params[] = {
      "history file; 1 is IOR's)", 0, 1, 1e6, 0},
     {"vars", CIO_P_INT, "1", "shape ior: variables each rank's block is spread over (more, smaller requests and a "
      "longer header; 1 is IOR's)", 0, 1, 1e6, 0},
+    {"segments", CIO_P_INT, "1", "shape ior: runs each rank's share of a variable is cut into, interleaved with the "
+     "other ranks' (IOR's -s; a request then holds several runs where max_request_size allows)", 0, 1, 1e9, 0},
     {"nx", CIO_P_INT, "16", "x extent", 0, 1, 1e9, 0},
     {"ny", CIO_P_INT, "12", "y extent", 0, 1, 1e9, 0},
     {"nz", CIO_P_INT, "3", "z extent", 0, 1, 1e9, 0},
@@ -222,7 +225,7 @@ static void output_once(void *ctx, int repetition)
 static void refuse_other_shape(const cio_app *a, int ior)
 {
     static const char *const model_keys[] = {"nx", "ny", "nz", "nrec", "blocks", "reopen", "flush", "extras", NULL};
-    static const char *const ior_keys[] = {"files", "block", "records", "vars", NULL};
+    static const char *const ior_keys[] = {"files", "block", "records", "vars", "segments", NULL};
     const char *const *keys = ior ? model_keys : ior_keys;
     for (int i = 0; keys[i]; i++) {
         const char *origin = cio_param_origin(a->params, keys[i]);
@@ -242,13 +245,14 @@ static void ior_settings(const cio_app *a, exercise *x, const char *outdir, cons
     io->block = cio_param_int(p, "block");
     io->records = cio_param_int(p, "records");
     io->vars = cio_param_int(p, "vars");
+    io->segments = cio_param_int(p, "segments");
     io->ext = ext;
     io->comm = a->comm;
     snprintf(io->folder, sizeof io->folder, "%s", outdir);
-    if (io->block % (io->records * io->vars) != 0)
-        cio_die_all(a->comm, "%s: block %lld: expected a multiple of records x vars = %lld x %lld, so each record of "
-                    "each variable gets the same share of it", cio_param_origin(p, "block"), (long long)io->block,
-                    (long long)io->records, (long long)io->vars);
+    if (io->block % (io->records * io->vars * io->segments) != 0)
+        cio_die_all(a->comm, "%s: block %lld: expected a multiple of records x vars x segments = %lld x %lld x %lld, so "
+                    "each run of each record of each variable gets the same share of it", cio_param_origin(p, "block"),
+                    (long long)io->block, (long long)io->records, (long long)io->vars, (long long)io->segments);
 }
 
 int main(int argc, char **argv)

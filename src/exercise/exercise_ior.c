@@ -12,10 +12,11 @@ void exercise_ior_path(const exercise_ior *x, int64_t k, char *path, size_t len)
 
 /* One file's schema: `vars` byte variables data0.. of nprocs x share elements
  * (a record dimension first when there are several records), each rank owning
- * the contiguous share at rank x share. */
+ * `segments` runs of share / segments elements, run k at (k x nprocs + rank) x
+ * run (one contiguous share at rank x share when segments is 1: IOR's layout). */
 static cio_schema *ior_schema(const exercise_ior *x, int rank, int nprocs, int *varids)
 {
-    int64_t share = x->block / (x->vars * x->records);
+    int64_t share = x->block / (x->vars * x->records), run = share / x->segments;
     cio_schema *s = cio_schema_new("ior");
     int rec = x->records > 1;
     if (rec) cio_schema_dim(s, "time", CIO_UNLIMITED);
@@ -25,9 +26,12 @@ static cio_schema *ior_schema(const exercise_ior *x, int rank, int nprocs, int *
         char name[32];
         snprintf(name, sizeof name, "data%lld", (long long)k);
         varids[k] = cio_schema_var(s, name, CIO_BYTE, rec ? 2 : 1, rec ? dims : dims + 1);
-        int64_t shape[1] = {share * nprocs}, st[1] = {share * rank}, ct[1] = {share};
+        int64_t shape[1] = {share * nprocs};
         cio_decomp *d = cio_decomp_new(1, shape);
-        cio_decomp_add(d, st, ct);
+        for (int64_t seg = 0; seg < x->segments; seg++) {
+            int64_t st[1] = {(seg * nprocs + rank) * run}, ct[1] = {run};
+            cio_decomp_add(d, st, ct);
+        }
         cio_schema_set_decomp(s, varids[k], d);
         cio_decomp_release(d);
     }

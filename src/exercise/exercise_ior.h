@@ -10,7 +10,10 @@
  * part costs: `records` writes each file as that many records with a close and a
  * reopen between them (a history file's reopens), `vars` spreads each rank's
  * block over that many variables (more, smaller requests per file and a longer
- * header).  Their defaults (1) are IOR's. */
+ * header), `segments` cuts each rank's share of a variable into that many runs
+ * interleaved with the other ranks' (IOR's -s: a decomposed model variable, whose
+ * requests hold several runs when max_request_size allows).  Their defaults (1)
+ * are IOR's. */
 #ifndef CLIMIO_EXERCISE_IOR_H
 #define CLIMIO_EXERCISE_IOR_H
 
@@ -23,6 +26,7 @@ typedef struct exercise_ior {
     int64_t block;          /* bytes per rank per file (IOR's -b) */
     int64_t records;        /* records per file, reopened between them */
     int64_t vars;           /* variables the block is spread over */
+    int64_t segments;       /* runs of each rank's share of a variable, interleaved across ranks */
     char folder[4096];      /* where the files go */
     const char *ext;        /* "raw", "nc", "h5" */
     MPI_Comm comm;

@@ -227,13 +227,11 @@ static void refuse_other_shape(const cio_app *a, int ior)
     static const char *const model_keys[] = {"nx", "ny", "nz", "nrec", "blocks", "reopen", "flush", "extras", NULL};
     static const char *const ior_keys[] = {"files", "block", "records", "vars", "segments", NULL};
     const char *const *keys = ior ? model_keys : ior_keys;
-    for (int i = 0; keys[i]; i++) {
-        const char *origin = cio_param_origin(a->params, keys[i]);
-        if (cio_param_isset(a->params, keys[i]) && strncmp(origin, "<built-in>", 10) != 0)
-            cio_die_all(a->comm, "%s: %s belongs to shape %s, and this run's shape is %s (shape %s, %s)", origin,
-                        keys[i], ior ? "model" : "ior", ior ? "ior" : "model", ior ? "ior" : "model",
-                        cio_param_origin(a->params, "shape"));
-    }
+    for (int i = 0; keys[i]; i++)
+        if (cio_params_is_set(a->params, keys[i]))
+            cio_die_all(a->comm, "%s: %s belongs to shape %s, and this run's shape is %s (shape %s, %s)",
+                        cio_param_origin(a->params, keys[i]), keys[i], ior ? "model" : "ior", ior ? "ior" : "model",
+                        ior ? "ior" : "model", cio_param_origin(a->params, "shape"));
 }
 
 /* --shape ior's settings; the block must divide into records x vars shares. */

@@ -144,7 +144,7 @@ typedef struct cio_dfile {
                                  * on every rank for record variables there too, as in the
                                  * collective modes (empty calls where a rank has nothing) */
     /* The engine's exchange at a point where the driver synchronizes the ranks
-     * anyway (cio_dfile_sync_point): agree_n ints of agree_in reduced with
+     * anyway (cio_dfile_ranks_meet): agree_n ints of agree_in reduced with
      * MPI_MAX into agree_out, agree_done set; none (agree_n 0): a barrier. */
     const int *agree_in;
     int *agree_out;

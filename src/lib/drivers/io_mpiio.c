@@ -278,7 +278,7 @@ static int raw_create(cio_dfile *f, MPI_Info info)
      * flush the whole file at close (auto_da_alloc), which would charge the
      * baseline a write-back no other driver pays */
     if (f->rank == 0) MPI_File_delete(f->path, MPI_INFO_NULL);
-    cio_dfile_sync_point(f);
+    cio_dfile_ranks_meet(f);
     int amode = MPI_MODE_CREATE | MPI_MODE_RDWR;
     int rc = MPI_File_open(f->comm, f->path, amode, info, &rf->fh);
     if (rc != MPI_SUCCESS) {

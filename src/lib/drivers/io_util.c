@@ -193,7 +193,7 @@ int cio_check_file_size(cio_dfile *f, int64_t end, int64_t bytes)
                           (long long)sb.st_size, need);
 }
 
-void cio_dfile_sync_point(cio_dfile *f)
+void cio_dfile_ranks_meet(cio_dfile *f)
 {
     if (f->agree_n > 0 && !f->agree_done) {
         MPI_Allreduce(f->agree_in, f->agree_out, f->agree_n, MPI_INT, MPI_MAX, f->comm);

@@ -88,7 +88,7 @@ int cio_check_file_size(struct cio_dfile *f, int64_t end, int64_t bytes);
 /* Where a driver must hold every rank of the file's communicator (after rank 0
  * removed an old file, before the open): the engine's exchange when it left one
  * (cio_dfile agree_*), which holds them as well, else a barrier. */
-void cio_dfile_sync_point(struct cio_dfile *f);
+void cio_dfile_ranks_meet(struct cio_dfile *f);
 
 /* Why a netCDF or HDF5 file would not open, from its size and first bytes, as
  * " (the file is empty: 0 bytes)" and the like ("" when it cannot tell): the

@@ -222,7 +222,7 @@ static int *agree_pieces(cio_file *f, const piece_list *p, int *npieces)
 }
 
 /* Every variable of a file agreed at once: at create, in the exchange the
- * driver makes where it synchronizes the ranks anyway (cio_dfile_sync_point),
+ * driver makes where it synchronizes the ranks anyway (cio_dfile_ranks_meet),
  * else at the file's first collective transfer, so a file costs one such
  * point, not one per variable written.  The pieces do not depend on the
  * record. */

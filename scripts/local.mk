@@ -13,7 +13,7 @@ dist_climiosweep_DATA = \
   scripts/climio_sweep/prepare.py scripts/climio_sweep/report.py scripts/climio_sweep/state.py \
   scripts/climio_sweep/sweepfile.py scripts/climio_sweep/bench.py scripts/climio_sweep/verdict.py \
   scripts/climio_sweep/runs_as.py scripts/climio_sweep/launcher.py \
-  scripts/climio_sweep/resultcheck.py scripts/climio_sweep/iocount.py
+  scripts/climio_sweep/resultcheck.py scripts/climio_sweep/iocount.py scripts/climio_sweep/ior_output.py
 # bench.py: the runner the scripts/bench-* share; they find the package as the
 # launcher does (beside them, or in $(datadir)/climio/python)
 dist_doc_DATA += doc/bench.md
@@ -45,6 +45,8 @@ dist_bin_SCRIPTS += scripts/plan-tables
 dist_bin_SCRIPTS += scripts/bench-scale
 # bench-decomp: decomp_io beside a user-built e3sm_io on the same map (doc/decomp.md)
 dist_bin_SCRIPTS += scripts/bench-decomp
+# bench-ior: a climio run beside a user-built IOR running the run's IOR equivalent (doc/bench.md)
+dist_bin_SCRIPTS += scripts/bench-ior
 # bench-compress: filter x level x shuffle x quantization on model data (doc/compression.md)
 dist_bin_SCRIPTS += scripts/bench-compress
 # build-mpich-deps: PnetCDF built with MPICH into a cache, for CI's MPICH build (doc/building.md)

@@ -54,6 +54,8 @@ EXTRA_DIST += tests/test_layers.sh
 TESTS += tests/test_driver_template.sh tests/test_recipe_parameter.sh tests/test_recipe_setting.sh
 EXTRA_DIST += tests/test_driver_template.sh tests/test_recipe_parameter.sh tests/test_recipe_setting.sh tests/recipe_build.sh
 # publishable results (issue 21): durable writes, run context, host ranges, repetitions
+TESTS += tests/test_exercise_ior.sh
+EXTRA_DIST += tests/test_exercise_ior.sh
 TESTS += tests/test_hostlist tests/test_repeat tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh \
   tests/test_what_ran.sh \
   tests/test_print_params_io.sh

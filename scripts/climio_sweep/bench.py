@@ -175,12 +175,13 @@ class Runner:
         finally:
             shutil.rmtree(wd, ignore_errors=True)
 
-    def run(self, name, nprocs, argv, json_option="--json", folder=None):
+    def run(self, name, nprocs, argv, json_option="--json", folder=None, error_line=kernel_error_line):
         """One MPI run of argv (program and options) on nprocs processes, in an
         empty folder of its own (relative output paths land there), or in
         folder (from folder()).  Returns (the run's JSON document, None when
         json_option is None; wall seconds; its stdout); raises RunFailed with
-        the program's error line.  Its own folder is removed after it."""
+        the program's error line (error_line(text) finds it: a climio
+        program's by default).  Its own folder is removed after it."""
         safe = re.sub(r"[^A-Za-z0-9_.=+-]", "_", name)
         wd = folder or os.path.join(self.work, safe)
         if not folder:
@@ -199,7 +200,7 @@ class Runner:
         seconds = time.monotonic() - t0
         try:
             if rc != 0 or reason:
-                said = kernel_error_line(text_err) or kernel_error_line(text_out)
+                said = error_line(text_err) or error_line(text_out)
                 tail = [l for l in text_err.splitlines() if l.strip()][-1:] or ["no output"]
                 raise RunFailed("%s: %s%s" % (name, reason or "exit status %d" % rc,
                                               ": " + (said or tail[0])[:300]))

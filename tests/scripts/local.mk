@@ -7,6 +7,11 @@ TESTS += tests/scripts/test_sweep_corrupt.sh
 # the bench scripts' flags, adversarial (no traceback)
 TESTS += tests/scripts/test_bench_args.sh
 EXTRA_DIST += tests/scripts/test_bench_args.sh
+# bench-ior without IOR: IOR's captured outputs parsed, the climio side with real runs
+TESTS += tests/scripts/test_bench_ior.sh
+EXTRA_DIST += tests/scripts/test_bench_ior.sh tests/scripts/test_bench_ior.py \
+  tests/scripts/ior_output/mpiio-collective-fsync-3files.txt tests/scripts/ior_output/ncmpi-warnings-2files.txt \
+  tests/scripts/ior_output/mpiio-cannot-open.txt
 EXTRA_DIST += tests/scripts/test_sweep_corrupt.sh tests/scripts/sweep_corrupt_corpus.py
 EXTRA_DIST += tests/scripts/test_sweep.sh tests/scripts/test_sweep_slurm.sh tests/scripts/pytest_wrapper.sh \
   tests/scripts/conftest.py tests/scripts/local_slurm.py tests/scripts/test_local.py \

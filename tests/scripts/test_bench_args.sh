@@ -45,6 +45,15 @@ bench-aggregation|--kernel f: not an executable program|--kernel f
 bench-compress|--np: expected a whole number >= 1, found 0|--np 0
 bench-scale|--np: expected whole numbers >= 1 separated by blanks, found 'x'|--np x
 bench-scale|--json .: is a directory, expected a file name|--json .
+bench-ior|--ior: expected the IOR program you built|-- engine_exercise
+bench-ior|--ior f: not an executable program|--ior f -- engine_exercise
+bench-ior|expected a climio program and its options after each '--'|--ior /bin/true
+bench-ior|expected a climio program and its options after each '--'|--ior /bin/true -- engine_exercise --
+bench-ior|--json: bench-ior sets it on the climio run itself|--ior /bin/true -- engine_exercise --driver mpiio --json x
+bench-ior|--dry_run: bench-ior sets it on the climio run itself|--ior /bin/true -- engine_exercise --dry_run=true
+bench-ior|nope/x: not an executable program|--ior /bin/true -- nope/x
+bench-ior|--np: expected a whole number >= 1, found 0|--np 0 --ior /bin/true -- engine_exercise
+bench-ior|--ior-options: -b 4q: expected a size such as 131072, 128k or 4m, found '4q'|--ior /bin/true --ior-options "-b 4q" -- engine_exercise
 plan-tables|--output /: is a directory, expected a file name|--output / --run .
 plan-tables|--run f: expected the folder of the programs and inputs|--run f
 climio-sweep|--out: expected a folder name, found ''|run f --out ""

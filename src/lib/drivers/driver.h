@@ -147,6 +147,12 @@ typedef struct cio_dfile {
                                  * collectively), so the engine makes the same number of put calls
                                  * on every rank for record variables there too, as in the
                                  * collective modes (empty calls where a rank has nothing) */
+    /* The engine's exchange at a point where the driver synchronizes the ranks
+     * anyway (cio_dfile_ranks_meet): agree_n ints of agree_in reduced with
+     * MPI_MAX into agree_out, agree_done set; none (agree_n 0): a barrier. */
+    const int *agree_in;
+    int *agree_out;
+    int agree_n, agree_done;
     char err[CIO_ERRMSG_LEN];   /* "ncmpi_create: <library message>" */
 } cio_dfile;
 

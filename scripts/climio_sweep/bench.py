@@ -20,7 +20,7 @@ import tempfile
 import time
 
 from .execute import run_command, run_environment
-from .kernel import kernel_error_line
+from .kernel import program_error_line  # noqa: F401  (bench-combine relays it too)
 from .launcher import launcher_words
 from . import verdict
 
@@ -97,9 +97,35 @@ def make_folder(ap, flag, path):
         ap.error("%s %s: cannot make the folder: %s" % (flag, path, e.strerror or e))
 
 
-def check_arguments(ap, args):
+def check_output_file(ap, flag, path, inputs=()):
+    """A file a flag names for the script to write at the end (--json): refused
+    before the first run when it cannot be written there (a folder, a missing or
+    read-only folder, not a regular file) or when it is one of the inputs, so
+    that no run's result is lost to it."""
+    if path is None:
+        return
+    if not path:
+        ap.error("%s: expected a file name, found ''" % flag)
+    if os.path.isdir(path):
+        ap.error("%s %s: is a directory, expected a file name" % (flag, path))
+    if os.path.exists(path) and not os.path.isfile(path):
+        ap.error("%s %s: expected a regular file, found another kind of file" % (flag, path))
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        ap.error("%s %s: expected a file in an existing folder, found no folder %s" % (flag, path, folder))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        ap.error("%s %s: the folder %s is not writable" % (flag, path, folder))
+    for given in inputs:
+        if given and os.path.exists(path) and os.path.exists(given) and os.path.samefile(path, given):
+            ap.error("%s %s: is an input of this run (%s): it would be overwritten" % (flag, path, given))
+
+
+def check_arguments(ap, args, inputs=()):
+    """The shared flags, checked before any run; inputs: files the script
+    reads, which no output may name."""
     check_counts(ap, args)
     check_launcher(ap, args)
+    check_output_file(ap, "--json", args.json, inputs)
     if args.json_dir is not None:
         make_folder(ap, "--json-dir", args.json_dir)
     if args.repetitions < 1:
@@ -199,10 +225,8 @@ class Runner:
         seconds = time.monotonic() - t0
         try:
             if rc != 0 or reason:
-                said = kernel_error_line(text_err) or kernel_error_line(text_out)
-                tail = [l for l in text_err.splitlines() if l.strip()][-1:] or ["no output"]
-                raise RunFailed("%s: %s%s" % (name, reason or "exit status %d" % rc,
-                                              ": " + (said or tail[0])[:300]))
+                said = program_error_line(text_err, text_out) or "no output"
+                raise RunFailed("%s: %s: %s" % (name, reason or "exit status %d" % rc, said[:300]))
             doc = None
             if json_option:
                 try:

@@ -20,14 +20,14 @@ from . import sweepfile
 from . import plan as planmod, runs_as
 from .plan import launcher_words
 from .errors import SweepError
-from .resultcheck import PLAN, check_file
-from .state import read_json, run_dir, state_of
+from .state import read_json, read_plan, run_dir, state_of
 
 
 def _load(args):
     sw = sweepfile.load(args.sweep)
     if not getattr(args, "dry_run", False):     # refused at once, before the kernel is asked
         local.refuse_if_locked(prepare.output_dir(sw, args.out))
+        prepare.check_output_folder(sw, prepare.output_dir(sw, args.out))
     exe = kernel.find_executable(sw)
     base = None
     env = ex.run_environment({"hints": {}, "env": {}})
@@ -139,13 +139,9 @@ def resolve_outdir(target, out=None):
 
 def cmd_status(args):
     outdir = resolve_outdir(args.target, args.out)
-    plan = read_json(os.path.join(outdir, "plan.json"))
+    plan = read_plan(outdir)
     if plan is None:
         raise SweepError("%s: expected a sweep output folder (plan.json), found none: run the sweep first" % outdir)
-    why = check_file(plan, PLAN) or (None if "runs" in plan else "runs: missing")
-    if why:
-        raise SweepError("%s: %s: expected a plan written by climio-sweep; plan the sweep again" % (
-            os.path.join(outdir, "plan.json"), why))
     records = [{"id": rid} for rid in plan["runs"]]
     if args.verbose:
         for rid in plan["runs"]:

@@ -7,8 +7,8 @@ import json
 import os
 
 from .errors import SweepError
-from .resultcheck import PLAN, RUN, check_file, check_result
-from .state import corrupt_result, read_checked, read_json, state_of, status
+from .resultcheck import RUN, check_result
+from .state import corrupt_result, read_checked, read_json, read_plan, state_of, status
 
 # Groups of engine timers shown as phases (doc/sweep.md explains them).
 PHASES = [
@@ -216,8 +216,7 @@ def _is_warmup(outdir, rid):
 
 def warmup_runs(outdir):
     """The warm-up runs ([sweep] warmup) of the sweep's folder: never in the results."""
-    plan = read_json(os.path.join(outdir, "plan.json")) or {}
-    plan = plan if check_file(plan, PLAN) is None else {}
+    plan = read_plan(outdir) or {}
     return [rid for rid in _order(outdir, plan) if _is_warmup(outdir, rid)]
 
 
@@ -238,12 +237,7 @@ def _order(outdir, plan):
 
 
 def collect(outdir, csv_path=None, json_path=None, include_pending=False):
-    plan = read_json(os.path.join(outdir, "plan.json"))
-    plan = {} if plan is None else plan
-    why = check_file(plan, PLAN)
-    if why:
-        raise SweepError("%s: %s: expected a plan written by climio-sweep; plan the sweep again" % (
-            os.path.join(outdir, "plan.json"), why))
+    plan = read_plan(outdir) or {}
     axes = [a["key"] for a in plan.get("axes", [])]
     rows = []
     for rid in _order(outdir, plan):

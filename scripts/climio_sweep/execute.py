@@ -16,7 +16,7 @@ import sys
 import time
 
 from . import lustre
-from .kernel import kernel_error_line
+from .kernel import program_error_line
 from .resultcheck import check_result
 from .state import read_json, write_atomic, write_json, status, is_done
 
@@ -264,17 +264,17 @@ def _kill(proc):
 
 
 def kernel_error(rdir):
-    """The kernel's own 'PROGRAM: error: ...' line from a run's output, or None
-    (the MPI launcher's banners around it say only which rank exited)."""
+    """What a failed run said, in one line (kernel.program_error_line): the
+    kernel's own 'PROGRAM: error: ...' line when it printed one, never the MPI
+    launcher's banners around it; or None."""
+    texts = []
     for name in ("stderr.txt", "stdout.txt"):
         try:
             with open(os.path.join(rdir, name), errors="replace") as f:
-                line = kernel_error_line(f.read(1 << 22))
+                texts.append(f.read(1 << 22))
         except OSError:
-            line = None
-        if line:
-            return line
-    return None
+            texts.append("")
+    return program_error_line(*texts)
 
 
 def failure_summary(rdir, n=6):

@@ -22,7 +22,7 @@ import time
 from .execute import run_command, run_environment
 from .kernel import program_error_line  # noqa: F401  (bench-combine relays it too)
 from .launcher import launcher_words
-from . import verdict
+from . import load, verdict
 
 SPREAD_LIMIT = 0.25      # (max - min) / median above this: the cell is flagged
 FLAG = "!"
@@ -216,6 +216,7 @@ class Runner:
         jpath = os.path.join(wd, safe + ".result.json")
         cmd = self.launcher + ["-n", str(nprocs)] + list(argv) + ([json_option, jpath] if json_option else [])
         t0 = time.monotonic()
+        before = load.sample()
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             rc, reason = run_command(cmd, wd, self.env, out, err, self.args.timeout, timeout_from="--timeout")
             out.seek(0)
@@ -223,6 +224,7 @@ class Runner:
             text_out = out.read().decode(errors="replace")
             text_err = err.read().decode(errors="replace")
         seconds = time.monotonic() - t0
+        record_load(name, before, load.sample(), jpath if json_option else None)
         try:
             if rc != 0 or reason:
                 said = program_error_line(text_err, text_out) or "no output"
@@ -243,6 +245,49 @@ class Runner:
                     os.remove(jpath)
             else:
                 shutil.rmtree(wd, ignore_errors=True)
+
+
+LOADS = []           # (run, cores, 1-minute load at the start, at the end) of every run, for the legend and JSON
+WATCH = []           # the load.Watch of this script: warns once when a run had the load above the cores
+
+
+def record_load(name, before, after, result_path=None):
+    """A run's load: the program's own figures (its JSON's host) when it
+    wrote them, else this script's samples around it; warns once when it was
+    above the cores."""
+    doc = None
+    if result_path and os.path.isfile(result_path):
+        try:
+            with open(result_path) as f:
+                doc = json.load(f)
+        except (OSError, ValueError):
+            doc = None
+    cpus, start, end = load.of_run(doc if isinstance(doc, dict) else None,
+                                   {"cpus_online": load.cores(), "load_average_start": before,
+                                    "load_average_end": after})
+    LOADS.append((name, cpus, start, end))
+    if not WATCH:
+        WATCH.append(load.Watch(os.path.basename(sys.argv[0]), "under the table and in --json (load)"))
+    WATCH[0].saw(name, cpus, start, end)
+
+
+def load_words():
+    """The line under a table about the load the runs ran under, or ''."""
+    vals = [x for _, _, a, b in LOADS for x in (a, b) if x is not None]
+    if not vals:
+        return ""
+    cores = sorted({c for _, c, _, _ in LOADS if c})
+    busy = [n for n, c, a, b in LOADS if load.over_cores(c, a, b)]
+    return "load average (1 minute) %.2f-%.2f at the start and end of the %d runs, on %s core(s)%s" % (
+        min(vals), max(vals), len(LOADS), "/".join(map(str, cores)) or "?",
+        "; ABOVE THE CORES during %d of them: %s" % (len(busy), ", ".join(busy[:6]) + (" ..." if len(busy) > 6
+                                                                                         else "")) if busy else "")
+
+
+def load_json():
+    """The load of every run, for --json."""
+    return {"runs": [{"run": n, "cores": c, "load_start_1m": a, "load_end_1m": b,
+                      "over_cores": load.over_cores(c, a, b)} for n, c, a, b in LOADS]}
 
 
 INTERRUPTED = []     # set by repeat() when Ctrl-C stopped it: finish() exits 130
@@ -319,7 +364,8 @@ def compare(name_a, values_a, name_b, values_b, higher=True, what="faster"):
     the test says so (verdict.compare), else 'no clear winner'."""
     v = verdict.compare({name_a: values_a, name_b: values_b}, higher)
     if v.winner is not None:
-        return "%s is %s than %s (%s, p = %.3g)" % (v.winner, what, v.second, verdict.TEST_NAME, v.p)
+        return "%s is %s than %s (%s, p = %.3g; ratio of medians %.3g [%.3g-%.3g], 95%% bootstrap interval)" % (
+            v.winner, what, v.second, verdict.TEST_NAME, v.p, v.ratio, v.low, v.high)
     return "no clear winner between %s and %s (%s; %s)" % (name_a, name_b, v.reason, verdict.TEST_NAME)
 
 
@@ -378,11 +424,11 @@ def cell(values, fmt="%.2f"):
 
 
 def legend(repetitions):
-    """The line under every table."""
+    """The line under every table (and, on its own line, the load the runs ran under)."""
+    text = _legend(repetitions)
     if INTERRUPTED:
-        return ("INTERRUPTED: cells hold the runs that finished (fewer than %d); %s"
-                % (repetitions, _legend(repetitions)))
-    return _legend(repetitions)
+        text = "INTERRUPTED: cells hold the runs that finished (fewer than %d); %s" % (repetitions, text)
+    return (load_words() + "\n" if load_words() else "") + text
 
 
 def _legend(repetitions):
@@ -407,7 +453,7 @@ def command_line():
 
 def write_json(path, doc):
     """The script's JSON (--json): the command, then what the script puts in."""
-    doc = dict({"command": command_line(), "spread_limit": SPREAD_LIMIT}, **doc)
+    doc = dict({"command": command_line(), "spread_limit": SPREAD_LIMIT, "load": load_json()}, **doc)
     try:
         with open(path, "w") as f:
             json.dump(doc, f, indent=1)

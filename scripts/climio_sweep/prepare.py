@@ -72,6 +72,14 @@ def _sha1_of(path):
     return h.hexdigest()
 
 
+def input_name(sweep, base):
+    """The input the runs read, as figures and tables name it: the base
+    file's name, or the kernel's name for its built-in input."""
+    if sweep.base:
+        return os.path.basename(sweep.base)
+    return (base.doc.get("parameter_file") if base is not None else None) or "<built-in>"
+
+
 def run_records(sweep, outdir, exe, base=None):
     """One dict per run: what run.json holds.  base: the kernel's answer about
     the base file or built-in input (kernel.check_parameters), or None.  A run's
@@ -96,6 +104,7 @@ def run_records(sweep, outdir, exe, base=None):
             "kernel": sweep.kernel, "executable": exe, "nprocs": r.nprocs, "nodes": r.nodes,
             "params": r.params, "hints": r.hints, "env": r.env,
             "base": sweep.base, "base_sha1": base_sha1, "output_parameter": sweep.output_parameter,
+            "input": input_name(sweep, base),
             "output_env": list(sweep.output_env),
             "data_dir": data, "keep_data": sweep.keep_data, "timeout": sweep.timeout,
         }

@@ -120,7 +120,7 @@ class Sweep:
     output_names: tuple = ()       # every name of the output parameter (the kernel's answer)
     output_env: tuple = ()         # variables that override it: the runs do not inherit them
     repetitions: int = 1
-    order: str = "round-robin"
+    order: str = "shuffle"   # each round in an order drawn from the seed (recorded): drift lands on no point
     seed: int = None          # the shuffle's seed (order = "shuffle"); chosen and recorded when not given
     warmup: int = 0           # rounds of every point run first and left out of the results
     timeout: float = 3600.0
@@ -461,7 +461,7 @@ def from_text(text, path):
     sw.output = s.get("output")
     sw.keep_data = s.get("keep_data", False)
     sw.repetitions = s.get("repetitions", 1)
-    sw.order = s.get("order", "round-robin")
+    sw.order = s.get("order", "shuffle")
     sw.seed = s.get("seed")
     sw.warmup = s.get("warmup", 0)
     if sw.seed is not None and sw.order != "shuffle":

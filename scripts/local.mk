@@ -19,9 +19,9 @@ dist_climiosweep_DATA = \
 dist_doc_DATA += doc/bench.md
 # the sample sweeps (gcrm_io; engine_exercise for the tests), installed with the
 # inputs and copied into run/
-climioinputs_DATA += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
-RUN_INPUTS += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
-EXTRA_DIST += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
+climioinputs_DATA += inputs/sweep.gcrm.toml inputs/sweep.sample.toml inputs/sweep.drivers.toml
+RUN_INPUTS += inputs/sweep.gcrm.toml inputs/sweep.sample.toml inputs/sweep.drivers.toml
+EXTRA_DIST += inputs/sweep.gcrm.toml inputs/sweep.sample.toml inputs/sweep.drivers.toml
 dist_doc_DATA += doc/sweep.md
 EXTRA_DIST += doc/images/sweep-heatmap.png doc/images/sweep-heatmap.svg
 

@@ -221,6 +221,7 @@ def figure(cmp, path, save):
     fig.suptitle("\n".join([
         "Sweep %s against sweep %s, point by point (%s)" % (cmp.name_b, cmp.name_a, cmp.a.kernel),
         wrap(cmp.a.workload(), 120),
+        wrap(cmp.a.banner(), 120),
         wrap("%s: %s" % (cmp.name_a, cmp.a.provenance()), 130),
         wrap("%s: %s" % (cmp.name_b, cmp.b.provenance()), 130),
         "pairwise verdicts within each process count: %s" % verdicts]), fontsize=9)

@@ -331,7 +331,7 @@ def phases(res, path, max_bars=60):
     labels = [res.label(rows[0], res.varying) for _, rows, _ in pts]
     f, unit = res.unit_factor, res.unit
     show_pack = not inside and any((rep.get(pack[0]) or 0) > 0 for _, _, rep in pts)
-    fig, axes = plt.subplots(1, 2 if show_pack else 1, figsize=(11 if show_pack else 9, 1.8 + 0.36 * len(pts)),
+    fig, axes = plt.subplots(1, 2 if show_pack else 1, figsize=(11 if show_pack else 9, 3.2 + 0.4 * len(pts)),
                              squeeze=False, sharey=True,
                              gridspec_kw={"width_ratios": [4, 1]} if show_pack else None)
     ax = axes[0][0]

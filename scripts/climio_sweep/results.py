@@ -220,7 +220,15 @@ class Results:
         return out
 
     def label(self, row, keys):
-        return ", ".join("%s=%s" % (short(k), self.shown(k, row.get(k))) for k in keys) or "all runs"
+        """A point's label: its swept values as shown, and the iotype that ran
+        when it differs between the points without being swept (gcrm_io's
+        pnetcdf runs blocking_collective as nonblocking_collective, the other
+        drivers do not)."""
+        text = ", ".join("%s=%s" % (short(k), self.shown(k, row.get(k))) for k in keys) or "all runs"
+        if not {"iotype", "io.iotype"} & set(keys) and self.constant("io.iotype_effective") is None \
+                and row.get("io.iotype_effective"):
+            text += ", %s" % runs_as.label(row.get("io.iotype_effective"), row.get("io.iotype"))
+        return text
 
     def points(self, rows=None):
         """Rows grouped by point (repetitions together), in the category order."""

@@ -241,3 +241,54 @@ def test_pairwise_matrix_within_each_panel(tmp_path):
     assert len(lines) == 1 + 2 * 15
     page = html.page(res, figs, str(tmp_path))
     assert "<h2>Every point against every other</h2>" in page and "<h3>2 processes</h3>" in page
+
+
+def test_overlap_and_compression_figures_read_back(tmp_path):
+    """The two figures drawn only when the results have them: the model-visible
+    output time against the synchronous one (every repetition a dot, in the
+    report's time unit) and the compression ratio against the bandwidth."""
+    d = doc(nprocs=(2,))
+    for r in d["runs"]:
+        r["row"]["kernel_report.overlap.blocked_s"] = 0.02
+        r["row"]["kernel_report.overlap.synchronous_s"] = 0.08
+        r["row"]["storage_ratio"] = 2.0 + CB.index(r["row"]["hints.cb_nodes"])
+    seen, res, _ = figures(d, tmp_path)
+    fig, texts = seen["overlap.png"]
+    text = one_line(texts)
+    assert "time (ms), bars the median of the repetitions, dots every repetition" in text
+    assert "overlap 75%" in texts and "host vm" in text and "input zgrd.in.r3" in text
+    assert len(scatter_points(fig.axes[0])) == 2 * 30
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == [
+        "driver=%s/cdf2, cb_nodes=%d" % (drv, cb) for drv in DRIVERS for cb in CB]
+    fig, texts = seen["ratio_bandwidth.png"]
+    assert [t.get_text() for t in fig.axes[0].texts] == [
+        "driver=%s/cdf2, cb_nodes=%d" % (drv, cb) for drv in DRIVERS for cb in CB]
+    assert "compression ratio (data bytes / bytes on disk)" in texts and "host vm" in one_line(texts)
+
+
+def test_comparison_figure_read_back(tmp_path):
+    from climio_sweep import compare
+    a, b = doc(nprocs=(2,)), doc(nprocs=(2,), scale=1.5)
+    for r in b["runs"]:
+        r["row"]["host.load_start_1m"] = 7.0
+        r["row"]["host.load_over_cores"] = True
+    cmp = compare.Comparison(a, b, "A", "B")
+    seen = {}
+    report.output_formats(["png"], 100)
+    compare.figure(cmp, str(tmp_path / "compare.png"),
+                   lambda fig, path: seen.update(texts=report.figure_texts(fig), fig=fig) or path)
+    text = one_line(seen["texts"])
+    assert "Sweep B against sweep A, point by point (gcrm_io)" in text
+    assert "A: host vm, 2026-11-28 17:10 to 17:14, load 1-1.5" in text
+    assert "B: host vm, 2026-11-28 17:10 to 17:14, load 1.5-7 (1 minute, start and end of each run) on 2 cores, 30 " \
+           "of 30 runs with the load above the cores" in text
+    counts = cmp.counts()
+    assert sum(counts.values()) == 15 and set(counts) <= {"held", "held: no clear difference"}    # scaled: all hold
+    assert "pairwise verdicts within each process count: %d held, %d held: no clear difference" % (
+        counts["held"], counts["held: no clear difference"]) in text
+    ax, ax2 = seen["fig"].axes
+    assert len(scatter_points(ax)) == 60
+    # every ratio 1.5 (B is A scaled), each drawn with its interval
+    assert all(abs(p.ratio - 1.5) < 1e-12 for _, _, p, _, _ in cmp.points)
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        "driver=%s/cdf2, cb_nodes=%d" % (drv, cb) for drv in DRIVERS for cb in CB]

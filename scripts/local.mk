@@ -43,6 +43,6 @@ dist_bin_SCRIPTS += scripts/bench-compress
 # build-mpich-deps: PnetCDF built with MPICH into a cache, for CI's MPICH build (doc/building.md)
 EXTRA_DIST += scripts/build-mpich-deps
 
-# e3sm-case-table: remakes src/decomp/e3sm_case_table.c, E3SM-IO's case files'
+# e3sm-case-table: remakes src/decomp/e3sm_cases/, E3SM-IO's case files'
 # headers, from ncdump -h of files the real E3SM-IO wrote (doc/decomp.md)
 EXTRA_DIST += scripts/e3sm-case-table

@@ -87,7 +87,7 @@ class Comparison:
         self.points = []
         for p in both:
             label = self.a.label(pa[p][0], keys)
-            pair = verdict.Pair(name_b, name_a, self.a_values(pb[p], self.b), self.a_values(pa[p], self.a),
+            pair = verdict.Pair(name_b, name_a, self.values(pb[p], self.b), self.values(pa[p], self.a),
                                 self.higher)
             self.points.append((p, label, pair, pa[p], pb[p]))
         self.verdicts = []
@@ -95,15 +95,16 @@ class Comparison:
         for p, label, _, ra, _ in self.points:
             panels.setdefault((ra[0].get("nprocs"), ra[0].get("nodes")), []).append((p, label))
         for (n, _), members in sorted(panels.items(), key=lambda kv: (kv[0][0] or 0, kv[0][1] or 0)):
-            va = {label: self.a_values(pa[p], self.a) for p, label in members}
-            vb = {label: self.a_values(pb[p], self.b) for p, label in members}
+            va = {label: self.values(pa[p], self.a) for p, label in members}
+            vb = {label: self.values(pb[p], self.b) for p, label in members}
             ta, tb = verdict.pairwise(va, self.higher), verdict.pairwise(vb, self.higher)
             for key in ta:
                 self.verdicts.append(("%s processes" % n, key[0], key[1], ta[key], tb[key],
                                       outcome(ta[key].better, tb[key].better)))
 
     @staticmethod
-    def a_values(rows, res):
+    def values(rows, res):
+        """The metric of rows, in its own unit (the verdicts' input)."""
         return [r[res.metric] for r in rows if isinstance(r.get(res.metric), (int, float))]
 
     def counts(self):
@@ -147,8 +148,8 @@ def write_csvs(cmp, dest):
                     "median_b", "min_b", "max_b", "repetitions_b", "load_over_cores_b", "ratio_b_a",
                     "ratio_ci95_low", "ratio_ci95_high", "p", "moved", "metric"])
         for p, label, pair, ra, rb in cmp.points:
-            sa = spread(cmp.a_values(ra, cmp.a))
-            sb = spread(cmp.a_values(rb, cmp.b))
+            sa = spread(cmp.values(ra, cmp.a))
+            sb = spread(cmp.values(rb, cmp.b))
             w.writerow([p, label, *map(repr, sa), pair.nb, sum(1 for r in ra if cmp.a.busy(r)), *map(repr, sb),
                         pair.na, sum(1 for r in rb if cmp.b.busy(r)), _r(pair.ratio), _r(pair.low), _r(pair.high),
                         _r(pair.p), moved_words(cmp, pair), cmp.a.metric])
@@ -247,7 +248,7 @@ def page(cmp, fig_path, dest):
                                                           "the medians with its bootstrap interval."))
     rows = []
     for p, label, pair, ra, rb in cmp.points:
-        sa, sb = spread(cmp.a_values(ra, cmp.a)), spread(cmp.a_values(rb, cmp.b))
+        sa, sb = spread(cmp.values(ra, cmp.a)), spread(cmp.values(rb, cmp.b))
         f = cmp.a.mfactor
         rows.append([label, "%s [%s-%s]" % tuple(num(x * f) for x in sa), "%s [%s-%s]" % tuple(num(x * f) for x in sb),
                      "%s [%s-%s]" % (num(pair.ratio, 3), num(pair.low, 3), num(pair.high, 3)),

@@ -13,7 +13,8 @@ dist_climiosweep_DATA = \
   scripts/climio_sweep/prepare.py scripts/climio_sweep/report.py scripts/climio_sweep/state.py \
   scripts/climio_sweep/sweepfile.py scripts/climio_sweep/bench.py scripts/climio_sweep/verdict.py \
   scripts/climio_sweep/runs_as.py scripts/climio_sweep/launcher.py \
-  scripts/climio_sweep/resultcheck.py
+  scripts/climio_sweep/resultcheck.py scripts/climio_sweep/load.py scripts/climio_sweep/results.py \
+  scripts/climio_sweep/compare.py
 # bench.py: the runner the scripts/bench-* share; they find the package as the
 # launcher does (beside them, or in $(datadir)/climio/python)
 dist_doc_DATA += doc/bench.md
@@ -23,7 +24,7 @@ climioinputs_DATA += inputs/sweep.gcrm.toml inputs/sweep.sample.toml inputs/swee
 RUN_INPUTS += inputs/sweep.gcrm.toml inputs/sweep.sample.toml inputs/sweep.drivers.toml
 EXTRA_DIST += inputs/sweep.gcrm.toml inputs/sweep.sample.toml inputs/sweep.drivers.toml
 dist_doc_DATA += doc/sweep.md
-EXTRA_DIST += doc/images/sweep-heatmap.png doc/images/sweep-heatmap.svg
+EXTRA_DIST += doc/images/sweep-heatmap.png doc/images/sweep-heatmap.svg doc/images/sweep-compare.png
 
 # test-times: each test's wall time from the logs of make check (doc/testing.md)
 EXTRA_DIST += scripts/test-times

@@ -21,7 +21,9 @@ EXTRA_DIST += tests/scripts/test_sweep.sh tests/scripts/test_sweep_slurm.sh test
   tests/scripts/test_sweepbase.sh tests/scripts/test_sweepbase_fuzz_corpus.py \
   tests/scripts/test_compression_sweep.py tests/scripts/test_sweep_products.sh tests/scripts/test_sweep_order.py \
   tests/scripts/test_report_labels.py tests/scripts/test_bench_interrupt.py tests/scripts/test_report_browser.py \
-  tests/scripts/test_sweep_warmup.py tests/scripts/test_sweep_default_hints.py tests/scripts/test_sweep_output_folder.py
+  tests/scripts/test_sweep_warmup.py tests/scripts/test_sweep_default_hints.py tests/scripts/test_sweep_output_folder.py \
+  tests/scripts/test_sweep_guards.py tests/scripts/test_report_figures.py tests/scripts/test_sweep_compare.py \
+  tests/scripts/test_sweep_provenance.py
 # the sweep-file fuzz target (atheris, run by scripts/fuzz), which the test above
 # replays its corpus (tests/fuzz/corpus, distributed whole) through
 EXTRA_DIST += tests/fuzz/fuzz_sweepfile.py

@@ -51,6 +51,8 @@ static int fms_options(const mpp_cli *c, fms_opts *o, char *err, size_t n)
     o->mem_stats = c->mem_stats, o->estimate = c->estimate, o->append = c->append;
     o->remove_inputs = c->remove_inputs, o->force = c->force, o->missing = c->missing;
     o->start = c->start, o->end = c->end, o->block = c->block, o->headerpad = c->headerpad;
+    o->headerpad_given = c->h_given;
+    o->format_given = strcmp(c->format, "cdf1") != 0;
     o->format = !strcmp(c->format, "cdf2") ? NC_64BIT_OFFSET
                 : !strcmp(c->format, "nc4c") ? (NC_NETCDF4 | NC_CLASSIC_MODEL) : 0;
     o->deflate = c->d_given ? c->deflate : c->compress ? 5 : 0;

@@ -321,7 +321,9 @@ static int check_file(fms_set *s, fms_member *m, int is_first)
     if (sb.st_size == 0) return bad(m->path, "is empty (0 bytes): not a netCDF file (did the run that wrote it stop?)");
     int fd = open(m->path, O_RDONLY);
     if (fd < 0) {
-        snprintf(what, sizeof what, "cannot be opened (%s)", strerror(errno));
+        char why[300];
+        fms_open_error(m->path, errno, errno, why, sizeof why);
+        snprintf(what, sizeof what, "cannot be opened (%s)", why);
         return bad(m->path, what);
     }
     unsigned char magic[4] = {0};
@@ -350,8 +352,16 @@ static int check_file(fms_set *s, fms_member *m, int is_first)
         }
         fms_cdf_free(&h);
     } else {
+        close(fd);      /* the superblock reader opens the file itself */
+        fd = -1;
+        errno = 0;
         int64_t end = cio_hdf5_stored_end(m->path);
-        if (end > (int64_t)sb.st_size) {
+        if (end < 0 && (errno == EMFILE || errno == ENFILE)) {
+            char why[300];
+            fms_open_error(m->path, errno, errno, why, sizeof why);
+            snprintf(what, sizeof what, "cannot be read (%s)", why);
+            rc = bad(m->path, what);
+        } else if (end > (int64_t)sb.st_size) {
             snprintf(what, sizeof what, "is cut short: it is %lld bytes, but its HDF5 superblock says it ends at byte "
                                         "%lld: %lld bytes are missing",
                      (long long)sb.st_size, (long long)end, (long long)(end - (int64_t)sb.st_size));
@@ -362,7 +372,7 @@ static int check_file(fms_set *s, fms_member *m, int is_first)
             rc = bad(m->path, what);
         }
     }
-    close(fd);
+    if (fd >= 0) close(fd);
     return rc;
 }
 

@@ -135,8 +135,12 @@ int fms_output_define(fms_set *s, const fms_opts *o)
     s->created = 1;
     nc_set_fill(out, NC_NOFILL, &old);
     int in, bad = 0;
+    errno = 0;
     if ((st = nc_open(s->mem[s->first].path, NC_NOWRITE, &in)) != NC_NOERR) {
-        fprintf(stderr, "Error: cannot open input file \"%s\" again (%s)\n", s->mem[s->first].path, nc_strerror(st));
+        char why[400];
+        fms_open_error(s->mem[s->first].path, st, errno, why, sizeof why);
+        fprintf(stderr, "Error: cannot open input file \"%s\" again to copy its attributes (%s)\n",
+                s->mem[s->first].path, why);
         bad = 1;
     }
     for (int d = 0; d < s->ndims && !bad; d++) {

@@ -29,12 +29,12 @@ static long fd_limit(void)
     return getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? (long)rl.rlim_cur : 1L << 20;
 }
 
-/* Descriptors open now. */
+/* Descriptors open now (-1: cannot tell, none left to look). */
 static long fds_in_use(void)
 {
     long n = 0;
     DIR *d = opendir("/proc/self/fd");
-    if (!d) return 16;
+    if (!d) return -1;
     for (struct dirent *e; (e = readdir(d));)
         if (e->d_name[0] != '.') n++;
     closedir(d);
@@ -43,7 +43,7 @@ static long fds_in_use(void)
 
 void fms_pool_init(fms_set *s, const int *mine)
 {
-    long spare = fd_limit() - fds_in_use() - POOL_RESERVE;
+    long used = fds_in_use(), spare = fd_limit() - (used < 0 ? 16 : used) - POOL_RESERVE;
     int keep = spare < 0 ? 0 : spare > POOL_MAX ? POOL_MAX : (int)spare, nc4 = 0;
     for (int i = 0; i < s->nmem; i++) {
         fms_member *m = &s->mem[i];
@@ -60,7 +60,9 @@ void fms_open_error(const char *path, int st, int err, char *out, size_t n)
 {
     if (st == EMFILE || st == ENFILE || st == NC_ENFILE ||
         ((st == NC_EHDFERR || st > 0) && (err == EMFILE || err == ENFILE))) {
-        snprintf(out, n, "out of file descriptors: ulimit -n is %ld and %ld are open", fd_limit(), fds_in_use());
+        long used = fds_in_use();
+        if (used < 0) snprintf(out, n, "out of file descriptors: ulimit -n is %ld, and all are open", fd_limit());
+        else snprintf(out, n, "out of file descriptors: ulimit -n is %ld and %ld are open", fd_limit(), used);
         return;
     }
     if (st == NC_ENOMEM || st == ENOMEM || ((st == NC_EHDFERR || st > 0) && err == ENOMEM)) {

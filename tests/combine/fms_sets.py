@@ -9,6 +9,7 @@ a land and an ice model write, and members a user edited.
 Each member holds the slice of the whole grid its domain_decomposition says;
 values are a formula of the global indices, so every member agrees with the
 others where they overlap (MOM6's symmetric q-points)."""
+import concurrent.futures
 import os
 import subprocess
 import sys
@@ -107,12 +108,14 @@ def write_set(dirname, setname, dims, vars_, gatts, boxes, nrec, kind="classic",
               skip=()):
     kinds = {"classic": "-b", "64bit": "-6", "nc4": "-4", "nc4c": "-7", "cdf5": "-5"}
     n = len(boxes) if nfiles is None else nfiles
-    for i, box in enumerate(boxes):
-        if i in skip:
-            continue
+
+    def one(i, box):
         fname = "%s.%0*d" % (setname, width, start + i)
         cdl = member_cdl(setname.split(".")[0], dims, vars_, gatts, box, nrec, n, fname)
         subprocess.run(["ncgen", kinds[kind], "-o", os.path.join(dirname, fname)], input=cdl.encode(), check=True)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:     # ncgen, two at a time
+        for f in [pool.submit(one, i, box) for i, box in enumerate(boxes) if i not in skip]:
+            f.result()
     print(setname)
 
 
@@ -241,7 +244,20 @@ def nc4(d):
     write_set(d, "tracer.nc", dims, vars_, [], boxes, 2, kind="nc4", width=6, start=10)
 
 
-CASES = {"mom5": mom5, "mom5-1rec": lambda d: mom5(d, 1), "mom6": mom6, "fv3": fv3, "land": land, "ice": ice, "edited": edited, "nc4": nc4}
+def many(d, nx=55, ny=20, kind="nc4"):
+    """One file per PE on a 1100-PE layout (55 x 20): tiny netCDF-4 members; "many-4": the same grid in 4."""
+    dims = [("xt", 110), ("yt", 40), ("zt", 2), ("time", None)]
+    vars_ = [axis("xt", 110, "degrees_E", "X", 0, 1), axis("yt", 40, "degrees_N", "Y", -40, 2),
+             axis("zt", 2, "m", "Z", 5, 10), time_var(),
+             Var("t", "float", ["time", "zt", "yt", "xt"], [("units", "char", "K")],
+                 lambda t, k, j, i: 1000 * t + 100 * k + 10 * j + i),
+             Var("ssh", "double", ["time", "yt", "xt"], [("units", "char", "m")],
+                 lambda t, j, i: t + j / 10.0 + i / 1000.0)]
+    boxes = [{"xt": x, "yt": y} for y in split(40, ny) for x in split(110, nx)]
+    write_set(d, "ocean_pe.nc", dims, vars_, [("title", "char", "one file per PE")], boxes, 2, kind=kind)
+
+
+CASES = {"mom5": mom5, "mom5-1rec": lambda d: mom5(d, 1), "mom6": mom6, "fv3": fv3, "land": land, "ice": ice, "edited": edited, "nc4": nc4, "many": many, "many-4": lambda d: many(d, 2, 2)}
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--list"]:

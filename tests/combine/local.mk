@@ -7,4 +7,8 @@ EXTRA_DIST += tests/combine/test_combine_fms.sh tests/combine/test_combine_optio
 	tests/combine/fms_sets.py \
 	tests/combine/expected/mom5.cdl tests/combine/expected/mom6.cdl tests/combine/expected/fv3.cdl \
 	tests/combine/expected/fv3-e2.cdl tests/combine/expected/land.cdl tests/combine/expected/edited.cdl \
-	tests/combine/expected/nc4.cdl tests/combine/expected/ice-f.cdl tests/combine/expected/ice-fm.cdl
+	tests/combine/expected/nc4.cdl tests/combine/expected/ice-f.cdl tests/combine/expected/ice-fm.cdl \
+	tests/combine/expected/am4.cdl tests/combine/expected/fv3-grid.cdl tests/combine/expected/lm4-restart.cdl \
+	tests/combine/expected/lm4-history.cdl tests/combine/expected/sis2-restart.cdl tests/combine/expected/mom6-restart.cdl \
+	tests/combine/expected/regional-m.cdl tests/combine/expected/crashed-f.cdl tests/combine/expected/truncated-f.cdl \
+	tests/combine/expected/cdf5.cdl tests/combine/expected/nc4-strings.cdl

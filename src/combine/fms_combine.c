@@ -372,7 +372,7 @@ static int refusals(fms_set *s, const fms_opts *o, int refused, int rank)
     return 0;
 }
 
-int fms_combine_main(fms_opts *o, MPI_Comm comm)
+int fms_combine_main(fms_opts *o, MPI_Comm comm, int *quick_exit)
 {
     static fms_set s;
     fms_times t = {0};
@@ -409,7 +409,7 @@ int fms_combine_main(fms_opts *o, MPI_Comm comm)
     int errs = fms_copy_data(&s, o, out, comm, &t);
     double tc = fms_now();
     fms_pool_close_all(&s);
-    int bad = rank == 0 ? fms_output_close(&s, out) : 0, anybad = 0, allerr = 0;
+    int bad = rank == 0 ? fms_output_close(&s, out, errs) : 0, anybad = 0, allerr = 0;
     t.close += fms_now() - tc;
     fms_allreduce(&bad, &anybad, 1, sizeof bad, MPI_INT, MPI_MAX, comm);
     fms_allreduce(&s.errors, &allerr, 1, sizeof allerr, MPI_INT, MPI_SUM, comm);
@@ -426,6 +426,7 @@ int fms_combine_main(fms_opts *o, MPI_Comm comm)
         if (allerr) fprintf(stderr, "Warning: output file may be incomplete!\n");
         else if (o->remove_inputs) remove_inputs(&s, o);
     }
+    *quick_exit = s.skip_exit_handlers;
     free_set(&s);
     return allerr || failed || jsonbad ? 1 : 0;
 }

@@ -91,6 +91,7 @@ typedef struct fms_set {
     int out_fd;
     fms_cdf out_layout;
     int created;                /* the output was created by this run (a failure renames it) */
+    int skip_exit_handlers;     /* HDF5 failed to close it: end with _exit (fms_main.c) */
 } fms_set;
 
 typedef struct fms_times {
@@ -115,7 +116,7 @@ int fms_output_define(fms_set *s, const fms_opts *o);
 /* -a: the existing output, checked against the set (names, types, shapes). */
 int fms_output_open_append(fms_set *s, const fms_opts *o);
 /* Close the output (numrecs and size of a raw one, as netCDF-C leaves them). */
-int fms_output_close(fms_set *s, int ncid);
+int fms_output_close(fms_set *s, int ncid, int failed);
 /* A failure after the output was created: it is renamed NAME.incomplete. */
 void fms_output_discard(fms_set *s);
 /* fms_pool.c: members open while they are used, at most a few at a time. */
@@ -134,7 +135,9 @@ int fms_copy_reserve(const fms_set *s, const fms_opts *o, int rank);
 /* The bytes the copy holds at most: its blocks of variables and one piece. */
 void fms_memory_need(const fms_set *s, const fms_opts *o, int64_t *blocks, int64_t *piece);
 /* fms_combine.c */
-int fms_combine_main(fms_opts *o, MPI_Comm comm);
+/* The exit status; *quick_exit: end with _exit after MPI_Finalize (a netCDF-4
+ * output whose close failed, whose HDF5 exit handler would crash). */
+int fms_combine_main(fms_opts *o, MPI_Comm comm, int *quick_exit);
 void fms_mem_report(void);
 /* fms_mpi.c: MPI, or a serial run's answers when comm is MPI_COMM_NULL */
 int fms_launched(void);         /* started by an MPI launcher */

@@ -8,6 +8,7 @@
  * What is wrong is said with the member's name. */
 #include "fms_combine.h"
 #include "drivers/hdf5_end.h"
+#include "drivers/io_util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -91,14 +92,13 @@ static int files_in_set(int id)
     return n;
 }
 
-static int refuse_missing_value(const fms_set *s, const fms_opts *o, int v, const char *path)
+static int refuse_missing_value(const fms_set *s, int v, const char *path)
 {
+    char tn[32];
     fprintf(stderr, "Error: input file \"%s\": variable \"%s\"'s missing_value lies outside the range of its type %s, so "
                     "-m cannot fill the points no member covers with it (FRE-NCtools' mppnccombine writes the "
                     "attribute's bytes reinterpreted)\n",
-            path, s->vars[v].name,
-            s->vars[v].type == NC_INT ? "int" : s->vars[v].type == NC_SHORT ? "short" : "(an integer type)");
-    (void)o;
+            path, s->vars[v].name, cio_nc_type_name(s->vars[v].type, tn, sizeof tn));
     return 1;
 }
 
@@ -138,14 +138,16 @@ static int read_set_description(fms_set *s, const fms_opts *o, int id, const cha
         }
         fv->type = t;
         fv->is_record = fv->ndims > 0 && fv->dims[0] == s->recdim;
-        if (read_missing(id, v, fv) < 0 && o->missing) return refuse_missing_value(s, o, v, path);
+        if (read_missing(id, v, fv) < 0 && o->missing) return refuse_missing_value(s, v, path);
     }
     s->set_files = files_in_set(id);
     if (s->set_files == NO_COUNT) fprintf(stderr, "Warning: missing the \"NumFilesInSet\" global attribute.\n");
     else if (s->set_files < 1) {
+        char n[32] = "not one integer";
+        if (s->set_files != BAD_COUNT) snprintf(n, sizeof n, "%d", s->set_files);
         fprintf(stderr, "Error: input file \"%s\": NumFilesInSet is %s: a set has at least one member (FMS writes the "
                         "number of files of the set)\n",
-                path, s->set_files == BAD_COUNT ? "not one integer" : "below 1");
+                path, n);
         return 1;
     }
     return 0;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char fms_usage[] =
     "Usage:  mom_combine [-v] [-vv] [-V] [-M] [-f] [-a] [-r] [-n #] [-k #] [-e #] [-h #] [-64] [-n4] [-d #] [-s]\n"
@@ -87,7 +88,7 @@ int fms_dropin_main(int argc, char **argv, const mpp_cli *cli, const char *perr)
         MPI_Init(&argc, &argv);
         comm = MPI_COMM_WORLD;
     }
-    int rank = fms_rank(comm), rc = 0;
+    int rank = fms_rank(comm), rc = 0, quick_exit = 0;
     fms_opts o;
     char err[512] = "";
     if (cli->version) {
@@ -104,9 +105,13 @@ int fms_dropin_main(int argc, char **argv, const mpp_cli *cli, const char *perr)
         rc = 1;
     } else {
         block_notes(&o, rank);
-        rc = fms_combine_main(&o, comm);
+        rc = fms_combine_main(&o, comm, &quick_exit);
     }
     fflush(stdout);
     if (comm != MPI_COMM_NULL) MPI_Finalize();
+    if (quick_exit) {
+        fflush(NULL);
+        _exit(rc);
+    }
     return rc;
 }

@@ -255,14 +255,20 @@ static int close_raw(fms_set *s)
     return rc ? 1 : 0;
 }
 
-int fms_output_close(fms_set *s, int ncid)
+int fms_output_close(fms_set *s, int ncid, int failed)
 {
     if (s->out_raw) return close_raw(s);
-    int st = nc_sync(ncid);
+    errno = 0;
+    int st = failed ? NC_NOERR : nc_sync(ncid);     /* after a failed write HDF5 cannot flush: just close */
     if (st == NC_NOERR) st = nc_close(ncid);
     else nc_close(ncid);
     if (st != NC_NOERR) {
-        fprintf(stderr, "Error: cannot close %s: %s\n", s->output, nc_strerror(st));
+        int err = errno;
+        fprintf(stderr, "Error: cannot close %s: %s%s%s%s\n", s->output, nc_strerror(st), err ? " (" : "",
+                err ? strerror(err) : "", err ? ")" : "");
+        /* HDF5 keeps a file whose close failed in its tables, and its exit handler
+         * then crashes on it: the run ends without that handler */
+        s->skip_exit_handlers = 1;
         return 1;
     }
     return 0;

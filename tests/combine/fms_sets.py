@@ -468,6 +468,15 @@ def nc4_strings(d):
     write_set(d, "xr_out.nc", dims, vars_, [("Conventions", "char", "CF-1.8")], boxes, 2, kind="nc4")
 
 
+def huge(d):
+    """Two tiny members of a 200000 x 20000 grid (a 15 GiB block of floats): the rest of the grid
+    is nobody's, as if most processors were masked out."""
+    dims = [("x", 200000), ("y", 20000), ("time", None)]
+    vars_ = [axis("x", 200000, "m", "X", 0, 1), axis("y", 20000, "m", "Y", 0, 1), time_var(),
+             Var("f", "float", ["time", "y", "x"], [], lambda t, j, i: t + j + i)]
+    write_set(d, "huge.nc", dims, vars_, [], [{"x": (1, 2), "y": (1, 2)}, {"x": (3, 4), "y": (1, 2)}], 1)
+
+
 def many(d, nx=55, ny=20, kind="nc4"):
     """One file per PE on a 1100-PE layout (55 x 20): tiny netCDF-4 members; "many-4": the same grid in 4."""
     dims = [("xt", 110), ("yt", 40), ("zt", 2), ("time", None)]
@@ -484,7 +493,7 @@ def many(d, nx=55, ny=20, kind="nc4"):
 CASES = {"mom5": mom5, "mom5-1rec": lambda d: mom5(d, 1), "mom6": mom6, "fv3": fv3, "land": land, "ice": ice, "edited": edited, "nc4": nc4, "many": many, "many-4": lambda d: many(d, 2, 2),
          "am4": am4, "fv3-grid": fv3_grid, "lm4-restart": lm4_restart, "lm4-history": lm4_history,
          "sis2-restart": sis2_restart, "mom6-restart": mom6_restart, "regional": regional, "crashed": crashed,
-         "truncated": truncated, "cdf5": cdf5, "nc4-strings": nc4_strings}
+         "truncated": truncated, "cdf5": cdf5, "nc4-strings": nc4_strings, "huge": huge}
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--list"]:

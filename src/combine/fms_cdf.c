@@ -138,52 +138,42 @@ static int64_t mul_or_cap(int64_t a, int64_t b)
     return b != 0 && a > INT64_MAX / 4 / b ? INT64_MAX / 4 : a * b;
 }
 
-int fms_cdf_read(int fd, int64_t file_size, fms_cdf *h, char *err, size_t errlen)
+/* The dimension list: each length (0: the record dimension); their count. */
+static int64_t read_dims(rd *r, int nn, int64_t **dimlen, int *recdim)
 {
-    memset(h, 0, sizeof *h);
-    rd *r = calloc(1, sizeof *r);
-    int64_t *dimlen = NULL;
-    if (!r) {
-        snprintf(err, errlen, "out of memory reading its header");
-        return -1;
-    }
-    r->fd = fd;
-    if (fill(r, 4) || memcmp(r->buf, "CDF", 3) != 0 || (r->buf[3] != 1 && r->buf[3] != 2 && r->buf[3] != 5)) {
-        snprintf(err, errlen, "not a classic netCDF file");
-        free(r);
-        return -1;
-    }
-    h->version = r->buf[3];
-    r->at = 4;
-    int nn = h->version == 5 ? 8 : 4, off = h->version == 1 ? 4 : 8;
-    int64_t numrecs = num(r, nn);
-    int streaming = (nn == 4 && numrecs == 0xFFFFFFFFLL) || (nn == 8 && numrecs == -1);
-    if (streaming) r->why = NULL;
-    /* dimensions */
     int64_t tag = num(r, 4), nd = num(r, nn);
-    int recdim = -1;
-    if (!r->why && !(tag == 0 && nd == 0)) {
-        if (tag != TAG_DIMENSION || nd > 1 << 20) r->why = "is damaged: its classic header has a damaged dimension list";
-        else if (!(dimlen = calloc((size_t)nd + 1, sizeof *dimlen))) r->why = "cannot be described: out of memory";
-        for (int64_t d = 0; d < nd && !r->why; d++) {
-            name(r, nn, NULL, 0);
-            dimlen[d] = num(r, nn);
-            if (dimlen[d] == 0 && recdim < 0) recdim = (int)d;
-        }
-    } else
-        nd = 0;
-    atts(r, nn);
-    /* variables */
-    tag = num(r, 4);
-    int64_t nv = num(r, nn);
-    if (!r->why && !(tag == 0 && nv == 0)) {
-        if (tag != TAG_VARIABLE || nv > 1 << 24) r->why = "is damaged: its classic header has a damaged variable list";
-        else if (!(h->var = calloc((size_t)nv + 1, sizeof *h->var))) r->why = "cannot be described: out of memory";
-    } else
-        nv = 0;
+    *recdim = -1;
+    if (r->why || (tag == 0 && nd == 0)) return 0;
+    if (tag != TAG_DIMENSION || nd > 1 << 20) {
+        r->why = "is damaged: its classic header has a damaged dimension list";
+        return 0;
+    }
+    if (!(*dimlen = calloc((size_t)nd + 1, sizeof **dimlen))) {
+        r->why = "cannot be described: out of memory";
+        return 0;
+    }
+    for (int64_t d = 0; d < nd && !r->why; d++) {
+        name(r, nn, NULL, 0);
+        (*dimlen)[d] = num(r, nn);
+        if ((*dimlen)[d] == 0 && *recdim < 0) *recdim = (int)d;
+    }
+    return nd;
+}
+
+/* The variable list: where each begins and how many bytes it holds. */
+static void read_vars(rd *r, fms_cdf *h, int nn, int off, const int64_t *dimlen, int64_t nd, int recdim)
+{
+    int64_t tag = num(r, 4), nv = num(r, nn);
+    if (r->why || (tag == 0 && nv == 0)) return;
+    if (tag != TAG_VARIABLE || nv > 1 << 24) {
+        r->why = "is damaged: its classic header has a damaged variable list";
+        return;
+    }
+    if (!(h->var = calloc((size_t)nv + 1, sizeof *h->var))) {
+        r->why = "cannot be described: out of memory";
+        return;
+    }
     h->nvars = (int)nv;
-    int64_t recsum = 0;
-    int last_rec = -1;
     for (int64_t v = 0; v < nv && !r->why; v++) {
         fms_cdf_var *cv = &h->var[v];
         name(r, nn, cv->name, sizeof cv->name);
@@ -204,52 +194,85 @@ int fms_cdf_read(int fd, int64_t file_size, fms_cdf *h, char *err, size_t errlen
         cv->bytes = mul_or_cap(elems, cv->type_size);
         cv->len = pad4(cv->bytes);
         if (cv->is_record) {
-            recsum += cv->len;
             h->nrecvars++;
-            last_rec = (int)v;
             if (!h->begin_rec || cv->begin < h->begin_rec) h->begin_rec = cv->begin;
         }
     }
-    h->header_end = r->base + (int64_t)r->at;
-    const char *why = r->why;
-    free(r);
-    free(dimlen);
-    if (why == CUT_IN_HEADER) {
-        snprintf(err, errlen, "is cut short: it is %lld bytes, and its classic header (CDF-%d) goes on past its end",
-                 (long long)file_size, h->version);
-        fms_cdf_free(h);
-        return -2;
-    }
-    if (why) {
-        snprintf(err, errlen, "%s", why);
-        fms_cdf_free(h);
-        return -1;
-    }
+}
+
+/* The record size, the record count, the least size and netCDF-C's size. */
+static int layout(fms_cdf *h, int64_t numrecs, int streaming, int64_t file_size, char *err, size_t errlen)
+{
+    int64_t recsum = 0;
+    int last_rec = -1, last_fix = -1;
+    for (int v = 0; v < h->nvars; v++)
+        if (h->var[v].is_record) recsum += h->var[v].len, last_rec = v;
+        else last_fix = v;
     /* one record variable: its record is not padded (netCDF-C's NC_computeshapes) */
     h->recsize = last_rec >= 0 && recsum == h->var[last_rec].len ? h->var[last_rec].bytes : recsum;
     if (streaming) numrecs = h->recsize > 0 && file_size > h->begin_rec ? (file_size - h->begin_rec) / h->recsize : 0;
     h->numrecs = numrecs;
     h->need = h->header_end;
-    int last_fix = -1;
     for (int v = 0; v < h->nvars; v++) {
         const fms_cdf_var *cv = &h->var[v];
-        int64_t end = cv->is_record ? (numrecs > 0 ? cv->begin + (numrecs - 1) * h->recsize + cv->bytes : 0)
-                                    : cv->begin + cv->bytes;
-        if (cv->begin < h->header_end && (cv->bytes > 0 && (!cv->is_record || numrecs > 0))) {
+        int holds = cv->bytes > 0 && (!cv->is_record || numrecs > 0);
+        int64_t end = !holds ? 0 : cv->is_record ? cv->begin + (numrecs - 1) * h->recsize + cv->bytes
+                                                 : cv->begin + cv->bytes;
+        if (holds && cv->begin < h->header_end) {
             snprintf(err, errlen, "is damaged: its classic header places variable %s at byte %lld, inside the header "
                                   "(which ends at byte %lld)",
                      cv->name, (long long)cv->begin, (long long)h->header_end);
-            fms_cdf_free(h);
             return -1;
         }
         if (end > h->need) h->need = end;
-        if (!cv->is_record) last_fix = v;
     }
     /* netCDF-C's NC_calcsize: the size it gives a file it closes */
     if (h->nvars == 0) h->calcsize = h->header_end;
     else if (last_rec < 0) h->calcsize = h->var[last_fix].begin + h->var[last_fix].len;
     else h->calcsize = h->begin_rec + numrecs * h->recsize;
     return 0;
+}
+
+int fms_cdf_read(int fd, int64_t file_size, fms_cdf *h, char *err, size_t errlen)
+{
+    memset(h, 0, sizeof *h);
+    rd *r = calloc(1, sizeof *r);
+    int64_t *dimlen = NULL;
+    if (!r) {
+        snprintf(err, errlen, "cannot be described: out of memory");
+        return -1;
+    }
+    r->fd = fd;
+    if (fill(r, 4) || memcmp(r->buf, "CDF", 3) != 0 || (r->buf[3] != 1 && r->buf[3] != 2 && r->buf[3] != 5)) {
+        snprintf(err, errlen, "is not a classic netCDF file");
+        free(r);
+        return -1;
+    }
+    h->version = r->buf[3];
+    r->at = 4;
+    int nn = h->version == 5 ? 8 : 4, off = h->version == 1 ? 4 : 8, recdim;
+    int64_t numrecs = num(r, nn);
+    int streaming = (nn == 4 && numrecs == 0xFFFFFFFFLL) || (nn == 8 && numrecs == -1);
+    if (streaming) r->why = NULL;
+    int64_t nd = read_dims(r, nn, &dimlen, &recdim);
+    atts(r, nn);
+    read_vars(r, h, nn, off, dimlen, nd, recdim);
+    h->header_end = r->base + (int64_t)r->at;
+    const char *why = r->why;
+    free(r);
+    free(dimlen);
+    int rc = 0;
+    if (why == CUT_IN_HEADER) {
+        snprintf(err, errlen, "is cut short: it is %lld bytes, and its classic header (CDF-%d) goes on past its end",
+                 (long long)file_size, h->version);
+        rc = -2;
+    } else if (why) {
+        snprintf(err, errlen, "%s", why);
+        rc = -1;
+    } else
+        rc = layout(h, numrecs, streaming, file_size, err, errlen);
+    if (rc) fms_cdf_free(h);
+    return rc;
 }
 
 void fms_cdf_free(fms_cdf *h)

@@ -20,6 +20,7 @@
 #include <netcdf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define GROUP_BYTES ((int64_t)64 << 20)
@@ -362,19 +363,40 @@ static void append_base(copy_ctx *c, int v, int64_t r0, int64_t nr, unsigned cha
     }
 }
 
+/* Wait for a request without spinning: MPI libraries poll at full speed while
+ * they wait, which on a machine with as many busy processes as cores takes the
+ * core the other rank needs (the reader waits while rank 0 writes, and the
+ * other way round); a short sleep between tests gives it back. */
+static void wait_politely(MPI_Request *rq)
+{
+    const struct timespec nap = {0, 50000};
+    int done = 0;
+    for (;;) {
+        MPI_Test(rq, &done, MPI_STATUS_IGNORE);
+        if (done) return;
+        nanosleep(&nap, NULL);
+    }
+}
+
 /* Messages of any size, in pieces MPI's int counts can carry. */
 static void send_big(const unsigned char *b, size_t n, int to, MPI_Comm comm)
 {
     const size_t step = (size_t)1 << 30;
-    for (size_t at = 0; at < n; at += step)
-        MPI_Send(b + at, (int)(n - at < step ? n - at : step), MPI_BYTE, to, 7, comm);
+    for (size_t at = 0; at < n; at += step) {
+        MPI_Request rq;
+        MPI_Isend(b + at, (int)(n - at < step ? n - at : step), MPI_BYTE, to, 7, comm, &rq);
+        wait_politely(&rq);
+    }
 }
 
 static void recv_big(unsigned char *b, size_t n, int from, MPI_Comm comm)
 {
     const size_t step = (size_t)1 << 30;
-    for (size_t at = 0; at < n; at += step)
-        MPI_Recv(b + at, (int)(n - at < step ? n - at : step), MPI_BYTE, from, 7, comm, MPI_STATUS_IGNORE);
+    for (size_t at = 0; at < n; at += step) {
+        MPI_Request rq;
+        MPI_Irecv(b + at, (int)(n - at < step ? n - at : step), MPI_BYTE, from, 7, comm, &rq);
+        wait_politely(&rq);
+    }
 }
 
 /* The buffers of the whole copy, allocated before the output exists: running

@@ -111,6 +111,19 @@ def split(n, parts):
     return r
 
 
+def symmetric_boxes(nx, px, ny, py, h, q):
+    """A px x py layout of h = (x, y) axes of nx x ny points, with q = (x, y) corner
+    axes one point longer: each member holds both of its edges (MOM6's symmetric memory)."""
+    return [{h[0]: (x0, x1), h[1]: (y0, y1), q[0]: (x0, x1 + 1), q[1]: (y0, y1 + 1)}
+            for (y0, y1) in split(ny, py) for (x0, x1) in split(nx, px)]
+
+
+def land_boxes():
+    """LM4's 2 x 2 layout of the 8 x 4 land grid, each member with its own tiles."""
+    return [{"lon": x, "lat": y, "_len": {"tile_index": len(lm4_tiles(m))}}
+            for m, (y, x) in enumerate([(y, x) for y in split(4, 2) for x in split(8, 2)])]
+
+
 def write_set(dirname, setname, dims, vars_, gatts, boxes, nrec, kind="classic", nfiles=None, width=4, start=0,
               skip=()):
     """vars_: the variables, or a function of (member number, box) giving each
@@ -179,10 +192,7 @@ def mom6(d):
                  lambda t, k, j, i: 0.5 + 1000 * t + 100 * k + 10 * j + i),
              Var("v", "float", ["time", "zl", "yq", "xh"], [("units", "char", "m s-1")] + fill,
                  lambda t, k, j, i: -(1000 * t + 100 * k + 10 * j + i))]
-    boxes = []
-    for (y0, y1) in split(4, 2):
-        for (x0, x1) in split(6, 3):
-            boxes.append({"xh": (x0, x1), "yh": (y0, y1), "xq": (x0, x1 + 1), "yq": (y0, y1 + 1)})
+    boxes = symmetric_boxes(6, 3, 4, 2, ("xh", "yh"), ("xq", "yq"))
     write_set(d, "ocean_daily.nc", dims, vars_, [("grid_type", "char", "regular")], boxes, 2)
 
 
@@ -290,10 +300,7 @@ def fv3_grid(d):
              Var("grid_lon", "double", ["grid_y", "grid_x"], [("units", "char", "degrees_E")],
                  lambda j, i: i + j / 100.0),
              Var("area", "float", ["grid_yt", "grid_xt"], [("units", "char", "m**2")], lambda j, i: 1e8 + 10 * j + i)]
-    boxes = []
-    for (y0, y1) in split(6, 2):
-        for (x0, x1) in split(8, 2):
-            boxes.append({"grid_xt": (x0, x1), "grid_yt": (y0, y1), "grid_x": (x0, x1 + 1), "grid_y": (y0, y1 + 1)})
+    boxes = symmetric_boxes(8, 2, 6, 2, ("grid_xt", "grid_yt"), ("grid_x", "grid_y"))
     write_set(d, "grid_spec.tile1.nc", dims, vars_, [], boxes, 0)
 
 
@@ -323,10 +330,7 @@ def lm4_restart(d):
                 Var("soil_T", "double", ["Time", "zfull", "tile_index"], [("units", "char", "degK")],
                     lambda t, z, k: 270.0 + z + idx[k] / 100.0),
                 Var("area", "float", ["lat", "lon"], [("units", "char", "m2")], lambda j, i: 1000.0 * j + i)]
-    boxes = []
-    for m, (y, x) in enumerate([(y, x) for y in split(4, 2) for x in split(8, 2)]):
-        boxes.append({"lon": x, "lat": y, "_len": {"tile_index": len(lm4_tiles(m))}})
-    write_set(d, "land.res.nc", dims, vars_, [], boxes, 1)
+    write_set(d, "land.res.nc", dims, vars_, [], land_boxes(), 1)
 
 
 def lm4_history(d):
@@ -348,10 +352,7 @@ def lm4_history(d):
                 Var("evap", "float", ["time", "lat", "lon"], [("units", "char", "kg/(m2 s)")],
                     lambda t, j, i: t + j + i / 8.0),
                 Var("landmask", "byte", ["lat", "lon"], [], lambda j, i: (i + j) % 2)]
-    boxes = []
-    for m, (y, x) in enumerate([(y, x) for y in split(4, 2) for x in split(8, 2)]):
-        boxes.append({"lon": x, "lat": y, "_len": {"tile_index": len(lm4_tiles(m))}})
-    write_set(d, "land_month.nc", dims, vars_, [("title", "char", "land history")], boxes, 2)
+    write_set(d, "land_month.nc", dims, vars_, [("title", "char", "land history")], land_boxes(), 2)
 
 
 def sis2_restart(d):
@@ -391,10 +392,7 @@ def mom6_restart(d):
              Var("h", "double", ["Time", "Layer", "yaxis_1", "xaxis_1"], [("units", "char", "m")],
                  lambda t, k, j, i: 100.0 * (k + 1) + j + i / 10.0),
              Var("ave_ssh", "double", ["Time", "yaxis_1", "xaxis_1"], [], lambda t, j, i: j / 10.0 - i / 100.0)]
-    boxes = []
-    for (y0, y1) in split(4, 2):
-        for (x0, x1) in split(6, 2):
-            boxes.append({"xaxis_1": (x0, x1), "yaxis_1": (y0, y1), "xaxis_2": (x0, x1 + 1), "yaxis_2": (y0, y1 + 1)})
+    boxes = symmetric_boxes(6, 2, 4, 2, ("xaxis_1", "yaxis_1"), ("xaxis_2", "yaxis_2"))
     write_set(d, "MOM.res.nc", dims, vars_, [], boxes, 1)
 
 

@@ -5,11 +5,7 @@
 # a block that does not fit in memory (ulimit -v) said before any output exists;
 # a write that fails after the output was created (ulimit -f) leaves it renamed
 # NAME.incomplete, said, and a rerun is not refused for it.
-. "$top_srcdir/tests/lib.sh"
-[ -n "$NCDUMP" ] && command -v ncgen >/dev/null || skip "ncdump and ncgen are needed"
-have_driver netcdf || skip "mom_combine was built without netCDF-C"
-comb="$top_builddir/src/combine/mom_combine"
-sets="$top_srcdir/tests/combine/fms_sets.py"
+. "$top_srcdir/tests/combine/common.sh"
 make_set() { mkdir -p "$1" && (cd "$1" && "$PYTHON" "$sets" "$2" . >/dev/null) || fail "making the $2 set"; }
 # try RC DIR ARGS...: run in DIR (serially: the limits below apply to the one process)
 try() {

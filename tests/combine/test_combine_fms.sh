@@ -13,12 +13,8 @@
 # Each result's exit status, ncdump -k and ncdump text are what FRE-NCtools'
 # mppnccombine (0b7d1c4) gave on the same sets (tests/combine/expected/*.cdl);
 # 2 and 3 ranks, and a run without mpiexec, write the serial run's bytes.
-. "$top_srcdir/tests/lib.sh"
-[ -n "$NCDUMP" ] && command -v ncgen >/dev/null || skip "ncdump and ncgen are needed"
-have_driver netcdf || skip "mom_combine was built without netCDF-C"
+. "$top_srcdir/tests/combine/common.sh"
 set -e
-comb="$top_builddir/src/combine/mom_combine"
-sets="$top_srcdir/tests/combine/fms_sets.py"
 exp="$top_srcdir/tests/combine/expected"
 
 # combine NAME CASE RC KIND EXPECTED [OPTIONS...]: a fresh set, one rank

@@ -5,12 +5,8 @@
 # combine within 64 MiB of the 4-member one (it grew by about 0.9 MiB a member
 # when every member stayed open); with descriptors exhausted (ulimit -n 4) the
 # message says so.
-. "$top_srcdir/tests/lib.sh"
-[ -n "$NCDUMP" ] && command -v ncgen >/dev/null || skip "ncdump and ncgen are needed"
-have_driver netcdf || skip "mom_combine was built without netCDF-C"
+. "$top_srcdir/tests/combine/common.sh"
 set -e
-comb="$top_builddir/src/combine/mom_combine"
-sets="$top_srcdir/tests/combine/fms_sets.py"
 few="$TESTTMP/four"
 many="$TESTTMP/many"
 mkdir -p "$few" "$many"

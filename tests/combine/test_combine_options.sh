@@ -3,11 +3,7 @@
 # mom_combine's FRE-NCtools form: its refusals (first line and exit status as
 # FRE-NCtools' mppnccombine: 1 on an error, 9 for a missing member, nothing
 # written), and -r, -x, -v, -M, -V, -a, -k on a small MOM5-like set.
-. "$top_srcdir/tests/lib.sh"
-[ -n "$NCDUMP" ] && command -v ncgen >/dev/null || skip "ncdump and ncgen are needed"
-have_driver netcdf || skip "mom_combine was built without netCDF-C"
-comb="$top_builddir/src/combine/mom_combine"
-sets="$top_srcdir/tests/combine/fms_sets.py"
+. "$top_srcdir/tests/combine/common.sh"
 
 fresh() {       # fresh DIR [CASE]: a new set in DIR
   rm -rf "$1"

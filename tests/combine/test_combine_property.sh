@@ -4,10 +4,7 @@
 # ranks), sliced back into their members; every kind of damage to a random
 # member is refused (1, the member named, nothing written).  The seeds are fixed
 # so a failure replays; CLIMIO_PROPERTY_SEED=N runs another.
-. "$top_srcdir/tests/lib.sh"
-[ -n "$NCDUMP" ] && command -v ncgen >/dev/null || skip "ncdump and ncgen are needed"
-have_driver netcdf || skip "mom_combine was built without netCDF-C"
-comb="$top_builddir/src/combine/mom_combine"
+. "$top_srcdir/tests/combine/common.sh"
 prop="$top_srcdir/tests/combine/fms_property.py"
 seed=${CLIMIO_PROPERTY_SEED:-39}
 "$PYTHON" "$prop" "$comb" "$TESTTMP/serial" "$seed" 8 >"$TESTTMP/serial.txt" 2>&1 \

@@ -121,10 +121,10 @@ static int read_headers(fms_set *s, const fms_opts *o, MPI_Comm comm, int rank, 
     for (;;) {      /* -f: a refused first member is left out like a missing one */
         if (o->verbose && rank == 0) printf("  processing \"%s\"\n", s->mem[s->first].path);
         if (o->mem_stats && rank == 0) fms_mem_report();
-        int bad = fms_member_read(s, s->first, o), anybad = 0;
+        int bad = fms_member_read(s, s->first, o) ? 1 + s->set_refused : 0, anybad = 0;
         fms_allreduce(&bad, &anybad, 1, sizeof bad, MPI_INT, MPI_MAX, comm);
         if (!anybad) break;
-        if (!o->force) return -1;
+        if (!o->force || anybad == 2) return -1;
         s->mem[s->first].present = 0;
         s->errors += rank == 0;
         free(s->vars);

@@ -86,6 +86,7 @@ typedef struct fms_set {
     fms_var *vars;
     int64_t nrec;
     int errors;                 /* members left out or refused on the way: exit status 1 */
+    int set_refused;            /* the first member refused for what the whole set has (-m's missing_value) */
     /* the output */
     int out_raw;                /* classic, created here: written at out_layout's offsets */
     int out_fd;

@@ -138,7 +138,10 @@ static int read_set_description(fms_set *s, const fms_opts *o, int id, const cha
         }
         fv->type = t;
         fv->is_record = fv->ndims > 0 && fv->dims[0] == s->recdim;
-        if (read_missing(id, v, fv) < 0 && o->missing) return refuse_missing_value(s, v, path);
+        if (read_missing(id, v, fv) < 0 && o->missing) {
+            s->set_refused = 1;     /* every member has it: -f cannot leave it out */
+            return refuse_missing_value(s, v, path);
+        }
     }
     s->set_files = files_in_set(id);
     if (s->set_files == NO_COUNT) fprintf(stderr, "Warning: missing the \"NumFilesInSet\" global attribute.\n");

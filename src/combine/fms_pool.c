@@ -1,7 +1,8 @@
 /* Members open while they are read.  A rank keeps open at most as many members
- * as its free file descriptors allow, and at most a few netCDF-4 ones (each
- * holds HDF5's caches): those are opened at their first use and kept; every
- * other member is opened when its pieces are read and closed right after.  So
+ * as its free file descriptors allow (256 at most), netCDF-4 ones only when all
+ * of its netCDF-4 members (32 at most) can stay open, since each holds HDF5's
+ * caches: those are opened at their first use and kept; every other member is
+ * opened when its pieces are read and closed right after.  So
  * descriptors and memory stay bounded whatever the member count, and a set that
  * fits is opened once.  A classic member is opened as a plain descriptor (its
  * values are read at the offsets of its header); netCDF-4 members get a small
@@ -19,7 +20,7 @@
 #include <unistd.h>
 
 #define POOL_MAX 256            /* members kept open at most */
-#define POOL_MAX_NC4 16         /* of them netCDF-4 (HDF5's caches: about 1 MiB each) */
+#define POOL_MAX_NC4 32         /* netCDF-4 ones (HDF5's caches: about 1 MiB each), when all of them fit */
 #define POOL_RESERVE 12         /* descriptors left for the output, MPI and a member opened in passing */
 #define MEMBER_CHUNK_CACHE (1 << 20)
 
@@ -45,14 +46,16 @@ void fms_pool_init(fms_set *s, const int *mine)
 {
     long used = fds_in_use(), spare = fd_limit() - (used < 0 ? 16 : used) - POOL_RESERVE;
     int keep = spare < 0 ? 0 : spare > POOL_MAX ? POOL_MAX : (int)spare, nc4 = 0;
+    for (int i = 0; i < s->nmem; i++) nc4 += mine[i] && s->mem[i].present && !s->mem[i].raw;
+    /* netCDF-4 members stay open only when all of them can: a few kept among many
+     * would save few openings and hold their caches */
+    int keep_nc4 = nc4 <= POOL_MAX_NC4;
     for (int i = 0; i < s->nmem; i++) {
         fms_member *m = &s->mem[i];
         m->pinned = 0;
-        if (!mine[i] || !m->present || keep == 0) continue;
-        if (!m->raw && nc4 == POOL_MAX_NC4) continue;
+        if (!mine[i] || !m->present || keep == 0 || (!m->raw && !keep_nc4)) continue;
         m->pinned = 1;
         keep--;
-        nc4 += !m->raw;
     }
 }
 

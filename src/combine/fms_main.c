@@ -29,7 +29,10 @@ static const char fms_usage[] =
     "  -x   print the peak memory estimate (MB) and exit\n"
     "  --bench  print the timings of each phase (--json FILE: also as JSON)\n"
     "  --mom5   MOM5's mppnccombine 2.2.5 instead (classic output; climio's --key value options)\n"
-    "  Under mpiexec -n N (N > 1), ranks 1..N-1 read the members and rank 0 writes: the same bytes.\n"
+    "  Under mpiexec -n N (N > 1), ranks 1..N-1 read the members and rank 0 writes: the same bytes. It pays only\n"
+    "  where N cores are free for it: on a 2-core machine the serial form was faster (doc/mom.md); use it there.\n"
+    "  Every member is checked before anything is written (a bad one named; -f combines without it); a failure\n"
+    "  after the output exists leaves it as output.nc.incomplete.\n"
     "Exit status: 0 success, 1 error (or members missing under -f), 9 a member missing.\n";
 
 /* The FRE-NCtools meanings of the options read. */

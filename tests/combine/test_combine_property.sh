@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # The property test of mom_combine's FRE-NCtools form (tests/combine/fms_property.py):
 # random valid FMS sets round-trip through the combine (serially, then on 2
 # ranks), sliced back into their members; every kind of damage to a random

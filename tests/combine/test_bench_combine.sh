@@ -29,7 +29,7 @@ set +e
   >"$TESTTMP/j.txt" 2>&1
 rc=$?
 set -e
-[ $rc = 2 ] && grep -q "json .*is a folder" "$TESTTMP/j.txt" || { cat "$TESTTMP/j.txt"; fail "--json onto a folder"; }
+[ $rc = 2 ] && grep -q "json .*is a directory" "$TESTTMP/j.txt" || { cat "$TESTTMP/j.txt"; fail "--json onto a folder"; }
 bad="$TESTTMP/bad"
 mkdir -p "$bad"
 cp "$d"/ocean_daily.nc.000* "$bad/"

@@ -79,6 +79,11 @@ struct cio_file {
     pending *pend;
     int npend, pendcap;
     int64_t pend_bytes;
+    /* collective modes: what every rank agreed on for each variable's blocking
+     * transfers (AGREE_ROW ints: pieces, the most blocks of each), once per file
+     * (engine_split.c), and the decomposition generation each row was agreed for */
+    int *agreed;
+    unsigned *agreed_gen;
 };
 
 /* A variable's share split into driver calls of at most cfg.max_request bytes. */
@@ -180,10 +185,21 @@ void eng_build_pieces(const cio_var *v, int64_t record, int64_t limit, piece_lis
 void eng_pl_free(piece_list *p);
 void eng_make_req(const cio_file *f, int varid, const piece_list *p, int piece, void *buf, cio_req *r);
 void eng_count_requests(cio_stats *st, const piece_list *p, size_t ts);
+/* The agreement on every variable of a file at once (engine_split.c): the rows
+ * this rank offers (eng_agree_rows, nvars x AGREE_ROW ints, to free) and, once
+ * reduced with MPI_MAX over the file's communicator, kept for the file's
+ * transfers (eng_agree_keep). */
+enum { AGREE_ROW = 16 };
+int *eng_agree_rows(const cio_file *f);
+void eng_agree_keep(cio_file *f, const int *reduced);
 /* The same counts for one variable's share, computed without building the pieces
  * (for plans that write nothing). */
 void eng_count_var_requests(cio_stats *st, const cio_var *v, int64_t limit);
+/* buf NULL (a write): the pattern is made piece by piece, each just before its
+ * call, in a buffer of one piece (eng_stream_bytes), as IOR writes from one
+ * transfer-sized buffer. */
 void eng_transfer_blocking(cio_file *f, int varid, int64_t record, void *buf, int is_read);
+int64_t eng_stream_bytes(const cio_engine *e, const cio_var *v);
 
 /* engine_agg.c */
 cio_agg_group *eng_group_for(cio_engine *e, MPI_Comm comm);
@@ -193,6 +209,10 @@ void eng_agg_write(cio_file *f, int varid, int64_t record, const void *user_buf)
 
 /* engine_checksum.c */
 void *eng_pack(cio_file *f, int varid, int64_t record);
+/* The values of one box of variable v (the pattern or its value function) into
+ * out; returns their checksum, which eng_checksum_of adds to v's. */
+uint64_t eng_fill_box(cio_engine *e, const cio_var *v, int64_t record, const cio_box *box, void *out);
+void eng_checksum_of(cio_engine *e, const cio_var *v, uint64_t sum);
 void eng_user_checksum(cio_file *f, int varid, const void *buf);
 
 #endif

@@ -5,13 +5,15 @@
 
 #include <string.h>
 
-void eng_write_common(cio_file *f, int varid, int64_t record, void *buf, int owned)
+/* The bytes and records of a write in the statistics and the file registry;
+ * returns the bytes, or -1 for --verify_only (register, write nothing). */
+static int64_t note_write(cio_file *f, int varid, int64_t record)
 {
     cio_engine *e = f->e;
     if (varid < 0 || varid >= f->s->nvars) cio_die("internal: write of variable %d of %s", varid, f->path);
     const cio_var *v = &f->s->vars[varid];
     int64_t bytes = cio_var_rank_bytes(v);
-    int plan_only = e->nowrite && !e->virt;     /* --verify_only: register, write nothing */
+    int plan_only = e->nowrite && !e->virt;
     if (!plan_only) {
         e->stats->bytes_written += bytes;
         e->stats->elements_written += v->decomp ? v->decomp->nelems : 0;
@@ -21,7 +23,14 @@ void eng_write_common(cio_file *f, int varid, int64_t record, void *buf, int own
         int64_t upto = v->is_record ? record + 1 : 1;
         if (*nr < upto) *nr = upto;
     }
-    if (plan_only) return;
+    return plan_only ? -1 : bytes;
+}
+
+void eng_write_common(cio_file *f, int varid, int64_t record, void *buf, int owned)
+{
+    cio_engine *e = f->e;
+    int64_t bytes = note_write(f, varid, record);
+    if (bytes < 0) return;
     if (cio_mode_nonblocking(e->cfg.opts.mode)) {
         if (f->npend == f->pendcap) {
             f->pendcap = f->pendcap ? 2 * f->pendcap : 16;
@@ -78,10 +87,28 @@ int64_t cio_file_data_end(cio_file *f)
     return b;
 }
 
+/* Blocking modes: the values made piece by piece, each just before its call
+ * (eng_transfer_blocking with no buffer), so one piece's buffer is held, not the
+ * rank's whole share, and each call writes from memory the fill has just
+ * touched, as IOR writes from one transfer-sized buffer.  A dry run plans the
+ * same buffer. */
+static void stream_write(cio_file *f, int varid, int64_t record)
+{
+    cio_engine *e = f->e;
+    if (note_write(f, varid, record) < 0) return;
+    int64_t held = eng_stream_bytes(e, &f->s->vars[varid]);
+    if (held > e->stats->buffer_peak) e->stats->buffer_peak = held;
+    eng_transfer_blocking(f, varid, record, NULL, 0);
+}
+
 void eng_plain_write(cio_file *f, int varid, int64_t record)
 {
     cio_engine *e = f->e;
     void *buf = NULL;
+    if (!cio_mode_nonblocking(e->cfg.opts.mode)) {
+        stream_write(f, varid, record);
+        return;
+    }
     if (!e->nowrite) {
         cio_timer_begin(e->stats, CIO_T_PACK);
         buf = eng_pack(f, varid, record);

@@ -64,6 +64,9 @@ EXTRA_DIST += tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.s
 # the version and commit configure records (a copy without .git, a release tarball)
 TESTS += tests/test_source_version.sh
 EXTRA_DIST += tests/test_source_version.sh
+# bin/: a link to every program and script, which reach their package and the tree through it
+TESTS += tests/test_bin_links.sh
+EXTRA_DIST += tests/test_bin_links.sh
 
 
 # the fuzz targets, replayed over their corpus without libFuzzer

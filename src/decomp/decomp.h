@@ -25,18 +25,27 @@ int decomp_call_pattern_of(const cio_params *p, decomp_call_pattern *cp);
 /* The kernel's iotype rule (kernel_facts.h): the pattern's mode. */
 const char *decomp_iotype_rule(const cio_params *p, const cio_driver *d, cio_mode iotype, cio_mode *mode);
 
+/* decomp_io's plain parameters (base/params.h): each line is a row of
+ * decomp_params and the field of decomp_cfg of the same name, filled by
+ * decomp_config_load. */
+#define DECOMP_PLAIN_PARAMS(X) \
+    X(varsize, INT, "1024", "BLOCK / ROUNDROBIN: elements per rank (pioperf's varsize)", 1, 1e12) \
+    X(nvars, INT, "10", "variables written per decomposition (pioperf's nvars)", 1, 1e6) \
+    X(records, INT, "1", "records written per variable (pioperf's nframes)", 1, 1e9) \
+    X(sorted, BOOL, "false", "write each rank's requests in index order (as PIO sorts an unsorted map and e3sm_io " \
+      "sorts its requests); default: the map's buffer order", 0, 0) \
+    /* a new plain parameter: one line above this one */
+
 typedef struct decomp_cfg {
+    DECOMP_PLAIN_PARAMS(CIO_PLAIN_FIELD)
     decomp_source source;
     const char *decomp;         /* file name, or BLOCK / ROUNDROBIN */
     const char *decomp_origin;  /* "file:line" or "command line" of the decomp key */
     dmap_opts opts;
-    int64_t varsize;            /* BLOCK / ROUNDROBIN: elements per rank */
-    int64_t nvars, records;
     cio_type type;
     const char *outdir, *file;
     int blob;                   /* E3SM-IO's blob layout instead of the canonical one */
     char e3sm_case;             /* 0: nvars per decomposition; 'A' (auto), 'F', 'G', 'I': E3SM-IO's case */
-    int sorted;                 /* replay requests in index order (PIO's sorted map) rather than buffer order */
     decomp_call_pattern calls;
     const char *var_names;      /* "a,b": names of the first variables instead of pioperf's vard0001.. (NULL: none) */
     int rundate;                /* pioperf's char rundate(strlen): not with the adios2 driver (no text arrays) */

@@ -28,14 +28,9 @@ const cio_param_spec decomp_params[] = {
      "E3SM-IO maps with fill pairs: read each task's requests from the fill_starts prefix sums, as e3sm_io without -u "
      "does (every task after the first one with fill pairs then replays other tasks' pairs; the default replays "
      "each task's own)", 0, 0, 0, 0},
-    {"varsize", CIO_P_INT, "1024", "BLOCK / ROUNDROBIN: elements per rank (pioperf's varsize)", 0, 1, 1e12, 0},
-    {"nvars", CIO_P_INT, "10", "variables written per decomposition (pioperf's nvars)", 0, 1, 1e6, 0},
-    {"records", CIO_P_INT, "1", "records written per variable (pioperf's nframes)", 0, 1, 1e9, 0},
+    DECOMP_PLAIN_PARAMS(CIO_PLAIN_ROW)
     {"var_type", CIO_P_CHOICE, "double", "element type of the variables (pioperf compiles double)",
      "double|float|int", 0, 0, 0},
-    {"sorted", CIO_P_BOOL, "false",
-     "write each rank's requests in index order (as PIO sorts an unsorted map and e3sm_io sorts its requests); "
-     "default: the map's buffer order", 0, 0, 0, 0},
     {"fill_holes", CIO_P_CHOICE, "auto",
      "write each variable's _FillValue into the elements no task holds, as PIO does (each rank the unheld elements "
      "in its own range of indices); false: leave them unwritten, as e3sm_io does without -u; auto: true, except "
@@ -62,7 +57,8 @@ const cio_param_spec decomp_params[] = {
      "canonical: the arrays as the model has them (pioperf, e3sm_io -x canonical); blob: each rank's elements "
      "contiguous, its requests stored beside them (e3sm_io -x blob; the file depends on the process count)",
      "canonical|blob", 0, 0, 0},
-    {"file", CIO_P_STRING, "decomp_io", "output file name without .nc", 0, 0, 0, CIO_PF_NONEMPTY},
+    {"file", CIO_P_STRING, "decomp_io", "output file name without the format's suffix (.nc, .h5, .raw)", 0, 0, 0,
+     CIO_PF_NONEMPTY},
     {"pioperf", CIO_P_STRING, NULL,
      "run pioperf's experiment from this namelist (pioperf.nl): its decompositions, iotypes, rearrangers, I/O "
      "task counts, variables and RESULT lines", 0, 0, 0, 0},
@@ -204,9 +200,12 @@ const char *decomp_iotype_rule(const cio_params *p, const cio_driver *d, cio_mod
     return "decomp_call_pattern";
 }
 
+static void load_plain(decomp_cfg *cfg, const cio_params *prm) { DECOMP_PLAIN_PARAMS(CIO_PLAIN_LOAD) }
+
 int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
 {
     memset(c, 0, sizeof *c);
+    load_plain(c, p);
     c->decomp = cio_param_str(p, "decomp");
     c->decomp_origin = cio_param_origin(p, "decomp");
     if (cio_strcaseeq(c->decomp, "BLOCK")) c->source = DECOMP_BLOCK;
@@ -227,12 +226,8 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
     if (c->opts.e3sm_fill && c->opts.e3sm_shifted)
         return cio_seterr(e, "%s: e3sm_shifted is how e3sm_io reads without -u (fill mode); e3sm_fill is -u: choose one",
                           cio_param_origin(p, "e3sm_shifted"));
-    c->varsize = cio_param_int(p, "varsize");
-    c->nvars = cio_param_int(p, "nvars");
-    c->records = cio_param_int(p, "records");
     if (cio_type_from_name(cio_param_str(p, "var_type"), &c->type) != 0)
         return cio_seterr(e, "%s: unknown var_type", cio_param_origin(p, "var_type"));
-    c->sorted = cio_param_bool(p, "sorted");
     const char *fh = cio_param_str(p, "fill_holes");
     c->fill_holes = cio_strcaseeq(fh, "true") ? 1 : cio_strcaseeq(fh, "false") ? 0 : -1;   /* -1: by the map's format */
     c->gatts = 1;

@@ -37,7 +37,8 @@ void decomp_plan_rank(decomp_ctx *x, cio_engine *e, int rank, int nprocs)
     if (nf < 0) cio_die("%s", err.msg);
     for (int i = 0; i < nf; i++) {
         char path[4200];
-        snprintf(path, sizeof path, "%s/%s%s.nc", c->outdir, c->file, df[i].suffix);
+        snprintf(path, sizeof path, "%s/%s%s%s", c->outdir, c->file, df[i].suffix,
+                 cio_format_suffix(cio_engine_config(e)->opts.format));
         cio_schema *s = decomp_schema(x, c, &m, &df[i], MPI_COMM_SELF, rank);
         decomp_write(e, s, df[i].records, path, MPI_COMM_SELF, c->calls == DECOMP_CALLS_E3SM);
         cio_schema_free(s);

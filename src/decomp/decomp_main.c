@@ -203,9 +203,9 @@ static void decomp_prepare(cio_app *a, void *ctx)
         if (k->files[i].ecase && decomp_e3sm_check(&k->files[i], &k->m, k->c.decomp, &e) != 0)
             cio_die_all(a->comm, "%s", e.msg);
     for (int i = 0; i < k->nfiles; i++) {
-        /* E3SM-IO's blob files are subfiles: <file>.nc.0000 */
-        snprintf(k->path[i], sizeof k->path[i], "%s/%s%s.nc%s", k->c.outdir, k->c.file, k->files[i].suffix,
-                 k->c.blob && k->c.e3sm_case ? ".0000" : "");
+        /* the format's suffix; E3SM-IO's blob files are subfiles: <file>.nc.0000 */
+        snprintf(k->path[i], sizeof k->path[i], "%s/%s%s%s%s", k->c.outdir, k->c.file, k->files[i].suffix,
+                 cio_format_suffix(fmt), k->c.blob && k->c.e3sm_case ? ".0000" : "");
         int rc = 0;
         if (!k->c.blob) k->s[i] = decomp_schema(&k->x, &k->c, &k->m, &k->files[i], a->comm, a->rank);
         else if (k->c.e3sm_case) rc = decomp_e3sm_blob_schema(&k->x, &k->c, &k->m, &k->files[i], a->comm, &k->s[i], &e);

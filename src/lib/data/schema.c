@@ -148,6 +148,7 @@ void cio_schema_set_decomp(cio_schema *s, int varid, cio_decomp *d)
     }
     cio_decomp_release(v->decomp);
     v->decomp = d;
+    v->decomp_gen++;
 }
 
 void cio_schema_set_fill(cio_schema *s, int varid, cio_fill_fn fn, void *ctx)

@@ -60,6 +60,8 @@ typedef struct cio_var {
     cio_att *atts;
     uint64_t pattern_key;       /* default: cio_pattern_key(name) */
     cio_decomp *decomp;         /* this rank's share; NULL: nothing on this rank */
+    unsigned decomp_gen;        /* counts cio_schema_set_decomp calls: what the engine agreed on is stale
+                                 * when it changed */
     cio_fill_fn fill;
     void *fill_ctx;
     const struct cio_model_geom *model;   /* where --data model places the elements (NULL: default) */

@@ -478,46 +478,17 @@ static int pn_header_size(cio_dfile *f, int64_t *bytes)
     return 0;
 }
 
-static int pn_max_extent(cio_dfile *f, int64_t *bytes)
+/* The most bytes the file may hold (padded) and where its data ends: one extent. */
+static int pn_extent(cio_dfile *f, int padded, int64_t *bytes)
 {
     pn_file *p = f->priv;
-    int nvars = 0, ud = -1;
-    MPI_Offset extent = 0, recsize = 0, nrecs = 0;
-    PN(f, "ncmpi_inq_nvars", ncmpi_inq_nvars(p->ncid, &nvars));
-    PN(f, "ncmpi_inq_header_extent", ncmpi_inq_header_extent(p->ncid, &extent));
-    PN(f, "ncmpi_inq_recsize", ncmpi_inq_recsize(p->ncid, &recsize));
-    PN(f, "ncmpi_inq_unlimdim", ncmpi_inq_unlimdim(p->ncid, &ud));
-    if (ud >= 0) PN(f, "ncmpi_inq_dimlen", ncmpi_inq_dimlen(p->ncid, ud, &nrecs));
-    int64_t end = extent;
-    for (int v = 0; v < nvars; v++) {
-        int ndims = 0, dimids[CIO_MAX_DIMS];
-        nc_type t;
-        MPI_Offset off = 0, len, size;
-        PN(f, "ncmpi_inq_varndims", ncmpi_inq_varndims(p->ncid, v, &ndims));
-        if (ndims > CIO_MAX_DIMS)
-            return cio_driver_err(f, "ncmpi_inq_varndims", "variable %d has %d dimensions (at most %d expected)", v,
-                                  ndims, CIO_MAX_DIMS);
-        PN(f, "ncmpi_inq_var", ncmpi_inq_var(p->ncid, v, NULL, &t, &ndims, dimids, NULL));
-        PN(f, "ncmpi_inq_varoffset", ncmpi_inq_varoffset(p->ncid, v, &off));
-        int is_record = ndims > 0 && dimids[0] == ud;
-        if (is_record && nrecs == 0) continue;
-        switch (t) {
-        case NC_BYTE: case NC_CHAR: case NC_UBYTE: size = 1; break;
-        case NC_SHORT: case NC_USHORT: size = 2; break;
-        case NC_INT: case NC_UINT: case NC_FLOAT: size = 4; break;
-        default: size = 8; break;
-        }
-        for (int d = is_record; d < ndims; d++) {
-            PN(f, "ncmpi_inq_dimlen", ncmpi_inq_dimlen(p->ncid, dimids[d], &len));
-            size *= len;
-        }
-        size = (size + 3) / 4 * 4;      /* every variable is padded to 4 bytes */
-        int64_t e = (int64_t)off + (is_record ? (int64_t)(nrecs - 1) * (int64_t)recsize : 0) + (int64_t)size;
-        if (e > end) end = e;
-    }
-    *bytes = end;
-    return 0;
+    const char *call = "";
+    int rc = cio_pnetcdf_extent(p->ncid, padded, bytes, &call);
+    return rc == NC_NOERR ? 0 : pn_err(f, call, rc);
 }
+
+static int pn_max_extent(cio_dfile *f, int64_t *bytes) { return pn_extent(f, 1, bytes); }
+static int pn_data_end(cio_dfile *f, int64_t *bytes) { return pn_extent(f, 0, bytes); }
 
 static int pn_file_info(cio_dfile *f, MPI_Info *info)
 {
@@ -616,14 +587,6 @@ static int pn_inq_var(cio_dfile *f, int varid, cio_var_layout *out)
     return rc == NC_NOERR ? 0 : pn_err(f, "ncmpi_inq_var", rc);
 }
 
-static int pn_data_end(cio_dfile *f, int64_t *bytes)
-{
-    pn_file *p = f->priv;
-    const char *call = "";
-    int rc = cio_pnetcdf_data_end(p->ncid, bytes, &call);
-    return rc == NC_NOERR ? 0 : pn_err(f, call, rc);
-}
-
 static void pn_describe(char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -666,6 +629,7 @@ const cio_driver cio_driver_pnetcdf = {
     .inq_get_size = pn_inq_get_size,
     .close = pn_close,
     .sync = pn_sync,
+    .sync_closed = cio_sync_closed_path,
     .file_info = pn_file_info,
     .header_size = pn_header_size,
     .max_extent = pn_max_extent,

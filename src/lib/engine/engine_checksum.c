@@ -24,6 +24,21 @@ static void eng_checksum_add(cio_engine *e, const char *name, uint64_t sum)
 }
 
 /* ---------------------------------------------------------------- values */
+uint64_t eng_fill_box(cio_engine *e, const cio_var *v, int64_t record, const cio_box *box, void *out)
+{
+    uint64_t sum = 0;
+    int64_t prec = v->is_record ? record : 0;
+    if (v->fill) {
+        v->fill(v->fill_ctx, v, prec, box, out);
+        sum += cio_data_csum(e->cfg.data, v->type, out, box);
+    } else {
+        cio_data_fill(e->cfg.data, v, prec, box, out, &sum);
+    }
+    return sum;
+}
+
+void eng_checksum_of(cio_engine *e, const cio_var *v, uint64_t sum) { eng_checksum_add(e, v->name, sum); }
+
 void *eng_pack(cio_file *f, int varid, int64_t record)
 {
     const cio_var *v = &f->s->vars[varid];
@@ -41,17 +56,9 @@ void eng_pack_into(cio_file *f, int varid, int64_t record, void *vbuf)
     size_t ts = cio_type_size(v->type);
     char *buf = vbuf;
     if (!d) return;
-    int64_t prec = v->is_record ? record : 0;
     uint64_t sum = 0;
-    for (block_iter it = block_iter_start(d); block_iter_next(&it);) {
-        char *out = buf + (size_t)it.offset * ts;
-        if (v->fill) {
-            v->fill(v->fill_ctx, v, prec, &it.box, out);
-            sum += cio_data_csum(e->cfg.data, v->type, out, &it.box);
-        } else {
-            cio_data_fill(e->cfg.data, v, prec, &it.box, out, &sum);
-        }
-    }
+    for (block_iter it = block_iter_start(d); block_iter_next(&it);)
+        sum += eng_fill_box(e, v, record, &it.box, buf + (size_t)it.offset * ts);
     eng_checksum_add(e, v->name, sum);
 }
 

@@ -5,6 +5,27 @@
 
 #include <string.h>
 
+/* The bytes and records of a write in the statistics and the file registry;
+ * returns the bytes, or -1 for --verify_only (register, write nothing). */
+static int64_t note_write(cio_file *f, int varid, int64_t record)
+{
+    cio_engine *e = f->e;
+    if (varid < 0 || varid >= f->s->nvars) cio_die("internal: write of variable %d of %s", varid, f->path);
+    const cio_var *v = &f->s->vars[varid];
+    int64_t bytes = cio_var_rank_bytes(v);
+    int plan_only = e->nowrite && !e->virt;
+    if (!plan_only) {
+        e->stats->bytes_written += bytes;
+        e->stats->elements_written += v->decomp ? v->decomp->nelems : 0;
+    }
+    if (f->reg >= 0) {
+        int64_t *nr = &e->reg[f->reg].nrec[varid];
+        int64_t upto = v->is_record ? record + 1 : 1;
+        if (*nr < upto) *nr = upto;
+    }
+    return plan_only ? -1 : bytes;
+}
+
 /* Room for bytes more in the file's arena, right after what it holds, aligned for
  * elements of ts bytes (a gap only where the type needs one: PnetCDF writes a
  * wait's buffers as they lie when they follow each other, else copies them into
@@ -29,23 +50,12 @@ void eng_write_common(cio_file *f, int varid, int64_t record, void *buf, int own
     write_pending(f, varid, record, buf, owned, -1);
 }
 
+/* arena_off >= 0: the values lie at that offset of the file's arena (nonblocking modes) */
 static void write_pending(cio_file *f, int varid, int64_t record, void *buf, int owned, int64_t arena_off)
 {
     cio_engine *e = f->e;
-    if (varid < 0 || varid >= f->s->nvars) cio_die("internal: write of variable %d of %s", varid, f->path);
-    const cio_var *v = &f->s->vars[varid];
-    int64_t bytes = cio_var_rank_bytes(v);
-    int plan_only = e->nowrite && !e->virt;     /* --verify_only: register, write nothing */
-    if (!plan_only) {
-        e->stats->bytes_written += bytes;
-        e->stats->elements_written += v->decomp ? v->decomp->nelems : 0;
-    }
-    if (f->reg >= 0) {
-        int64_t *nr = &e->reg[f->reg].nrec[varid];
-        int64_t upto = v->is_record ? record + 1 : 1;
-        if (*nr < upto) *nr = upto;
-    }
-    if (plan_only) return;
+    int64_t bytes = note_write(f, varid, record);
+    if (bytes < 0) return;
     if (cio_mode_nonblocking(e->cfg.opts.mode)) {
         if (f->npend == f->pendcap) {
             f->pendcap = f->pendcap ? 2 * f->pendcap : 16;
@@ -102,11 +112,29 @@ int64_t cio_file_data_end(cio_file *f)
     return b;
 }
 
+/* Blocking modes: the values made piece by piece, each just before its call
+ * (eng_transfer_blocking with no buffer), so one piece's buffer is held, not the
+ * rank's whole share, and each call writes from memory the fill has just
+ * touched, as IOR writes from one transfer-sized buffer.  A dry run plans the
+ * same buffer. */
+static void stream_write(cio_file *f, int varid, int64_t record)
+{
+    cio_engine *e = f->e;
+    if (note_write(f, varid, record) < 0) return;
+    int64_t held = eng_stream_bytes(e, &f->s->vars[varid]);
+    if (held > e->stats->buffer_peak) e->stats->buffer_peak = held;
+    eng_transfer_blocking(f, varid, record, NULL, 0);
+}
+
 void eng_plain_write(cio_file *f, int varid, int64_t record)
 {
     cio_engine *e = f->e;
     void *buf = NULL;
-    if (!e->nowrite && cio_mode_nonblocking(e->cfg.opts.mode)) {   /* into the arena, behind what is pending */
+    if (!cio_mode_nonblocking(e->cfg.opts.mode)) {
+        stream_write(f, varid, record);
+        return;
+    }
+    if (!e->nowrite) {   /* into the arena, behind what is pending */
         const cio_var *v = &f->s->vars[varid];
         size_t ts = cio_type_size(v->type);
         int64_t off = arena_reserve(f, (v->decomp ? v->decomp->nelems : 0) * (int64_t)ts, ts);
@@ -115,11 +143,6 @@ void eng_plain_write(cio_file *f, int varid, int64_t record)
         cio_timer_end(e->stats, CIO_T_PACK);
         write_pending(f, varid, record, NULL, 0, off);
         return;
-    }
-    if (!e->nowrite) {
-        cio_timer_begin(e->stats, CIO_T_PACK);
-        buf = eng_pack(f, varid, record);
-        cio_timer_end(e->stats, CIO_T_PACK);
     }
     eng_write_common(f, varid, record, buf, 1);
 }

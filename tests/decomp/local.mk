@@ -23,4 +23,4 @@ EXTRA_DIST += tests/decomp/test_dmap_formats.sh tests/decomp/test_decomp_io.sh t
   tests/decomp/test_decomp_holes.sh tests/decomp/test_pio_box.sh tests/decomp/test_pio_subset.sh tests/decomp/test_pio_values.sh tests/decomp/test_bench_decomp.sh \
   tests/decomp/test_bench_decomp_pioperf.sh tests/decomp/test_e3sm_cases.sh tests/decomp/test_e3sm_case_table.sh \
   tests/decomp/test_decomp_calls.sh tests/decomp/pnc_calls.c tests/decomp/test_decomp_dry_run.sh \
-  tests/decomp/test_decomp_modes.sh tests/decomp/test_pio_fill.sh
+  tests/decomp/test_decomp_modes.sh tests/decomp/test_pio_fill.sh tests/decomp/common.sh

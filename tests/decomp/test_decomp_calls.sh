@@ -19,15 +19,8 @@
 # and every pattern writes the same bytes.  The map is the G case's 6
 # decompositions (as in test_e3sm_cases.sh) recorded at 3 tasks, replayed at 2
 # ranks (rank 0 holds two tasks, whose pairs touch) and at 4 (rank 3 holds none).
-. "$top_srcdir/tests/lib.sh"
-set -e
-X="$top_builddir/src/decomp/decomp_io"
-T="$top_builddir/tests/decomp/dmap_tool"
-SHIM="$top_builddir/tests/decomp/pnc_calls.so"
-have_driver pnetcdf || skip "built without PnetCDF"
-[ -f "$SHIM" ] || skip "tests/decomp/pnc_calls.so was not built"
-case "${LD_PRELOAD:-}${SANITIZER_FLAGS:-}" in ?*) skip "a sanitizer build or another preloaded library (the logger must be preloaded alone)" ;; esac
-cd "$TESTTMP"
+. "$top_srcdir/tests/decomp/common.sh"
+need_call_logger
 
 gen() { run 1 "$X" --make_decomp "$1" --gen_dims "$2" --gen_tasks 3 --gen_out "$3" >/dev/null || fail "make_decomp $*"; }
 gen block 6 g1.dat; gen roundrobin 9 g2.dat; gen block 6,3 g3.dat; gen random 9,3 g4.dat

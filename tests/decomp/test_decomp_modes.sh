@@ -13,12 +13,7 @@
 #   each item once;
 # - a PIO netCDF map value below -1 and a gen_dims list ending in a comma are
 #   refused.
-. "$top_srcdir/tests/lib.sh"
-set -e
-X="$top_builddir/src/decomp/decomp_io"
-D="$top_srcdir/tests/decomp/data"
-have_driver pnetcdf || skip "built without PnetCDF"
-cd "$TESTTMP"
+. "$top_srcdir/tests/decomp/common.sh"
 cp "$top_srcdir/inputs/decomp.mom.4p.dat" m.dat
 cp "$top_srcdir/inputs/map_cs_case_4p.nc" f.nc
 cat >p.nl <<EOF

@@ -11,14 +11,8 @@
 # map with short unheld runs; decomp_io's calls are logged in front of PnetCDF
 # (tests/decomp/pnc_calls.so: every region in order, per rank) and its request
 # counts read from its JSON (the serial netcdf iotype).
-. "$top_srcdir/tests/lib.sh"
-set -e
-X="$top_builddir/src/decomp/decomp_io"
-SHIM="$top_builddir/tests/decomp/pnc_calls.so"
-have_driver pnetcdf || skip "built without PnetCDF"
-[ -f "$SHIM" ] || skip "tests/decomp/pnc_calls.so was not built"
-case "${LD_PRELOAD:-}${SANITIZER_FLAGS:-}" in ?*) skip "a sanitizer build or another preloaded library (the logger must be preloaded alone)" ;; esac
-cd "$TESTTMP"
+. "$top_srcdir/tests/decomp/common.sh"
+need_call_logger
 
 # The map: a 6 x 10 array (C order), 4 tasks; unheld: every element e with
 # e % 7 == 3 (single elements), row 2's first two columns and the rectangle of

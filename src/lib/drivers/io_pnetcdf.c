@@ -323,6 +323,22 @@ static int add_req(pn_file *p, int id)
     return 0;
 }
 
+/* Whether a posted write of this many bytes goes into the attached buffer (bput),
+ * which it then takes; else it is an iput, counted when bput was asked. */
+static int take_bput(cio_dfile *f, pn_file *p, MPI_Offset bytes)
+{
+    if (p->attached && p->bput_used + bytes <= p->bput_size) {
+        p->bput_used += bytes;
+        bput_stats.requests++;
+        return 1;
+    }
+    if (pn_conf_of(f)->use_bput) {
+        bput_stats.fallback++;
+        bput_stats.fallback_bytes += bytes;
+    }
+    return 0;
+}
+
 /* A request's blocks in one call (cio_req.one_call), as E3SM-IO and PIO write a
  * variable: ncmpi_put_varn / get_varn (blocking independent), ncmpi_iput_varn /
  * bput_varn / iget_varn (nonblocking), with no blocks too.  Returns the status. */
@@ -340,16 +356,10 @@ static int xfer_varn(cio_dfile *f, pn_file *p, const cio_req *r, const offsets *
     if (is_read) {
         *call = "ncmpi_iget_varn";
         rc = ncmpi_iget_varn(p->ncid, r->varid, r->nblocks, o->sp, o->cp, buf, n, mt, &req);
-    } else if (p->attached && p->bput_used + bytes <= p->bput_size) {
+    } else if (take_bput(f, p, bytes)) {
         *call = "ncmpi_bput_varn";
         rc = ncmpi_bput_varn(p->ncid, r->varid, r->nblocks, o->sp, o->cp, buf, n, mt, &req);
-        p->bput_used += bytes;
-        bput_stats.requests++;
     } else {
-        if (pn_conf_of(f)->use_bput) {
-            bput_stats.fallback++;
-            bput_stats.fallback_bytes += bytes;
-        }
         *call = "ncmpi_iput_varn";
         rc = ncmpi_iput_varn(p->ncid, r->varid, r->nblocks, o->sp, o->cp, buf, n, mt, &req);
     }
@@ -410,16 +420,10 @@ static int pn_xfer(cio_dfile *f, const cio_req *r, int is_read)
             if (is_read) {
                 call = "ncmpi_iget_vara";
                 rc = ncmpi_iget_vara(p->ncid, r->varid, o.sp[b], o.cp[b], buf, n, mt, &req);
-            } else if (p->attached && p->bput_used + bytes <= p->bput_size) {
+            } else if (take_bput(f, p, bytes)) {
                 call = "ncmpi_bput_vara";
                 rc = ncmpi_bput_vara(p->ncid, r->varid, o.sp[b], o.cp[b], buf, n, mt, &req);
-                p->bput_used += bytes;
-                bput_stats.requests++;
             } else {
-                if (pn_conf_of(f)->use_bput) {
-                    bput_stats.fallback++;
-                    bput_stats.fallback_bytes += bytes;
-                }
                 call = "ncmpi_iput_vara";
                 rc = ncmpi_iput_vara(p->ncid, r->varid, o.sp[b], o.cp[b], buf, n, mt, &req);
             }

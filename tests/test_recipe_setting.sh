@@ -90,7 +90,7 @@ sed 's|^    (void)repetition;$|&\n    if (x->app->set.open_barrier) MPI_Barrier(
 one_line_more "$a/exercise/engine_exercise.c" "$top_srcdir/src/exercise/engine_exercise.c"
 [ "$(files_changed "$a")" = 4 ] || fail "A: $(files_changed "$a") files changed, the doc says 4"
 unit_test "$a"
-recipe_compile "$a/exercise/engine_exercise.c" "$a/obj/engine_exercise.o" "$a/src/lib"
+recipe_compile "$a/exercise/engine_exercise.c" "$a/obj/engine_exercise.o" "$a/src/lib" -I"$top_srcdir/src/exercise"
 
 # B: acted on by the engine
 b="$TESTTMP/b"

@@ -136,9 +136,11 @@ static uint64_t mix64(uint64_t h, uint64_t v)
     return h ^ (h >> 33);
 }
 
-/* Rank r's boxes in decomposition k (the runs [r0, r0 + nr) of p), added to its key. */
+/* Rank r's share of decomposition k, added to its key: its boxes (the runs [r0,
+ * r0 + nr) of p), and what its plan's memory grows with besides (the tasks, runs
+ * and entries it reads), so that ranks of one class plan alike in every figure. */
 static void key_add(decomp_ctx *x, const decomp_cfg *c, cio_decomp *scratch, const dmap_part *p, int64_t r0,
-                    int64_t nr, int k, int rank)
+                    int64_t nr, int64_t ntasks, int64_t entries, int k, int rank)
 {
     dmap_part v;
     memset(&v, 0, sizeof v);
@@ -151,6 +153,9 @@ static void key_add(decomp_ctx *x, const decomp_cfg *c, cio_decomp *scratch, con
     uint64_t *h = x->dry_keys + 2 * (size_t)rank;
     h[0] = mix64(h[0], (uint64_t)k << 32 | (uint64_t)scratch->nblocks);
     h[1] = mix64(h[1] ^ 0x5bd1e995, (uint64_t)scratch->nblocks);
+    h[0] = mix64(h[0], (uint64_t)ntasks);
+    h[1] = mix64(h[1], (uint64_t)nr);
+    h[0] = mix64(h[0], (uint64_t)entries);
     size_t n = (size_t)scratch->nblocks * (size_t)scratch->ndims;
     for (size_t i = 0; i < n; i++) {
         h[0] = mix64(h[0], (uint64_t)scratch->count[i]);
@@ -220,12 +225,13 @@ static int pass(decomp_ctx *x, const decomp_cfg *c, dmap_file *f, int k, int npr
         int64_t run = 0, task = 0;
         for (int r = r0; r < r1; r++) {
             dmap_tasks_of_rank(P, r, nprocs, &t, &n);
-            int64_t first = run;
+            int64_t first = run, entries = 0;
             for (int64_t i = 0; i < n; i++, task++) {
                 summarize_task(s, d, &p, task, run);
                 run += p.task_nruns[task];
+                entries += p.task_len[task];
             }
-            key_add(x, c, scratch, &p, first, run - first, k, r);
+            key_add(x, c, scratch, &p, first, run - first, n, entries, k, r);
         }
         dmap_part_free(&p);
         r0 = r1;

@@ -11,16 +11,27 @@
 
 /* ---- opening ---- */
 
+/* A map is read more than once (its first bytes, then its contents; netCDF
+ * readers seek) and by every rank, so it must be a regular file: a FIFO or a
+ * pipe would hang or lose its first bytes, a device never ends.  0, or -1 with e. */
+static int regular_map(const char *path, cio_err *e)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return cio_seterr(e, "%s: cannot open the decomposition file: %s", path, strerror(errno));
+    if (S_ISREG(st.st_mode)) return 0;
+    const char *kind = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a pipe or FIFO"
+                     : S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ? "a block device"
+                     : S_ISSOCK(st.st_mode) ? "a socket" : "not a regular file";
+    return cio_seterr(e, "%s: is %s, expected a decomposition file: a map is read more than once and by every rank, "
+                         "so it must be a regular file (copy it into one)", path, kind);
+}
+
 /* The format from the first bytes: PIO text, or a netCDF container (refined by
  * dmap_nc_open); *hdf5 is set for a netCDF-4 (HDF5) container. */
 static dmap_format sniff(const char *path, int *hdf5, cio_err *e)
 {
     *hdf5 = 0;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        cio_seterr(e, "%s: is a directory, expected a decomposition file", path);
-        return DMAP_AUTO;
-    }
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         cio_seterr(e, "%s: cannot open the decomposition file: %s", path, strerror(errno));
@@ -47,6 +58,7 @@ dmap_file *dmap_open(const char *path, const dmap_opts *o, cio_err *e)
 {
     int hdf5 = 0;
     cio_err ignored = {0};
+    if (regular_map(path, e) != 0) return NULL;
     dmap_format fmt = sniff(path, &hdf5, o->format == DMAP_AUTO ? e : &ignored);
     if (o->format != DMAP_AUTO) fmt = o->format;
     if (fmt == DMAP_AUTO) return NULL;
@@ -210,7 +222,7 @@ int dmap_load(const char *path, const dmap_opts *o, MPI_Comm comm, dmap_loaded *
     if (fmt == DMAP_AUTO) {
         /* every rank can look at the first bytes; agree in case the file system disagrees */
         int hdf5;
-        fmt = sniff(path, &hdf5, e);
+        if (regular_map(path, e) == 0) fmt = sniff(path, &hdf5, e);
         if (cio_agree(comm, e)) return -1;
     }
     int rc;

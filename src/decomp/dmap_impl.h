@@ -16,6 +16,10 @@ struct dmap_file {
     void *impl;
 };
 
+/* A 1-based map entry (PIO text, SCORPIO's logger) as a 0-based index, or -1 (a
+ * hole) for any value <= 0, the most negative one included. */
+static inline int64_t dmap_from_one_based(int64_t v) { return v > 0 ? v - 1 : -1; }
+
 /* The readers: fill f's header and methods, or return -1 with e set. */
 int dmap_text_open(dmap_file *f, cio_err *e);
 /* pio_nc, scorpio_nc, e3sm: classic containers (CDF-1/2/5) through PnetCDF (or

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "dmap_impl.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -324,7 +325,7 @@ static int scorpio_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap
             if (v > g)
                 rc = cio_seterr(e, "%s: variable gmap, task %lld, entry %lld: %lld is beyond the array (%lld "
                                    "elements, 1-based)", f->path, (long long)t, (long long)i, v, (long long)g);
-            else dmap_part_add(p, t, v - 1);
+            else dmap_part_add(p, t, dmap_from_one_based(v));
         }
     window_free(&w);
     return rc;
@@ -426,11 +427,15 @@ static int e3sm_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_pa
             if (l < 1)
                 rc = cio_seterr(e, "%s: %s[%lld] (task %lld) is %lld: expected a length of at least 1", f->path, ln,
                                 (long long)at, (long long)t, l);
-            else if (o < 0 || o + l > g)
-                rc = cio_seterr(e, "%s: %s[%lld] (task %lld): request [%lld, %lld) is beyond the array (%lld "
-                                   "elements, 0-based)", f->path, on, (long long)at, (long long)t, o, o + l,
-                                (long long)g);
-            else if (o % row + l > row)
+            else if (o < 0 || l > g || o > g - l)   /* not o + l > g: o + l may pass 2^63 */
+                rc = o <= LLONG_MAX - l
+                         ? cio_seterr(e, "%s: %s[%lld] (task %lld): request [%lld, %lld) is beyond the array (%lld "
+                                         "elements, 0-based)", f->path, on, (long long)at, (long long)t, o, o + l,
+                                      (long long)g)
+                         : cio_seterr(e, "%s: %s[%lld] (task %lld): request of %lld elements at %lld is beyond the "
+                                         "array (%lld elements, 0-based)", f->path, on, (long long)at, (long long)t, l,
+                                      o, (long long)g);
+            else if (o % row > row - l)
                 rc = cio_seterr(e, "%s: %s[%lld] (task %lld): request [%lld, %lld) crosses a row of the fastest "
                                    "dimension (%lld): E3SM-IO's requests never do", f->path, on, (long long)at,
                                 (long long)t, o, o + l, (long long)row);

@@ -27,6 +27,7 @@ typedef struct text_state {
     long data_pos;          /* file position after the header */
     int64_t data_line;
     int64_t elems;
+    int64_t last_len, last_len_line;    /* the previous task's map length and its line */
 } text_state;
 
 /* The next white-space separated token: 0, 1 at end of file, -1 if too long. */
@@ -145,6 +146,11 @@ static int text_task(dmap_file *f, text_state *s, dmap_part *p, cio_err *e)
     char what[96];
     snprintf(what, sizeof what, "the id of task %lld (of npes %lld)", (long long)t, (long long)f->ntasks);
     if (next_int(f, s, what, &id, e)) return -1;
+    if (id != t && t > 0)   /* a map length that is not its entries' count shifts every token after it */
+        return cio_seterr(e, "%s:%lld: task id %lld where task %lld was expected (ids run 0 .. npes-1 in order; or "
+                             "task %lld's map length, %lld at line %lld, is not the number of its entries)", f->path,
+                          (long long)s->tok_line, (long long)id, (long long)t, (long long)t - 1, (long long)s->last_len,
+                          (long long)s->last_len_line);
     if (id != t)
         return cio_seterr(e, "%s:%lld: task id %lld where task %lld was expected (ids run 0 .. npes-1 in order)",
                           f->path, (long long)s->tok_line, (long long)id, (long long)t);
@@ -153,6 +159,8 @@ static int text_task(dmap_file *f, text_state *s, dmap_part *p, cio_err *e)
     if (len < 0)
         return cio_seterr(e, "%s:%lld: task %lld has map length %lld: expected 0 or more", f->path,
                           (long long)s->tok_line, (long long)t, (long long)len);
+    s->last_len = len;
+    s->last_len_line = s->tok_line;
     for (int64_t i = 0; i < len; i++) {
         int64_t v;
         snprintf(what, sizeof what, "entry %lld of %lld of task %lld's map", (long long)i + 1, (long long)len,
@@ -164,10 +172,26 @@ static int text_task(dmap_file *f, text_state *s, dmap_part *p, cio_err *e)
                               f->path, (long long)s->tok_line, (long long)t, (long long)i + 1, (long long)v,
                               dmap_dims_str(&f->desc[0], dims, sizeof dims), (long long)s->elems);
         }
-        if (p) dmap_part_add(p, t, v - 1);   /* holes (<= 0) become < 0 */
+        if (p) dmap_part_add(p, t, dmap_from_one_based(v));
     }
     s->next_task++;
     return 0;
+}
+
+/* After the last task: what follows is a trailer (PIO's blank line and stack
+ * trace, SCORPIO's ioid line), never a number, which would be the id of a task
+ * the header's npes leaves out (its map would be dropped without a word). */
+static int text_after_last(dmap_file *f, text_state *s, cio_err *e)
+{
+    char tok[64];
+    if (next_tok(s, tok, sizeof tok) != 0) return 0;
+    char *end;
+    errno = 0;
+    (void)strtoll(tok, &end, 10);
+    if (end == tok || *end) return 0;
+    return cio_seterr(e, "%s:%lld: \"%s\" follows the last task's map where the file should end (or PIO's trace, "
+                         "SCORPIO's ioid line begin): the header's npes %lld leaves out a task, or the last task's map "
+                         "length is too small", f->path, (long long)s->tok_line, tok, (long long)f->ntasks);
 }
 
 static int text_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_part *p, cio_err *e)
@@ -183,7 +207,7 @@ static int text_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_pa
         if (text_task(f, s, NULL, e)) return -1;
     while (s->next_task < task0 + ntasks)
         if (text_task(f, s, p, e)) return -1;
-    return 0;
+    return s->next_task == f->ntasks ? text_after_last(f, s, e) : 0;
 }
 
 static void text_close(dmap_file *f)

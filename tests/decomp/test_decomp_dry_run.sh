@@ -29,6 +29,15 @@ same --decomp "$inputs/decomp.holes.4p.dat" --nprocs 2 --io_tasks 1
 same --decomp "$inputs/decomp.random.4p.dat" --nprocs 4 --iotype blocking_independent
 same --decomp "$inputs/decomp.mom.4p.dat" --nprocs 3 --io_tasks 2 --rearranger subset
 same --decomp BLOCK --nprocs 5
+# ranks 1 and 2 write boxes of the same sizes (sorted: one run of 300 elements
+# each) from maps of other sizes: rank 1's two tasks split its run, rank 2's one
+# task has a hole after every element; a plan's memory grows with what a rank
+# reads, so they are not alike
+awk 'BEGIN { printf "version 2001 npes 5 ndims 1 \n1200 \n0 1\n1 \n1 1\n2 \n2 150\n";
+             for (i = 3; i <= 152; i++) printf "%d ", i; printf "\n3 150\n";
+             for (i = 153; i <= 302; i++) printf "%d ", i; printf "\n4 600\n";
+             for (i = 303; i <= 602; i++) printf "%d 0 ", i; printf "\n" }' >alike.dat
+same --decomp alike.dat --nprocs 3 --sorted true
 same --decomp ROUNDROBIN --varsize 7 --nprocs 3
 if have_driver pnetcdf; then
     same --decomp "$inputs/map_cs_case_4p.nc" --nprocs 3 --e3sm_case F --records 2

@@ -132,6 +132,32 @@ bad() {   # bad NP "message" FILE [opts]
     np=$1; msg=$2; shift 2
     expect_fail $np "$msg" "$T" dump "$@"
 }
+# any entry <= 0 is a hole in the 1-based formats, the most negative 64-bit value
+# too (its 0-based index, v - 1, overflowed into a wild element)
+sed 's/^13 14 15 0/13 14 15 -9223372036854775808/' "$D/example_f.dat" >"$W/min.dat"
+run 2 "$T" dump "$W/min.dat" >"$W/min.dump"
+same "$D/example.dump" "$W/min.dump" "a text entry of -2^63 is a hole"
+sed 's/gmap = 1, 2,/gmap = -9223372036854775808, 2,/' "$D/example_scorpio.cdl" >"$W/lmin.cdl"
+ncmpigen -v 5 -o "$W/lmin.nc" "$W/lmin.cdl"
+run 1 "$T" dump "$W/lmin.nc" >"$W/lmin.dump"
+grep -q '^D1 task 0: 0 2 3 7 8 9$' "$W/lmin.dump" || { cat "$W/lmin.dump"; fail "a SCORPIO gmap entry of -2^63 is a hole"; }
+# an E3SM-IO request whose offset + length passes 2^63 (int64 variables)
+sed 's/int D1.offsets(/int64 D1.offsets(/; s/int D1.lengths(/int64 D1.lengths(/;
+     s/D1.offsets = 0, 2, 4/D1.offsets = 4611686018427387904, 2, 4/;
+     s/D1.lengths = 2, 2, 2/D1.lengths = 4611686018427387904, 2, 2/' "$D/tiny_map.cdl" >"$W/eo.cdl"
+ncmpigen -v 5 -o "$W/eo.nc" "$W/eo.cdl"
+bad 1 "eo.nc: D1.offsets[0] (task 0): request of 4611686018427387904 elements at 4611686018427387904 is beyond the array (6 elements, 0-based)" "$W/eo.nc"
+# a map that is not a regular file: read more than once and by every rank, a
+# FIFO hung (and a fed one lost its first bytes), a device never ended
+mkfifo "$W/fifo.dat"
+bad 2 "fifo.dat: is a pipe or FIFO, expected a decomposition file" "$W/fifo.dat"
+bad 1 "/dev/zero: is a character device, expected a decomposition file" /dev/zero
+# a header whose npes leaves out the last task: its map was dropped without a word
+sed 's/npes 4/npes 3/' "$D/example_f.dat" >"$W/npes3.dat"
+bad 2 "npes3.dat:9: \"3\" follows the last task's map where the file should end" "$W/npes3.dat"
+# a map length that is not its entries' count: the next task id is wrong, and said why
+sed 's/^1 6$/1 7/' "$D/example_f.dat" >"$W/len.dat"
+bad 1 "len.dat:7: task id 7 where task 2 was expected (ids run 0 .. npes-1 in order; or task 1's map length, 7 at line 5, is not the number of its entries)" "$W/len.dat"
 head -c 60 "$D/example_f.dat" >"$W/trunc.dat"
 bad 2 "trunc.dat:6: the file ends where entry 3 of 6 of task 1's map was expected (truncated?)" "$W/trunc.dat"
 sed 's/^2 7$/5 7/' "$D/example_f.dat" >"$W/id.dat"

@@ -87,10 +87,11 @@ typedef struct decomp_file {
     cio_type type;
 } decomp_file;
 
-/* The files of a run: one with nvars variables on every decomposition, or the
- * files of E3SM-IO's F, G or I case (their variable counts per decomposition,
- * from E3SM-IO's docs/variables.md).  Returns how many (1 or 2), or -1 with e. */
-int decomp_files(const decomp_cfg *c, int ndecomps, decomp_file *f, cio_err *e);
+/* The files of a run on the map's decompositions: one with nvars variables on
+ * every decomposition, or the files of E3SM-IO's F, G or I case (their variable
+ * counts per decomposition, from E3SM-IO's docs/variables.md).  Returns how many
+ * (1 or 2), or -1 with e (a map the run cannot write). */
+int decomp_files(const decomp_cfg *c, const dmap_desc *desc, int ndecomps, decomp_file *f, cio_err *e);
 
 /* decomp_schema.c: the file pioperf writes: dim strlen (13) and char rundate(strlen), dims
  * dim000001.. (fastest first) and time, then per variable vard0001.. (time, dims)

@@ -350,9 +350,16 @@ void decomp_resolve_fill(decomp_cfg *c, dmap_loaded *m, cio_data_kind data, cons
 /* E3SM-IO's cases (docs/variables.md): variables per decomposition D1.. and not
  * partitioned, per history file.  F h0 and I h1 hold one record, the others
  * `records`; G is double whatever var_type says. */
-int decomp_files(const decomp_cfg *c, int ndecomps, decomp_file *f, cio_err *e)
+int decomp_files(const decomp_cfg *c, const dmap_desc *desc, int ndecomps, decomp_file *f, cio_err *e)
 {
     memset(f, 0, 2 * sizeof *f);
+    /* the canonical layout's variables are (time, the map's dimensions) */
+    for (int k = 0; k < ndecomps && !c->blob; k++)
+        if (desc[k].ndims > CIO_MAX_DIMS - 1)
+            return cio_seterr(e, "%s: decomposition D%d has %d dimensions: a replayed variable adds the record "
+                                 "dimension (time) and holds at most %d, so maps of up to %d dimensions replay "
+                                 "(--layout blob writes each as one dimension)", c->decomp, k + 1, desc[k].ndims,
+                              CIO_MAX_DIMS, CIO_MAX_DIMS - 1);
     if (!c->e3sm_case) {
         for (int k = 0; k < ndecomps; k++) f[0].nvars[k] = c->nvars;
         f[0].records = c->records;
@@ -362,9 +369,12 @@ int decomp_files(const decomp_cfg *c, int ndecomps, decomp_file *f, cio_err *e)
     char cs = c->e3sm_case;
     if (cs == 'A') cs = ndecomps == 3 ? 'F' : ndecomps == 6 ? 'G' : ndecomps == 5 ? 'I' : 0;
     int want = cs == 'F' ? 3 : cs == 'G' ? 6 : cs == 'I' ? 5 : 0;
-    if (!cs || ndecomps != want)
+    if (!cs)
+        return cio_seterr(e, "%s: e3sm_case auto picks E3SM-IO's case from the number of decompositions (F 3, G 6, "
+                             "I 5); %s has %d", c->decomp, c->decomp, ndecomps);
+    if (ndecomps != want)
         return cio_seterr(e, "%s: e3sm_case %c needs an E3SM-IO map with %d decompositions (F 3, G 6, I 5); %s has %d",
-                          c->decomp, cs ? cs : '?', want, c->decomp, ndecomps);
+                          c->decomp, cs, want, c->decomp, ndecomps);
     static const int64_t F[2][4] = {{1, 323, 63, 27}, {1, 22, 1, 27}};
     static const int64_t G[7] = {6, 2, 25, 2, 2, 4, 11};
     static const int64_t I[2][6] = {{465, 75, 4, 1, 1, 14}, {465, 69, 2, 1, 1, 14}};

@@ -33,7 +33,7 @@ void decomp_plan_rank(decomp_ctx *x, cio_engine *e, int rank, int nprocs)
         }
     }
     decomp_file df[2];
-    int nf = decomp_files(c, m.ndecomps, df, &err);
+    int nf = decomp_files(c, m.desc, m.ndecomps, df, &err);
     if (nf < 0) cio_die("%s", err.msg);
     for (int i = 0; i < nf; i++) {
         char path[4200];
@@ -313,6 +313,14 @@ int decomp_dry_run_open(decomp_ctx *x, const decomp_cfg *c, int nprocs)
     cio_err err = {0};
     x->dry_map = dmap_open(c->decomp, &c->opts, &err);
     if (!x->dry_map) {
+        fprintf(stderr, "decomp_io: error: %s\n", err.msg);
+        return 2;
+    }
+    /* a map the run could not write is refused as the run refuses it, before the summary */
+    dmap_desc desc[DMAP_MAX_DECOMPS];
+    decomp_file df[2];
+    for (int k = 0; k < dmap_ndecomps(x->dry_map); k++) desc[k] = *dmap_decomp(x->dry_map, k);
+    if (decomp_files(c, desc, dmap_ndecomps(x->dry_map), df, &err) < 0) {
         fprintf(stderr, "decomp_io: error: %s\n", err.msg);
         return 2;
     }

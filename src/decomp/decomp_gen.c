@@ -164,11 +164,13 @@ static int64_t map_gcrm(const gen *g, const dmap_desc *d, int64_t t, int64_t **o
     return len;
 }
 
-static int64_t map_convert(const gen *g, int k, int64_t t, int64_t **out)
+static int64_t map_convert(const gen *g, int k, int64_t t, int64_t **out, cio_err *e)
 {
     dmap_part p;
-    cio_err e = {0};
-    if (dmap_read(g->src, k, t, 1, &p, &e) != 0) cio_die("%s", e.msg);
+    if (dmap_read(g->src, k, t, 1, &p, e) != 0) {
+        dmap_part_free(&p);
+        return -1;
+    }
     int64_t len = dmap_part_entries(&p), j = 0;
     int64_t *m = *out = map_alloc(len);
     for (int64_t r = 0; r < p.nruns; r++)
@@ -177,7 +179,7 @@ static int64_t map_convert(const gen *g, int k, int64_t t, int64_t **out)
     return len;
 }
 
-static int64_t task_map(void *ctx, int k, int64_t t, int64_t **out)
+static int64_t task_map(void *ctx, int k, int64_t t, int64_t **out, cio_err *e)
 {
     gen *g = ctx;
     const dmap_desc *d = &g->desc[k];
@@ -185,7 +187,7 @@ static int64_t task_map(void *ctx, int k, int64_t t, int64_t **out)
     case G_CUBED: return map_cubed(g, d, t, out);
     case G_MOM: return map_mom(g, d, t, out);
     case G_GCRM: return map_gcrm(g, d, t, out);
-    case G_CONVERT: return map_convert(g, k, t, out);
+    case G_CONVERT: return map_convert(g, k, t, out, e);
     default: return map_linear(g, dmap_desc_elems(d), t, out);
     }
 }

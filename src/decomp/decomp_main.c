@@ -197,7 +197,7 @@ static void decomp_prepare(cio_app *a, void *ctx)
     if (a->rank == 0) cio_mkdir_p(k->c.outdir, &e);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
     decomp_rundate_set(&k->x, a->comm);
-    k->nfiles = decomp_files(&k->c, k->m.ndecomps, k->files, &e);
+    k->nfiles = decomp_files(&k->c, k->m.desc, k->m.ndecomps, k->files, &e);
     if (k->nfiles < 0) cio_die_all(a->comm, "%s", e.msg);
     for (int i = 0; i < k->nfiles; i++)
         if (k->files[i].ecase && decomp_e3sm_check(&k->files[i], &k->m, k->c.decomp, &e) != 0)

@@ -161,14 +161,14 @@ static int nl_item(nl *o, const char *name, int line, const tok *v, int nv, cons
                 o->niotasks[k] = (int)x;
     } else if (cio_strcaseeq(name, "nframes")) {
         if (nv > 1) rc = cio_seterr(e, "%s:%d: nframes: one value", path, line);
-        if (rc == 0 && (rc = int_value(&v[0], path, name, &o->nframes, e)) == 0 && o->nframes < 1)
-            rc = cio_seterr(e, "%s:%d: nframes %lld: expected at least 1", path, line, (long long)o->nframes);
+        if (rc == 0) rc = int_in(&v[0], path, name, 1, INT32_MAX, "1 to 2147483647 (a Fortran integer)", &o->nframes, e);
     } else if (cio_strcaseeq(name, "nvars") || cio_strcaseeq(name, "varsize")) {
         int64_t *a = cio_strcaseeq(name, "nvars") ? o->nvars : o->varsize;
         if (nv > 12) rc = cio_seterr(e, "%s:%d: %s: at most 12 values", path, line, name);
         memset(a, 0, 12 * sizeof *a);
         /* 0 ends the list, as in pioperf */
-        for (int k = 0; k < nv && rc == 0; k++) rc = int_in(&v[k], path, name, 0, INT64_MAX / 2, "0 or more", &a[k], e);
+        for (int k = 0; k < nv && rc == 0; k++)
+            rc = int_in(&v[k], path, name, 0, INT32_MAX, "0 to 2147483647 (a Fortran integer)", &a[k], e);
     } else if (cio_strcaseeq(name, "unlimdimindof")) {
         int truth = nv == 1 ? fortran_logical(&v[0]) : -1;
         if (truth < 0)
@@ -439,7 +439,7 @@ static int64_t run_one(cio_app *a, decomp_ctx *dc, const decomp_cfg *c, dmap_loa
     cio_err fe = {0};
     decomp_cfg c1 = *c;
     c1.e3sm_case = 0;   /* pioperf's file: nvars variables */
-    decomp_files(&c1, m->ndecomps, df, &fe);
+    if (decomp_files(&c1, m->desc, m->ndecomps, df, &fe) < 0) cio_die_all(a->comm, "%s", fe.msg);
     /* the decomposition set-up (PIO_InitDecomp in pioperf's timed region): the
      * unheld runs and the map as boxes; the rearranger's plan is made at the first write */
     MPI_Barrier(a->comm);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- opening ---- */
 
@@ -96,6 +97,14 @@ void dmap_close(dmap_file *f)
     if (f->close) f->close(f);
     cio_free(f->path);
     cio_free(f);
+}
+
+void dmap_drop_incomplete(const char *path, cio_err *e)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || unlink(path) != 0) return;
+    size_t l = strlen(e->msg);
+    snprintf(e->msg + l, sizeof e->msg - l, " (the incomplete %s was removed)", path);
 }
 
 dmap_format dmap_file_format(const dmap_file *f) { return f->fmt; }

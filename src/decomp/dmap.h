@@ -119,8 +119,11 @@ int dmap_check_duplicates(const dmap_part *p, const dmap_desc *d, const char *pa
  * which span other ranks' ranges), every rank's: runs, not elements. */
 void dmap_find_unheld(dmap_part *p, const dmap_desc *d, MPI_Comm comm, int all);
 
-/* Writers.  A map source gives task t's entries (0-based, < 0 a hole). */
-typedef int64_t (*dmap_task_fn)(void *ctx, int k, int64_t task, int64_t **entries);
+/* Writers.  A map source gives task t's entries (0-based, < 0 a hole): their
+ * count, or -1 with e set (a source map that cannot be read).  A writer that
+ * fails after creating its file removes it (an incomplete map is worse than
+ * none) and says so. */
+typedef int64_t (*dmap_task_fn)(void *ctx, int k, int64_t task, int64_t **entries, cio_err *e);
 
 /* PIO text, byte-identical to PIO2's PIOc_writemap without the trace: `dims` in
  * C order, listed reversed (Fortran order) unless c_order. */
@@ -128,7 +131,9 @@ int dmap_write_text(const char *path, const dmap_desc *d, int c_order, int64_t n
                     cio_err *e);
 
 /* E3SM-IO map file as utils/dat2nc writes it (CDF-5, header aligned to 8192,
- * own pairs split at rows of the fastest dimension, raw_* with `raw`). */
+ * own pairs split at rows of the fastest dimension, raw_* with `raw`).  Its
+ * offsets and lengths are int: arrays beyond 2^31 - 1 elements are refused
+ * before the file is created. */
 int dmap_write_e3sm(const char *path, int ndecomps, const dmap_desc *d, int64_t ntasks, int raw,
                     const char *command_line, dmap_task_fn fn, void *ctx, cio_err *e);
 

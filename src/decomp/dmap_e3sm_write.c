@@ -3,6 +3,7 @@
 #include "config.h"
 #include "dmap_impl.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,14 +60,16 @@ typedef struct e3sm_counts {
     int vid[6];                     /* nreqs, fill_starts, offsets, lengths, raw_nreqs, raw_offsets */
 } e3sm_counts;
 
-static void count_pairs(const dmap_desc *d, int k, int64_t ntasks, dmap_task_fn fn, void *ctx, e3sm_counts *c)
+static int count_pairs(const dmap_desc *d, int k, int64_t ntasks, dmap_task_fn fn, void *ctx, e3sm_counts *c,
+                       cio_err *e)
 {
     int64_t row = d->dims[d->ndims - 1];
     int any = 0;
     c->nreqs = cio_malloc((size_t)ntasks * sizeof(int64_t));
     c->nraw = cio_malloc((size_t)ntasks * sizeof(int64_t));
     for (int64_t t = 0; t < ntasks; t++) {
-        int64_t *m = NULL, n = fn(ctx, k, t, &m), r;
+        int64_t *m = NULL, n = fn(ctx, k, t, &m, e), r;
+        if (n < 0) return -1;
         long long *o = cio_malloc((size_t)(n ? n : 1) * sizeof(long long)), *l = cio_malloc((size_t)(n ? n : 1) * sizeof(long long));
         c->nreqs[t] = coalesce(m, n, row, o, l, &r);
         c->nraw[t] = r;
@@ -83,6 +86,7 @@ static void count_pairs(const dmap_desc *d, int k, int64_t ntasks, dmap_task_fn 
         cio_free(l);
         cio_free(m);
     }
+    return 0;
 }
 
 /* Decomposition k's one-dimensional int variable "Dk.<what>" with its description. */
@@ -196,7 +200,11 @@ static int write_decomp(int ncid, const char *path, const dmap_desc *d, int k, i
     spool_init(&sl, ncid, vid[3], "lengths");
     spool_init(&sr, ncid, raw ? vid[5] : -1, "raw_offsets");
     for (int64_t t = 0; t < ntasks && rc == 0; t++) {
-        int64_t *m = NULL, n = fn(ctx, k, t, &m), r;
+        int64_t *m = NULL, n = fn(ctx, k, t, &m, e), r;
+        if (n < 0) {
+            rc = -1;
+            break;
+        }
         long long *off = cio_malloc((size_t)(n ? n : 1) * sizeof(long long));
         long long *len = cio_malloc((size_t)(n ? n : 1) * sizeof(long long));
         int64_t np = coalesce(m, n, row, off, len, &r);
@@ -222,7 +230,7 @@ static int write_file(int ncid, const char *path, int ndecomps, const dmap_desc 
     PW(ncmpi_def_dim(ncid, "num_decomp", ndecomps, &dk), "num_decomp");
     put_text(ncid, NC_GLOBAL, "command_line", command_line);
     for (int k = 0; k < ndecomps; k++) {
-        count_pairs(&d[k], k, ntasks, fn, ctx, &c[k]);
+        if (count_pairs(&d[k], k, ntasks, fn, ctx, &c[k], e) != 0) return -1;
         if (c[k].total == 0)
             return cio_seterr(e, "%s: decomposition D%d names no element: an E3SM-IO map cannot store it (a dimension "
                                  "of length 0 is the unlimited one)", path, k + 1);
@@ -240,19 +248,34 @@ int dmap_write_e3sm(const char *path, int ndecomps, const dmap_desc *d, int64_t 
                     const char *command_line, dmap_task_fn fn, void *ctx, cio_err *e)
 {
     int ncid = -1, rc = -1;
+    /* dat2nc's variables and attributes are int: larger values would wrap (a
+     * negative D1.dims) or fail half-way through a file of gigabytes */
+    for (int k = 0; k < ndecomps; k++)
+        if (dmap_desc_elems(&d[k]) > INT_MAX) {
+            char dims[160];
+            return cio_seterr(e, "%s: decomposition D%d's array is %s = %lld elements: an E3SM-IO map stores offsets "
+                                 "and lengths as int (dat2nc), so it holds arrays of at most %d elements; write "
+                                 "--gen_format pio_text", path, k + 1, dmap_dims_str(&d[k], dims, sizeof dims),
+                              (long long)dmap_desc_elems(&d[k]), INT_MAX);
+        }
+    if (ntasks > INT_MAX)
+        return cio_seterr(e, "%s: %lld tasks: an E3SM-IO map counts them as int, at most %d", path, (long long)ntasks,
+                          INT_MAX);
     MPI_Info info;
     MPI_Info_create(&info);
     MPI_Info_set(info, "nc_header_align_size", "8192");
     e3sm_counts c[DMAP_MAX_DECOMPS];
     memset(c, 0, sizeof c);
     int crc = ncmpi_create(MPI_COMM_SELF, path, NC_CLOBBER | NC_64BIT_DATA, info, &ncid);
-    if (crc != NC_NOERR) cio_seterr(e, "%s: cannot create: %s", path, ncmpi_strerror(crc));
+    int created = crc == NC_NOERR;
+    if (!created) cio_seterr(e, "%s: cannot create: %s", path, ncmpi_strerror(crc));
     else rc = write_file(ncid, path, ndecomps, d, ntasks, raw, command_line, fn, ctx, c, e);
     if (crc == NC_NOERR) {
         crc = ncmpi_close(ncid);
         if (rc == 0 && crc != NC_NOERR) rc = cio_seterr(e, "%s: close: %s", path, ncmpi_strerror(crc));
     }
     MPI_Info_free(&info);
+    if (rc != 0 && created) dmap_drop_incomplete(path, e);
     for (int k = 0; k < DMAP_MAX_DECOMPS; k++) {
         cio_free(c[k].nreqs);
         cio_free(c[k].nraw);

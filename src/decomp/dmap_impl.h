@@ -20,6 +20,10 @@ struct dmap_file {
  * hole) for any value <= 0, the most negative one included. */
 static inline int64_t dmap_from_one_based(int64_t v) { return v > 0 ? v - 1 : -1; }
 
+/* After a writer failed with e: remove path if it is a regular file (never a
+ * device such as /dev/full) and say so in e. */
+void dmap_drop_incomplete(const char *path, cio_err *e);
+
 /* The readers: fill f's header and methods, or return -1 with e set. */
 int dmap_text_open(dmap_file *f, cio_err *e);
 /* pio_nc, scorpio_nc, e3sm: classic containers (CDF-1/2/5) through PnetCDF (or

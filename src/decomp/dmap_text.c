@@ -240,15 +240,21 @@ int dmap_write_text(const char *path, const dmap_desc *d, int c_order, int64_t n
     fprintf(fp, "version 2001 npes %lld ndims %d \n", (long long)ntasks, d->ndims);
     for (int i = 0; i < d->ndims; i++) fprintf(fp, "%lld ", (long long)d->dims[c_order ? i : d->ndims - 1 - i]);
     fputc('\n', fp);
-    for (int64_t t = 0; t < ntasks; t++) {
+    int rc = 0;
+    for (int64_t t = 0; t < ntasks && rc == 0 && !ferror(fp); t++) {
         int64_t *m = NULL;
-        int64_t n = fn(ctx, 0, t, &m);
-        fprintf(fp, "%lld %lld\n", (long long)t, (long long)n);
+        int64_t n = fn(ctx, 0, t, &m, e);
+        if (n < 0) rc = -1;
+        else fprintf(fp, "%lld %lld\n", (long long)t, (long long)n);
         for (int64_t i = 0; i < n; i++) fprintf(fp, "%lld ", (long long)(m[i] < 0 ? 0 : m[i] + 1));
-        fputc('\n', fp);
+        if (n >= 0) fputc('\n', fp);
         cio_free(m);
     }
-    fputc('\n', fp);
-    if (ferror(fp) | fclose(fp)) return cio_seterr(e, "%s: write failed", path);
-    return 0;
+    if (rc == 0) fputc('\n', fp);
+    errno = 0;
+    int bad = ferror(fp), cerr = fclose(fp) != 0 ? errno : 0;
+    if (rc == 0 && (bad || cerr))
+        rc = cio_seterr(e, "%s: write failed: %s", path, strerror(cerr ? cerr : errno ? errno : EIO));
+    if (rc != 0) dmap_drop_incomplete(path, e);
+    return rc;
 }

@@ -90,8 +90,9 @@ typedef struct src {
     dmap_part p[DMAP_MAX_DECOMPS];
 } src;
 
-static int64_t task_entries(void *ctx, int k, int64_t t, int64_t **out)
+static int64_t task_entries(void *ctx, int k, int64_t t, int64_t **out, cio_err *e)
 {
+    (void)e;
     src *s = ctx;
     dmap_part *p = &s->p[k];
     int64_t r = 0, n = p->task_len[t], j = 0;

@@ -278,6 +278,20 @@ expect_fail 1 "has 49 characters: at most 48" \
     "$X" --decomp "$D/example_f.dat" --nvars 1 --var_names aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa --out vn
 [ ! -e vn ] || fail "var_names refused, but the output was created"
 
+# a map of 8 dimensions (the readers' most) leaves no room for the record dimension:
+# the run, its dry run and pioperf stopped on an internal error; the blob layout writes it
+run 1 "$X" --make_decomp block --gen_dims 1,2,1,2,1,2,1,3 --gen_tasks 3 --gen_out d8.dat >/dev/null || fail "an 8-dimension map"
+msg="d8.dat: decomposition D1 has 8 dimensions: a replayed variable adds the record dimension (time) and holds at most 8"
+expect_fail 2 "$msg" "$X" --decomp d8.dat --nvars 1 --out d8
+expect_fail 1 "$msg" "$X" --decomp d8.dat --dry_run true --nprocs 2
+printf "&pioperf\n decompfile = 'd8.dat'\n pio_typenames = 'pnetcdf'\n nvars = 1\n niotasks = 1\n/\n" >d8.nl
+expect_fail 1 "$msg" "$X" --pioperf d8.nl --out d8p
+run 2 "$X" --decomp d8.dat --layout blob --format cdf5 --nvars 1 --verify --out d8b >d8b.txt || fail "the blob layout of an 8-dimension map"
+# e3sm_case auto on a map of another number of decompositions said "e3sm_case ? needs ... 0 decompositions"
+run 1 "$X" --make_decomp block --gen_dims 4,6 --gen_format e3sm --gen_out one.nc >/dev/null || fail "a one-decomposition E3SM-IO map"
+expect_fail 2 "one.nc: e3sm_case auto picks E3SM-IO's case from the number of decompositions (F 3, G 6, I 5); one.nc has 1" \
+    "$X" --decomp one.nc --e3sm_case auto --out au
+
 # --make_decomp: converting a map onto itself would destroy it; lengths that overflow
 cp "$D/example_f.dat" self.dat
 expect_fail 1 "'./self.dat' is read by this run, as decomp (command line) 'self.dat', and would be written by gen_out (command line)" \
@@ -295,4 +309,17 @@ expect_fail 1 "gen_dims \"4294967296,4294967296,4\": the lengths multiply beyond
     "$X" --make_decomp block --gen_dims 4294967296,4294967296,4 --gen_out big.dat
 expect_fail 1 "the lengths multiply beyond 2^62 elements" "$X" --make_decomp block --gen_dims 99999999999999999999 --gen_out big.dat
 [ ! -e big.dat ] || fail "gen_dims refused, but big.dat was written"
+# an E3SM-IO map's offsets and dimension lengths are int (dat2nc): a larger array
+# was written with D1.dims wrapped to a negative length (here a map of two entries)
+printf 'version 2001 npes 1 ndims 1 \n3000000000 \n0 2\n1 2999999999 \n' >wide.dat
+expect_fail 1 "big.nc: decomposition D1's array is 3000000000 = 3000000000 elements: an E3SM-IO map stores offsets and lengths as int" \
+    "$X" --make_decomp convert --decomp wide.dat --gen_format e3sm --gen_out big.nc
+[ ! -e big.nc ] || fail "an E3SM-IO map beyond int range was written"
+# a conversion whose source fails half-way leaves no map behind (it left an empty one)
+head -c 60 "$D/example_f.dat" >cut.dat
+for f in pio_text e3sm; do
+    expect_fail 1 "cut.dat:6: the file ends where entry 3 of 6 of task 1's map was expected (truncated?) (the incomplete cv_$f was removed)" \
+        "$X" --make_decomp convert --decomp cut.dat --gen_format $f --gen_out cv_$f
+    [ ! -e cv_$f ] || fail "the conversion of a cut map left cv_$f"
+done
 pass

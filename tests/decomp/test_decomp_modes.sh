@@ -10,7 +10,7 @@
 #   with and without it;
 # - pioperf's namelist is read as Fortran reads it: its logicals (.true., .t.,
 #   t, true, .false., ... in any case; anything else refused with file:line),
-#   each item once;
+#   each item once, its counts Fortran integers;
 # - a PIO netCDF map value below -1 and a gen_dims list ending in a comma are
 #   refused.
 . "$top_srcdir/tests/decomp/common.sh"
@@ -93,6 +93,13 @@ for v in maybe 1 "'true'" .tomato; do
 done
 nl " NVARS = 2" d.nl
 expect_fail 1 "d.nl:8: NVARS is given a second time (first at line 6): give each item once" "$X" --pioperf d.nl --out lo
+# pioperf reads its counts into Fortran integers (a larger value stops its read); 2^31
+# frames were taken and run.  (The namelist's last item is unknown, so that without
+# the check the run stops there instead of writing 2^31 frames.)
+sed 's/^ nframes = 1$/ nframes = 2147483648/; s|^/$| bogus = 1\n/|' p.nl >fi.nl
+expect_fail 1 "fi.nl:5: nframes: 2147483648: expected 1 to 2147483647 (a Fortran integer)" "$X" --pioperf fi.nl --out lo
+sed 's/^ nvars = 1$/ nvars = 1, 4294967297/; s|^/$| bogus = 1\n/|' p.nl >fi.nl
+expect_fail 1 "fi.nl:6: nvars: 4294967297: expected 0 to 2147483647 (a Fortran integer)" "$X" --pioperf fi.nl --out lo
 
 # ---- values that are not checked elsewhere ----
 if command -v ncgen >/dev/null; then

@@ -303,6 +303,7 @@ static void blob_extras(builder *b, char what)
 static cio_schema *build(builder *b, const decomp_file *df)
 {
     case_lines c = case_lines_of(df);
+    b->s->no_dimscales = 1;   /* E3SM-IO creates its netCDF-4 files with NC_NODIMSCALE_ATTACH */
     for (const char *ln; (ln = next_line(&c));) {
         int l;
         const char *a = field(ln, 1, &l);

@@ -163,4 +163,16 @@ run 3 "$X" --decomp tiny_map.nc --e3sm_case F --fill_holes true --verify --out f
 grep -q "D3: 4 x 6, 23 elements written per variable and record, 0 holes, 1 unheld, written with _FillValue" fh.log ||
     fail "fill: report"
 "$NCMPIDUMP" -v ANRAIN fh/decomp_io_h0.nc | tail -2 | grep -q ", _ ;" || fail "fill: ANRAIN's last element"
+
+# netCDF-4 in parallel: E3SM-IO creates its files with NC_NODIMSCALE_ATTACH, and so
+# does the netcdf driver for the case files; attaching HDF5's dimension scales to
+# the I case's variables at 2 ranks failed nc_enddef ("Problem with HDF5
+# dimscales"), and to the F case's blob file read past HDF5's buffers (ASan)
+if have_driver netcdf && [ -n "$H5DUMP" ]; then
+    run 2 "$X" --decomp map_i.nc --e3sm_case I --driver netcdf --format nc4 --verify --out n4i >n4i.log 2>&1 ||
+        { cat n4i.log; fail "the I case through netCDF-4 at 2 ranks"; }
+    run 2 "$X" --decomp map_f.nc --e3sm_case F --layout blob --driver netcdf --format nc4 --verify --out n4f >n4f.log 2>&1 ||
+        { cat n4f.log; fail "the F case's blob files through netCDF-4 at 2 ranks"; }
+    ! "$H5DUMP" -A n4i/decomp_io_h0.nc | grep -q DIMENSION_LIST || fail "the I case's netCDF-4 file has dimension scales attached"
+fi
 pass

@@ -293,6 +293,7 @@ cio_schema *cio_schema_clone_meta(const cio_schema *s)
 {
     cio_schema *c = cio_schema_new(s->name);
     c->records_shared = s->records_shared;
+    c->no_dimscales = s->no_dimscales;
     for (int i = 0; i < s->ndims; i++) cio_schema_dim(c, s->dims[i].name, s->dims[i].len);
     for (int i = 0; i < s->nvars; i++) {
         const cio_var *v = &s->vars[i];

@@ -81,6 +81,10 @@ typedef struct cio_schema {
     cio_att *gatts;
     int records_shared; /* other writers (other engines) add records to this file: read-back does not
                          * expect the file to hold exactly the records this plan wrote, only those */
+    int no_dimscales;   /* netCDF-4: attach no HDF5 dimension scales to the variables (netCDF-C's
+                         * NC_NODIMSCALE_ATTACH), as E3SM-IO and SCORPIO create their files: parallel
+                         * HDF5 fails to attach them, or reads past its own buffers, when many
+                         * variables with attributes share a dimension */
 } cio_schema;
 
 cio_schema *cio_schema_new(const char *name);

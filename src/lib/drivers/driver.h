@@ -143,6 +143,7 @@ typedef struct cio_dfile {
     const char *path;
     int writable;
     int64_t plan_bytes;         /* this rank's bytes of one record of every variable (sizes bput buffers) */
+    int no_dimscales;           /* the schema's no_dimscales: netCDF-4 files attach no dimension scales */
     void *priv;                 /* the driver's own state */
     int extend_collective;      /* set by the driver at create/open: adding a record is collective
                                  * even in the independent modes (HDF5 extends datasets only

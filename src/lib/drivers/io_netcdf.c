@@ -33,6 +33,8 @@
  *     shuffle first when shuffle is set; szip and quantization (float/double data
  *     variables) likewise, under every chunking, chunking default included.
  *   nofill (default true): nc_set_fill NC_NOFILL.
+ *   a schema with no_dimscales (E3SM-IO's case files): created with
+ *     NC_NODIMSCALE_ATTACH where netCDF-C has it (4.9.0 on), as E3SM-IO does.
  *
  * nc_serial: a file whose communicator has one rank is created and opened with
  * the serial API, as FMS mpp_io writes every single-writer file:
@@ -256,6 +258,9 @@ static int ncd_create(cio_dfile *f, MPI_Info info)
         return cio_driver_err(f, "nc_create_par", "format %s in parallel needs netCDF-C built with PnetCDF; this one "
                               "writes classic files only with the serial API (--nc_serial true, one writer per file)",
                               cio_format_name(f->opts->format));
+#endif
+#ifdef NC_NODIMSCALE_ATTACH
+    if (p->nc4 && f->no_dimscales) cmode |= NC_NODIMSCALE_ATTACH;
 #endif
     char msg[256];
     if (cio_chunking_parse(f->opts->chunking, &p->chunking, msg, sizeof msg) != 0)

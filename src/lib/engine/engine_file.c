@@ -16,6 +16,7 @@ cio_file *eng_file_new(cio_engine *e, const char *path, cio_schema *s, MPI_Comm 
     f->df.path = f->path;
     f->df.writable = writable;
     f->df.plan_bytes = cio_schema_rank_bytes(s);
+    f->df.no_dimscales = s->no_dimscales;
     if (!e->virt) {
         MPI_Comm_rank(comm, &f->df.rank);
         MPI_Comm_size(comm, &f->df.nprocs);

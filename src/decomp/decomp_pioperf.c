@@ -56,6 +56,7 @@ static int tokenize(const char *text, const char *path, tok **out, int *n, cio_e
         }
         if (*n == cap) *out = cio_realloc(*out, (size_t)(cap *= 2) * sizeof(tok));
         tok *t = &(*out)[(*n)++];
+        t->s = NULL;   /* freed with the others when the token is cut short below */
         t->line = line;
         t->quoted = 0;
         if (*p == '\'' || *p == '"') {

@@ -93,6 +93,10 @@ for v in maybe 1 "'true'" .tomato; do
 done
 nl " NVARS = 2" d.nl
 expect_fail 1 "d.nl:8: NVARS is given a second time (first at line 6): give each item once" "$X" --pioperf d.nl --out lo
+# a string not closed: the token it cut short was freed uninitialised (UBSan: a
+# misaligned cio_free; the sanitizer build catches it)
+printf "&pioperf\n decompfile = 'm.dat\n nvars = 1\n/\n" >q.nl
+expect_fail 1 "q.nl:2: a string is not closed" "$X" --pioperf q.nl --out lo
 # pioperf reads its counts into Fortran integers (a larger value stops its read); 2^31
 # frames were taken and run.  (The namelist's last item is unknown, so that without
 # the check the run stops there instead of writing 2^31 frames.)

@@ -67,6 +67,8 @@ bench-drivers|--json .: is a directory, expected a file name|--json .
 bench-mom|--json f: is an input of this run (f): it would be overwritten|--json f f
 bench-combine|--json .: is a directory, expected a file name|--json . set/a.nc
 bench-combine|--json set/a.nc.0000: is an input of this run|--json set/a.nc.0000 set/a.nc
+bench-decomp|--json f: is an input of this run (f): it would be overwritten|--e3sm-io /bin/true --map f --json f
+bench-decomp|--json f: is an input of this run (f): it would be overwritten|--pioperf f --map set/a.nc.0000 --json f
 plan-tables|--output /: is a directory, expected a file name|--output / --run .
 plan-tables|--run f: expected the folder of the programs and inputs|--run f
 climio-sweep|--out: expected a folder name, found ''|run f --out ""

@@ -106,8 +106,11 @@ def kernel_error_line(text):
 # Open MPI's help messages sit between lines of dashes, MPICH's Hydra's between
 # lines of '='; GNU time -v's report starts with "Command being timed".
 _RULE = re.compile(r"^\s*(-{10,}|={10,})\s*$")
+# (Open MPI's "[host:pid] 1 more process has sent help message ..." and its
+# "Set MCA parameter" hint follow an MPI_Abort on more than one rank)
 _LAUNCHER = re.compile(r"^(Primary job|mpiexec|mpirun|prterun|\[proxy:|BAD TERMINATION|YOUR APPLICATION|"
-                       r"\s*(Process name|Exit code|PID|RANK|KILLED BY SIGNAL|EXIT CODE):)")
+                       r"\s*(Process name|Exit code|PID|RANK|KILLED BY SIGNAL|EXIT CODE):|"
+                       r"\[[^\]\s]+\] (\d+ more process|Set MCA parameter))")
 _LAUNCHER_SAYS = re.compile(r"signal|Exit code|exit code|exited|KILLED|not found|unable", re.I)
 
 
@@ -133,23 +136,28 @@ def _split_output(text):
 
 def program_error_line(err, out=""):
     """What a failed run said, in one line: the program's own 'PROGRAM: error:'
-    line; else its own line that names an error, else its last own line of
-    stderr; else what the MPI launcher said of it (a signal, an exit code);
-    never a launcher's rule of dashes nor GNU time's 'Exit status'."""
+    line; else its own line of stderr that names an error, else its last own
+    line of stderr; else, when it wrote nothing of its own there, its line of
+    stdout that names an error (e3sm_io reports there); else what the MPI
+    launcher said of it (a signal, an exit code); never a launcher's rule of
+    dashes nor GNU time's 'Exit status'."""
     said = kernel_error_line(err) or kernel_error_line(out)
     if said:
         return said
     own, launcher = _split_output(err)
-    for line in own:
-        if re.search(r"\berror\b|abort|fatal|cannot|can't|failed|no such", line, re.I):
+    own_out, _ = _split_output(out)
+    for line in own or own_out:
+        if _NAMES_ERROR.search(line):
             return line
     if own:
         return own[-1]
     for line in launcher:
         if _LAUNCHER_SAYS.search(line) and not line.lstrip().startswith(("Primary job", "a non-zero")):
             return " ".join(line.split())
-    own_out, _ = _split_output(out)
     return own_out[-1] if own_out else None
+
+
+_NAMES_ERROR = re.compile(r"\berror\b|abort|fatal|cannot|can't|failed|no such", re.I)
 
 
 _ASKED = {}

@@ -94,6 +94,13 @@ def test_program_error_line_on_real_launcher_output():
     assert program_error_line(*launched('echo "x: error: cannot open y" >&2; exit 3')) == "x: error: cannot open y"
     assert program_error_line(*launched('echo "Fatal: no memory" >&2; echo done >&2; exit 3')) == "Fatal: no memory"
     assert program_error_line(*launched('echo "the last words" >&2; exit 3')) == "the last words"
+    # a program that reports on stdout (e3sm_io: "Error in FILE line N ...")
+    # and ends through MPI_Abort on two ranks: Open MPI then adds its
+    # help-aggregation lines to stderr, which are not the program's words
+    err, out = launched('echo "Error in e3sm_io_driver.cpp line 245: I/O API is not set"; echo done; exit 3')
+    for e in (err, err + "[vm:10892] 1 more process has sent help message help-mpi-api.txt / mpi-abort\n"
+              '[vm:10892] Set MCA parameter "orte_base_help_aggregate" to 0 to see all help / error messages\n'):
+        assert program_error_line(e, out) == "Error in e3sm_io_driver.cpp line 245: I/O API is not set", e
     said = program_error_line(*launched("kill -SEGV $$"))
     assert said and "signal" in said.lower() and not said.startswith("---"), said
     # GNU time -v: its report is not the program's words

@@ -95,9 +95,11 @@ const cio_param_spec decomp_params[] = {
 };
 
 const char decomp_builtin_name[] = "<built-in parameters>";
+/* It sets nothing (decomp's default is BLOCK): a key set here would count as
+ * given wherever it is copied, as into a sweep's parameter file, and there
+ * clash with --pioperf, which owns decomp. */
 const char decomp_builtin_text[] =
-    "! no parameter file given: pioperf's BLOCK map, 1024 doubles per rank, 10 variables\n"
-    "decomp BLOCK\n";
+    "! no parameter file given: pioperf's BLOCK map, 1024 doubles per rank, 10 variables (the defaults)\n";
 
 /* A relative map path given in a parameter file that is not found from the
  * current folder is looked up beside that file (how sweeps and shipped inputs

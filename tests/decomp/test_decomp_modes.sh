@@ -39,6 +39,16 @@ expect_fail 1 "'m.dat' is read by this run, as decompfile (p.nl) 'm.dat', and wo
 expect_fail 1 "'m.dat' is read by this run, as decomp (command line) 'm.dat', and would be written by gen_out" \
     "$X" --make_decomp block --gen_out m.dat --decomp m.dat
 unchanged registry
+# the built-in input (no parameter file) sets no key: a sweep copies the keys it
+# sets into each run's parameter file, where they count as given, and a sweep of
+# pioperf = p.nl then failed every run on "decomp: --pioperf ...; drop decomp"
+"$X" --print_params >pp.json || fail "print_params"
+from_builtin=$("$PYTHON" -c "import json; d = json.load(open('pp.json')); print(' '.join(k for k, v in
+    d['parameters'].items() if v.get('set') and v['origin'] not in ('command line', 'default')))")
+[ -z "$from_builtin" ] || fail "the built-in input sets $from_builtin"
+printf 'pioperf p.nl\noutput_dir ps\n' >run.in
+run 1 "$X" run.in >ps.txt 2>&1 || { cat ps.txt; fail "pioperf from a parameter file"; }
+[ -f ps/pioperf.2-000001-1.nc ] || fail "pioperf from a parameter file wrote no pioperf.2-000001-1.nc: $(ls ps)"
 
 # ---- settings without effect ----
 # said KEY FILE: stderr says KEY has no effect, once

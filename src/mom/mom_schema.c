@@ -347,6 +347,10 @@ static void axis_blocks(cio_schema *s, const mom_config *c, const mom_fileview *
         int isx = k < 2;
         int64_t shape = isx ? a->nx : a->ny;
         int64_t start = isx ? sh->box.x - a->x : sh->box.y - a->y, count = isx ? sh->box.nx : sh->box.ny;
+        if (sh->whole_axes) {
+            start = 0;
+            count = shape;
+        }
         set_block(s, axes[k], 1, &shape, &start, &count, isx ? sh->x_axis : sh->y_axis);
         cio_schema_set_fill(s, axes[k], fill_axis, fill);
     }

@@ -74,7 +74,8 @@ void mom_role_for(const mom_config *c, const mom_domain *d, int pe, mom_role *r)
     r->share.fields = 1;
     r->share.box = r->area;
     if (c->pattern == MOM_PAT_PARALLEL) {
-        /* one shared file: each axis slice and the scalars are written once */
+        /* one shared file: each axis slice and the scalars are written once
+         * (fms_parallel_puts: FMS's own way where puts overwrite) */
         r->share.x_axis = r->area.y == 0;
         r->share.y_axis = r->area.x == 0;
         r->share.scalars = r->tile == 0;
@@ -106,6 +107,25 @@ static int64_t nz_of(const mom_config *c, const mom_field *f) { return f->kind =
 /* Whether a second put of the same values lands over the first (netCDF, HDF5,
  * raw MPI-IO files), not beside it: ADIOS2's BP keeps a block for every put. */
 static int puts_overwrite(cio_format f) { return f != CIO_FMT_BP; }
+
+/* The parallel pattern as FMS's parallel branch writes it where puts overwrite:
+ * every io root puts the whole x and y axes and every time value, collectively,
+ * the same bytes from each; the roots but the first echo what it writes
+ * (counted once in the checksums). */
+static void fms_parallel_puts(const mom_config *c, mom_role *r, cio_format f)
+{
+    if (c->pattern != MOM_PAT_PARALLEL || !r->writer || !puts_overwrite(f)) return;
+    r->share.x_axis = r->share.y_axis = r->share.scalars = r->share.whole_axes = 1;
+    r->echo_shared = r->tile != 0;
+}
+
+/* An axis or time variable: again (not counted in the checksums) when these
+ * values are already written, by this rank or by the first io root. */
+static void put_shared(loop_env *L, cio_file *f, int varid, int64_t rec, int again)
+{
+    if (again || L->r->echo_shared) cio_write_again(f, varid, rec);
+    else cio_write(f, varid, rec);
+}
 
 /* Field i: the model's data, then (mpp_write) the gather to the root and the put;
  * after a time-averaged field its average_T1, average_T2, average_DT and
@@ -141,10 +161,7 @@ static void put_field(loop_env *L, cio_file *f, int i, int64_t rec, void **blk, 
         cio_write_buf(f, L->ids->field[i], rec, wbuf);
         if (fd->kind != MOM_FSTATIC && (!L->avg_written || L->rewrite_avg)) {
             int tv[] = {L->ids->t1, L->ids->t2, L->ids->dt, L->ids->bnds};
-            for (int a = 0; a < 4; a++) {
-                if (L->avg_written) cio_write_again(f, tv[a], rec);
-                else cio_write(f, tv[a], rec);
-            }
+            for (int a = 0; a < 4; a++) put_shared(L, f, tv[a], rec, L->avg_written);
             L->avg_written = 1;
         }
         if (!c->flush_record) cio_flush(f);
@@ -182,13 +199,13 @@ static void output_loop(loop_env *L)
              * the header's order, inside the first mpp_write */
             mom_clock_begin(L->clk, MOM_CLK_WRITE);
             int axes[] = {L->ids->xt, L->ids->yt, L->ids->st, L->ids->nv, L->ids->xu, L->ids->yu};
-            for (int a = 0; a < 6 && f; a++) cio_write(f, axes[a], 0);
+            for (int a = 0; a < 6 && f; a++) put_shared(L, f, axes[a], 0, 0);
             mom_clock_end(L->clk, MOM_CLK_WRITE);
         }
         L->avg_written = 0;
         if (f && has_rec) {     /* a new time level: its value before the record's first field */
             mom_clock_begin(L->clk, MOM_CLK_WRITE);
-            cio_write(f, L->ids->time, rec);
+            put_shared(L, f, L->ids->time, rec, 0);
             mom_clock_end(L->clk, MOM_CLK_WRITE);
         }
         for (int i = 0; i < c->nfields; i++)
@@ -239,6 +256,7 @@ void mom_write_run(mom_ctx *m)
     const mom_config *c = &m->cfg;
     mom_role *r = &m->role;
     mom_role_for(c, &m->dom, a->rank, r);
+    fms_parallel_puts(c, r, a->set.format);
     m->gsum = cio_calloc((size_t)c->nfields, sizeof *m->gsum);
     if (c->pattern == MOM_PAT_NONE) return;
 
@@ -292,6 +310,7 @@ void mom_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs)
         cio_die("%s", err.msg);
     mom_role r;
     mom_role_for(c, &d, rank, &r);
+    fms_parallel_puts(c, &r, m->app->set.format);
     mom_clocks clk;
     mom_clocks_init(&clk, cio_engine_stats(e));
     mom_fill fill;

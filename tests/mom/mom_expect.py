@@ -62,6 +62,9 @@ def main(path):
     # after every time-averaged field, the same values again after all but the first
     navg = sum(1 for x in kinds if x != "static")
     extra += nfiles * R * 40 * max(navg - 1, 0)
+    if pat == "parallel":
+        # FMS's parallel branch: every io root puts the whole axes and every time value
+        extra += (len(roots) - 1) * (8 * (2 * ni + 2 * nj + nk + 2) + R * (8 + 40 * navg))
     want = {
         "writers": len(roots),
         "files": nfiles,

@@ -1,0 +1,88 @@
+#!/bin/sh
+# mom_io writes what FMS itself wrote for the same grid, layout and io_layout
+# (scripts/peer-fms ran FMS's diag_manager; its findings are kept here so that
+# this test runs without FMS):
+#  - tests/mom/expected/fms-sets.txt: for seven layout / io_layout pairs (one
+#    file; io domains side by side, one above the other, in a row; one per PE;
+#    41 points over 3 PEs; io_layout 0,0), the files' names, their number, each
+#    member's domain_decomposition of xt_ocean and yt_ocean and NumFilesInSet,
+#    and the netCDF put calls and bytes of the writers;
+#  - tests/mom/expected/fms-ocean.nc.0001.cdl: ncdump -h of member 1 of the
+#    2,2 / 2,1 set, every dimension, variable, attribute and their order.
+# The two differences doc/mom.md states are applied to FMS's side here, in
+# the open: mom_io's own title and climio_mom_fields, and no st_edges_ocean.
+. "$top_srcdir/tests/lib.sh"
+set -e
+have_driver netcdf || skip "no netcdf driver built (mom_io's single writers use the serial netCDF-C API)"
+[ -n "$NCDUMP" ] || skip "ncdump not found"
+io="$top_builddir/src/mom/mom_io"
+tiny="$top_srcdir/inputs/mom.in.tiny"
+sets="$top_srcdir/tests/mom/expected/fms-sets.txt"
+edges_bytes=48      # st_edges_ocean: nk + 1 = 6 doubles, one put per writer
+
+att() {         # file var:att -> its value as ncdump prints it, "-" when absent
+  v=$("$NCDUMP" -h "$1" | sed -n "s/^[[:space:]]*$2 = \(.*\) ;\$/\1/p" | tr -d ' ')
+  echo "${v:--}"
+}
+
+# ---- file names, counts, decomposition attributes, puts and bytes per configuration
+grep -v '^#' "$sets" | awk '{ print $1, $2, $3, $4 }' | uniq >"$TESTTMP/configs"
+while read -r np layout iol ni; do
+  d="$TESTTMP/$np-$layout-$iol-$ni"
+  run "$np" "$io" "$tiny" --layout "$layout" --io_layout "$iol" --ni "$ni" --out "$d" --json "$d.json" --quiet </dev/null \
+    >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "mom_io layout $layout io_layout $iol"; }
+  awk -v np="$np" -v l="$layout" -v io="$iol" -v ni="$ni" '!/^#/ && $1 == np && $2 == l && $3 == io && $4 == ni' \
+    "$sets" >"$TESTTMP/want"
+  want_files=$(awk '{ print $5 }' "$TESTTMP/want" | sort | tr '\n' ' ')
+  got_files=$(ls "$d" | grep '^ocean\.nc' | sort | tr '\n' ' ')
+  [ "$got_files" = "$want_files" ] || fail "layout $layout io_layout $iol: mom_io wrote '$got_files', FMS '$want_files'"
+  puts=0 bytes=0
+  while read -r _ _ _ _ f rank xt yt nfiles p b; do
+    for pair in "xt_ocean:domain_decomposition $xt" "yt_ocean:domain_decomposition $yt" ":NumFilesInSet $nfiles"; do
+      got=$(att "$d/$f" "${pair% *}")
+      [ "$got" = "${pair#* }" ] ||
+        fail "layout $layout io_layout $iol, $f (written by rank $rank in FMS): ${pair% *} is $got, FMS wrote ${pair#* }"
+    done
+    [ "$(att "$d/$f" :filename)" = "\"$f\"" ] || fail "$f: its filename attribute is $(att "$d/$f" :filename)"
+    puts=$((puts + p - 1)) bytes=$((bytes + b - edges_bytes))
+  done <"$TESTTMP/want"
+  [ "$(json_get "$d.json" 'd["kernel_report"]["writers"]')" = "$(wc -l <"$TESTTMP/want")" ] ||
+    fail "layout $layout io_layout $iol: $(json_get "$d.json" 'd["kernel_report"]["writers"]') writers, FMS one per file"
+  gp=$(json_get "$d.json" 'd["write"]["timers"]["put"]["calls"]')
+  gb=$(json_get "$d.json" 'd["write"]["timers"]["put"]["bytes"]')
+  [ "$gp" = "$puts" ] && [ "$gb" = "$bytes" ] ||
+    fail "layout $layout io_layout $iol: mom_io made $gp netCDF puts of $gb bytes, FMS $puts of $bytes (st_edges_ocean aside)"
+done <"$TESTTMP/configs"
+
+# ---- FMS's parallel branch (mom-ocean/FMS with-parallel-netcdf built without
+# -Duse_netCDF3; mpp_io_nml parallel_netcdf and pnetcdf true) on layout 2,2,
+# io_layout 2,1 wrote one file, ocean.nc, from ranks 0 and 1 (the io roots), each
+# with 119 netCDF puts of 206088 bytes: its io domain's blocks, the whole axes
+# and every time value (st_edges_ocean's put of 48 bytes among them)
+if have_driver pnetcdf; then
+  d="$TESTTMP/parallel"
+  run 4 "$io" "$tiny" --pattern parallel --driver pnetcdf --layout 2,2 --io_layout 2,1 --out "$d" --json "$d.json" \
+    --quiet </dev/null >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "mom_io pattern parallel"; }
+  [ "$(ls "$d")" = ocean.nc ] || fail "pattern parallel wrote $(ls "$d" | tr '\n' ' '), FMS ocean.nc"
+  gp=$(json_get "$d.json" 'd["write"]["timers"]["put"]["calls"]')
+  gb=$(json_get "$d.json" 'd["write"]["timers"]["put"]["bytes"]')
+  [ "$gp" = $((2 * 118)) ] && [ "$gb" = $((2 * (206088 - edges_bytes))) ] ||
+    fail "pattern parallel: mom_io made $gp puts of $gb bytes, FMS $((2 * 118)) of $((2 * (206088 - edges_bytes)))"
+fi
+
+# ---- the header of a member, attribute for attribute and in order
+d="$TESTTMP/4-2,2-2,1-40"
+"$NCDUMP" -h "$d/ocean.nc.0001" >"$TESTTMP/got.cdl"
+# FMS's header with the stated differences: no st_edges_ocean (its dimension, its
+# variable and attributes, st_ocean's edges attribute), mom_io's title and
+# climio_mom_fields
+awk '/st_edges_ocean/ { if ($0 ~ /^\tdouble st_edges_ocean/) skip = 1; next }
+     skip && /^\t\t/ { next }
+     { skip = 0 }
+     /^\t\t:title = / { print "\t\t:title = \"climio mom_io: MOM5 ocean diagnostics\" ;"; next }
+     { print }
+     /^\t\t:grid_tile = / { print "\t\t:climio_mom_fields = \"nk 5 pack 2; fields temp salt u:u v:u age_global; fields_2d eta_t surface_temp; static_fields geolon_t geolat_t geolon_c:u geolat_c:u\" ;" }' \
+  "$top_srcdir/tests/mom/expected/fms-ocean.nc.0001.cdl" >"$TESTTMP/want.cdl"
+diff "$TESTTMP/want.cdl" "$TESTTMP/got.cdl" >"$TESTTMP/hdiff" ||
+  { cat "$TESTTMP/hdiff"; fail "member 1's header differs from FMS's (< FMS, > mom_io)"; }
+pass

@@ -1,4 +1,5 @@
 #!/bin/sh
+# sanitizers: yes
 # mom_io writes what FMS itself wrote for the same grid, layout and io_layout
 # (scripts/peer-fms ran FMS's diag_manager; its findings are kept here so that
 # this test runs without FMS):

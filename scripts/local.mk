@@ -13,7 +13,7 @@ dist_climiosweep_DATA = \
   scripts/climio_sweep/prepare.py scripts/climio_sweep/report.py scripts/climio_sweep/state.py \
   scripts/climio_sweep/sweepfile.py scripts/climio_sweep/bench.py scripts/climio_sweep/verdict.py \
   scripts/climio_sweep/runs_as.py scripts/climio_sweep/launcher.py \
-  scripts/climio_sweep/resultcheck.py
+  scripts/climio_sweep/resultcheck.py scripts/climio_sweep/iocount.py
 # bench.py: the runner the scripts/bench-* share; they find the package as the
 # launcher does (beside them, or in $(datadir)/climio/python)
 dist_doc_DATA += doc/bench.md
@@ -24,6 +24,13 @@ RUN_INPUTS += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
 EXTRA_DIST += inputs/sweep.gcrm.toml inputs/sweep.sample.toml
 dist_doc_DATA += doc/sweep.md
 EXTRA_DIST += doc/images/sweep-heatmap.png doc/images/sweep-heatmap.svg
+
+# iocount: any MPI program's write requests per rank, under an LD_PRELOAD library
+# built from its C source at run time (with libfakenodes.c, nodes of N ranks on one
+# machine); the sources are installed for it and for peer-pfio
+dist_bin_SCRIPTS += scripts/iocount
+climiotoolsdir = $(datadir)/climio/tools
+dist_climiotools_DATA = scripts/libiocount.c scripts/libfakenodes.c
 
 # test-times: each test's wall time from the logs of make check (doc/testing.md)
 EXTRA_DIST += scripts/test-times
@@ -43,6 +50,6 @@ dist_bin_SCRIPTS += scripts/bench-compress
 # build-mpich-deps: PnetCDF built with MPICH into a cache, for CI's MPICH build (doc/building.md)
 EXTRA_DIST += scripts/build-mpich-deps
 
-# e3sm-case-table: remakes src/decomp/e3sm_case_table.c, E3SM-IO's case files'
+# e3sm-case-table: remakes src/decomp/e3sm_cases/, E3SM-IO's case files'
 # headers, from ncdump -h of files the real E3SM-IO wrote (doc/decomp.md)
 EXTRA_DIST += scripts/e3sm-case-table

@@ -3,7 +3,7 @@
 /* sanitizers: yes */
 #include "config.h"
 #include "check.h"
-#include "engine/aggregate.h"
+#include "data/schema.h"
 #include "data/pattern.h"
 
 #include <mpi.h>

@@ -183,6 +183,37 @@ static void described(void)
     cio_params_free(p);
 }
 
+/* Who set a value: the table's default, the program's built-in parameter text,
+ * or the user (a file, the command line, a file's attributes), each answered by
+ * the parser, never by the origin's text. */
+static void origin_kinds(void)
+{
+    cio_params *p = NULL;
+    cio_err e = {0};
+    CHECK(parse("level_max 5\n", &p) == NULL);
+    CHECK_EQ_INT(cio_param_origin_kind(p, "level_max"), CIO_ORIGIN_USER);
+    CHECK_EQ_INT(cio_param_origin_kind(p, "end_hours"), CIO_ORIGIN_DEFAULT);
+    CHECK(cio_params_is_set(p, "level_max") && !cio_params_is_set(p, "end_hours") && !cio_params_from_builtin(p));
+    cio_params_free(p);
+
+    p = cio_params_new(tables);
+    CHECK(cio_params_parse_builtin(p, "level_max 6\nratio 2\n", "<built-in t.in>", &e) == 0);
+    CHECK(cio_params_from_builtin(p));
+    CHECK_EQ_INT(cio_param_origin_kind(p, "level_max"), CIO_ORIGIN_BUILTIN);
+    CHECK(cio_param_isset(p, "level_max") && !cio_params_is_set(p, "level_max"));
+    CHECK_CONTAINS(cio_param_origin(p, "level_max"), "<built-in t.in>:1");
+    CHECK_EQ_INT(cio_param_origin_kind(p, "end_hours"), CIO_ORIGIN_DEFAULT);
+    CHECK(cio_params_set(p, "ratio", "3", "command line", &e) == 0);
+    CHECK_EQ_INT(cio_param_origin_kind(p, "ratio"), CIO_ORIGIN_USER);
+    CHECK(cio_params_parse_described(p, "end_hours 7\n", "m.nc (attrs)", &e) == 0);
+    CHECK(cio_params_is_set(p, "end_hours"));
+    cio_params_free(p);
+    p = cio_params_new(tables);
+    CHECK(cio_params_parse_builtin(p, "\nlevel_max 70\n", "<built-in t.in>", &e) != 0);
+    CHECK_CONTAINS(e.msg, "<built-in t.in>:2: level_max must be between 1 and 14, found 70");
+    cio_params_free(p);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -191,6 +222,7 @@ int main(int argc, char **argv)
     command_line();
     unknown_allowed();
     described();
+    origin_kinds();
     int rc = CHECK_DONE();
     MPI_Finalize();
     return rc;

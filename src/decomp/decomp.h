@@ -35,6 +35,9 @@ typedef struct decomp_cfg {
 
 int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e);
 
+/* The state the calls below keep (decomp_ctx.h), one per run, zeroed to start. */
+typedef struct decomp_ctx decomp_ctx;
+
 /* The maps one rank replays: read from a file, or built for BLOCK / ROUNDROBIN. */
 typedef struct decomp_maps {
     dmap_loaded m;
@@ -43,7 +46,7 @@ typedef struct decomp_maps {
 /* pioperf's built-in maps for rank `rank` of `nranks` (init_ideal_dof). */
 void decomp_ideal(const decomp_cfg *c, int rank, int nranks, dmap_loaded *out);
 
-/* This rank's share of decomposition k as engine blocks: each run of the map
+/* decomp_blocks.c: this rank's share of decomposition k as engine blocks: each run of the map
  * becomes the fewest boxes of the array that cover it, in buffer order; then the
  * unheld runs this rank fills (dmap_find_unheld), if any.  With row_break (E3SM-IO's
  * requests) sorted runs are merged only within a row of the fastest dimension. */
@@ -65,29 +68,36 @@ typedef struct decomp_file {
  * from E3SM-IO's docs/variables.md).  Returns how many (1 or 2), or -1 with e. */
 int decomp_files(const decomp_cfg *c, int ndecomps, decomp_file *f, cio_err *e);
 
-/* The file pioperf writes: dim strlen (13) and char rundate(strlen), dims
+/* decomp_schema.c: the file pioperf writes: dim strlen (13) and char rundate(strlen), dims
  * dim000001.. (fastest first) and time, then per variable vard0001.. (time, dims)
  * with _FillValue; several decompositions (E3SM-IO maps) get a D<k>. prefix.
  * adios2 runs (!c->rundate) have no rundate.  An E3SM-IO case file (f->ecase)
  * is decomp_e3sm_schema's. */
-cio_schema *decomp_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *f, MPI_Comm comm, int rank);
+cio_schema *decomp_schema(decomp_ctx *x, const decomp_cfg *c, const dmap_loaded *m, const decomp_file *f, MPI_Comm comm,
+                          int rank);
 
-/* E3SM-IO's case file df (df->ecase) as E3SM-IO writes it: its dimensions,
+/* decomp_e3sm.c: E3SM-IO's case file df (df->ecase) as E3SM-IO writes it: its dimensions,
  * variables, types and attributes (e3sm_case.h), the partitioned variables on the
  * map's decompositions, the others whole on rank 0 of comm (`rank` 0 of a
- * virtual run).  decomp_e3sm_check first: the map's decompositions must give the
- * case's variables their shapes. */
+ * virtual run); c NULL: the schema alone, without shares.  decomp_e3sm_check first:
+ * the map's decompositions must give the case's variables their shapes. */
 int decomp_e3sm_check(const decomp_file *df, const dmap_loaded *m, const char *map, cio_err *e);
-cio_schema *decomp_e3sm_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm, int rank);
+cio_schema *decomp_e3sm_schema(decomp_ctx *x, const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df,
+                               MPI_Comm comm, int rank);
 /* The same file in E3SM-IO's blob layout (e3sm_io -x blob; decomp_e3sm.h), one
  * subfile for the ranks of comm.  Collective; -1 with e on a map it cannot store. */
-int decomp_e3sm_blob_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm,
-                            cio_schema **out, cio_err *e);
-void decomp_e3sm_blob_free(void);
+int decomp_e3sm_blob_schema(decomp_ctx *x, const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df,
+                            MPI_Comm comm, cio_schema **out, cio_err *e);
+void decomp_e3sm_blob_free(decomp_ctx *x);
 
 /* The variable's values: c's data (or pioperf's values), and its _FillValue
  * (fill, ts bytes) in the unheld runs of p it covers (decomp_resolve_fill found them). */
-void decomp_set_hole_fill(cio_schema *s, int id, const dmap_part *p, const decomp_cfg *c, const void *fill, size_t ts);
+void decomp_set_hole_fill(decomp_ctx *x, cio_schema *s, int id, const dmap_part *p, const decomp_cfg *c,
+                          const void *fill, size_t ts);
+/* One such fill for several variables (decomp_hole_fill_use gives it to each). */
+struct decomp_hole_fill *decomp_hole_fill_new(decomp_ctx *x, const dmap_part *p, const decomp_cfg *c, const void *fill,
+                                              size_t ts);
+void decomp_hole_fill_use(cio_schema *s, int id, struct decomp_hole_fill *h);
 
 /* pioperf's rundate, date_and_time's DATE // ' ' // TIME(1:4): "YYYYMMDD hhmm"
  * in local time, or in UTC from SOURCE_DATE_EPOCH when that is set (files that
@@ -96,37 +106,41 @@ void decomp_set_hole_fill(cio_schema *s, int id, const dmap_part *p, const decom
 #define DECOMP_RUNDATE_LEN 13
 /* the longest name var_names may give (a variable name is built in 64 bytes, "D<k>." before it) */
 #define DECOMP_VAR_NAME_MAX 48
-void decomp_rundate_set(MPI_Comm comm);
+void decomp_rundate_set(decomp_ctx *x, MPI_Comm comm);
 
 /* Settle fill_holes for the loaded map (auto: on, except for E3SM-IO maps) and
  * the data kind; with holes filled, find each rank's unheld runs (collective;
  * `aggregated`: I/O tasks check their boxes, every rank learns every unheld run). */
 void decomp_resolve_fill(decomp_cfg *c, dmap_loaded *m, cio_data_kind data, int aggregated, MPI_Comm comm);
 
-/* Free the fill contexts decomp_schema made (after the schemas are gone). */
-void decomp_holes_free(void);
+/* Free the fills decomp_schema and decomp_e3sm_schema made (after the schemas are gone). */
+void decomp_holes_free(decomp_ctx *x);
 
-/* E3SM-IO's blob layout: per decomposition, each rank's elements written as one
+/* decomp_blob.c: E3SM-IO's blob layout: per decomposition, each rank's elements written as one
  * contiguous block of a 1-D array (blob_elems), its place and its requests stored
  * beside them (nreqs, blob_start, blob_count per blob; offsets, lengths).  The
  * file depends on the process count, as E3SM-IO's blob files do.  Collective. */
-int decomp_blob_schema(const decomp_cfg *c, const dmap_loaded *m, MPI_Comm comm, cio_schema **out, cio_err *e);
-void decomp_blob_free(void);
+int decomp_blob_schema(decomp_ctx *x, const decomp_cfg *c, const dmap_loaded *m, MPI_Comm comm, cio_schema **out,
+                       cio_err *e);
+void decomp_blob_free(decomp_ctx *x);
+/* pioperf's variable names' prefix by type: vard, varr, vari. */
+const char *decomp_type_prefix(cio_type t);
 
 /* Write a file through the engine: every record of every record variable, the
  * fixed ones (rundate) once. */
 void decomp_write(cio_engine *e, cio_schema *s, int64_t records, const char *path, MPI_Comm comm);
 
-/* --dry_run: the preamble prints the map's summary (rank 0; returns the exit
- * status), then the suite's planner calls decomp_plan_rank for every rank. */
-int decomp_dry_run_open(cio_app *a, const decomp_cfg *c, int nprocs);
-void decomp_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs);
-void decomp_dry_run_close(void);
+/* decomp_dry_run.c: --dry_run: the preamble prints the map's summary (rank 0;
+ * returns the exit status), then the suite's planner calls decomp_plan_rank for
+ * every rank, in increasing order (a text map is read once). */
+int decomp_dry_run_open(decomp_ctx *x, const decomp_cfg *c, int nprocs);
+void decomp_plan_rank(decomp_ctx *x, cio_engine *e, int rank, int nprocs);
+void decomp_dry_run_close(decomp_ctx *x);
 
-/* --make_decomp KIND: write a generated map (rank 0 only).  Returns the exit status. */
+/* decomp_gen.c: --make_decomp KIND: write a generated map (rank 0 only).  Returns the exit status. */
 int decomp_make(const cio_params *p, const char *argv0line);
 
-/* pioperf's experiment from a pioperf.nl namelist.  Returns the exit status. */
+/* decomp_pioperf.c: pioperf's experiment from a pioperf.nl namelist.  Returns the exit status. */
 int decomp_pioperf(cio_app *a, const char *nl_path);
 
 #endif

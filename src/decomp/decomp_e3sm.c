@@ -2,40 +2,57 @@
  * the table of E3SM-IO's dimensions, variables and attributes (e3sm_case.h), the
  * partitioned variables on the map's decompositions, the others written by rank 0. */
 #include "config.h"
-#include "decomp_e3sm.h"
+#include "decomp_ctx.h"
 #include "e3sm_case.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The table of one history file. */
-static const char *const *const *case_table(const decomp_file *df)
+/* The table's name of a history file (its line of cases.tsv). */
+static const char *case_name(const decomp_file *df)
 {
     switch (df->ecase) {
-    case 'F': return strcmp(df->suffix, "_h1") ? e3sm_case_F_h0 : e3sm_case_F_h1;
-    case 'G': return e3sm_case_G;
-    case 'I': return strcmp(df->suffix, "_h1") ? e3sm_case_I_h0 : e3sm_case_I_h1;
+    case 'F': return strcmp(df->suffix, "_h1") ? "F_h0" : "F_h1";
+    case 'G': return "G";
+    case 'I': return strcmp(df->suffix, "_h1") ? "I_h0" : "I_h1";
     default: return NULL;
     }
 }
 
-/* The lines of a history file's table, read in order across its parts. */
-typedef struct {
-    const char *const *const *part;
+/* The lines of a history file's table, read in order across its parts: the
+ * part files named after the history file's name on its line of cases.tsv. */
+typedef struct case_lines {
+    const char *next;               /* the tab before the next part's file name; NULL: no more */
+    const char *const *part;        /* the part being read */
     int i;
 } case_lines;
 
 static case_lines case_lines_of(const decomp_file *df)
 {
-    return (case_lines){.part = case_table(df)};
+    case_lines c = {0};
+    const char *name = case_name(df);
+    const char *const *cases = e3sm_case_lookup("cases.tsv");
+    size_t n = name ? strlen(name) : 0;
+    for (int i = 0; name && cases && cases[i] && !c.next; i++)
+        if (!strncmp(cases[i], name, n) && cases[i][n] == '\t') c.next = cases[i] + n;
+    return c;
 }
 
 static const char *next_line(case_lines *c)
 {
-    for (; c->part && *c->part; c->part++, c->i = 0)
-        if ((*c->part)[c->i]) return (*c->part)[c->i++];
-    return NULL;
+    while (!c->part || !c->part[c->i]) {
+        if (!c->next) return NULL;
+        char file[64];
+        const char *end = strchr(c->next + 1, '\t');
+        int l = end ? (int)(end - c->next - 1) : (int)strlen(c->next + 1);
+        snprintf(file, sizeof file, "%.*s", l, c->next + 1);
+        c->next = end;
+        c->part = e3sm_case_lookup(file);
+        c->i = 0;
+        if (!c->part) cio_die("internal: cases.tsv names %s, which the E3SM case table was built without", file);
+    }
+    return c->part[c->i++];
 }
 
 /* Field i (0-based) of a tab-separated line; the last one asked for may hold tabs. */
@@ -110,7 +127,7 @@ int decomp_e3sm_check(const decomp_file *df, const dmap_loaded *m, const char *m
                               "decomposition D%d, which is %s here", map, df->ecase, nl, nm, d, k, dd);
         }
     }
-    cio_schema *s = decomp_e3sm_schema(NULL, m, df, MPI_COMM_NULL, -1);
+    cio_schema *s = decomp_e3sm_schema(NULL, NULL, m, df, MPI_COMM_NULL, -1);
     int bad = 0;
     c = case_lines_of(df);
     for (const char *ln; !bad && (ln = next_line(&c));) {
@@ -187,6 +204,7 @@ static void fill_value(const cio_var *v, void *out)
 }
 
 typedef struct builder {
+    decomp_ctx *x;              /* where the hole fills are kept (with c) */
     const decomp_cfg *c;
     const dmap_loaded *m;
     MPI_Comm comm;
@@ -207,7 +225,7 @@ static void finish_var(builder *b)
     unsigned char fv[8];
     const cio_var *v = &b->s->vars[b->last];
     fill_value(v, fv);
-    decomp_set_hole_fill(b->s, b->last, &b->m->part[b->last_k], b->c, fv, cio_type_size(v->type));
+    decomp_set_hole_fill(b->x, b->s, b->last, &b->m->part[b->last_k], b->c, fv, cio_type_size(v->type));
 }
 
 /* This rank's share of a variable: its boxes on decomposition k, or the whole
@@ -308,34 +326,32 @@ static cio_schema *build(builder *b, const decomp_file *df)
     return b->s;
 }
 
-cio_schema *decomp_e3sm_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm, int rank)
+cio_schema *decomp_e3sm_schema(decomp_ctx *x, const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df,
+                               MPI_Comm comm, int rank)
 {
-    builder b = {.c = c, .m = m, .comm = comm, .rank = rank, .last = -1, .last_k = -1};
+    builder b = {.x = x, .c = c, .m = m, .comm = comm, .rank = rank, .last = -1, .last_k = -1};
     b.s = cio_schema_new(c ? c->file : "e3sm");
     return build(&b, df);
 }
 
 /* The blobs of every case file of a run (the requests do not depend on the file). */
-static e3sm_blob blobs[DMAP_MAX_DECOMPS];
-static int nblobs_made;
-
-void decomp_e3sm_blob_free(void)
+void decomp_e3sm_blob_free(decomp_ctx *x)
 {
-    for (int k = 0; k < nblobs_made; k++) e3sm_blob_release(&blobs[k]);
-    nblobs_made = 0;
+    for (int k = 0; k < x->nblobs; k++) e3sm_blob_release(&x->blobs[k]);
+    x->nblobs = 0;
 }
 
-int decomp_e3sm_blob_schema(const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df, MPI_Comm comm,
-                            cio_schema **out, cio_err *e)
+int decomp_e3sm_blob_schema(decomp_ctx *x, const decomp_cfg *c, const dmap_loaded *m, const decomp_file *df,
+                            MPI_Comm comm, cio_schema **out, cio_err *e)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
-    for (int k = nblobs_made; k < m->ndecomps; k++, nblobs_made++)
-        if (e3sm_blob_init(&blobs[k], &m->part[k], &m->desc[k], c->decomp, comm, e) != 0) {
-            nblobs_made++;
+    for (int k = x->nblobs; k < m->ndecomps; k++, x->nblobs++)
+        if (e3sm_blob_init(&x->blobs[k], &m->part[k], &m->desc[k], c->decomp, comm, e) != 0) {
+            x->nblobs++;
             return -1;
         }
-    builder b = {.c = c, .m = m, .comm = comm, .rank = rank, .last = -1, .last_k = -1, .blob = blobs};
+    builder b = {.x = x, .c = c, .m = m, .comm = comm, .rank = rank, .last = -1, .last_k = -1, .blob = x->blobs};
     b.s = cio_schema_new(c->file);
     *out = build(&b, df);
     return 0;

@@ -3,7 +3,7 @@
  * count, through every driver; or generate maps (--make_decomp); or run
  * pioperf's experiment from its namelist (--pioperf pioperf.nl). */
 #include "config.h"
-#include "decomp.h"
+#include "decomp_ctx.h"
 #include "app/kernel.h"
 #include "app/outputs.h"
 
@@ -85,6 +85,7 @@ typedef struct decomp_kernel {
     cio_schema *s[2];
     char path[2][4200];
     run_info ri;
+    decomp_ctx x;               /* what the schemas and the dry run keep */
 } decomp_kernel;
 
 /* What its parameters alone ask (kernel_facts.h): pioperf creates PnetCDF
@@ -113,8 +114,7 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
         /* the namelist is the experiment: what it sets, or what pioperf does not do, is refused, not ignored */
         static const char *const owned[] = {"decomp", "nvars", "varsize", "records", "driver", "format", NULL};
         for (int i = 0; owned[i]; i++)
-            if (cio_param_isset(a->params, owned[i]) &&
-                strncmp(cio_param_origin(a->params, owned[i]), "<built-in", 9) != 0)
+            if (cio_params_is_set(a->params, owned[i]))
                 cio_die_all(a->comm, "%s: %s: --pioperf runs the namelist's experiment, which sets it (decompfile, "
                                      "nvars, varsize, nframes, pio_typenames); drop %s",
                             cio_param_origin(a->params, owned[i]), owned[i], owned[i]);
@@ -137,7 +137,17 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
     return CIO_FMT_NONE;     /* decomp_asks' */
 }
 
-static int decomp_preamble(cio_app *a, void *ctx, int nprocs) { return decomp_dry_run_open(a, &((decomp_kernel *)ctx)->c, nprocs); }
+static int decomp_preamble(cio_app *a, void *ctx, int nprocs)
+{
+    decomp_kernel *k = ctx;
+    (void)a;
+    return decomp_dry_run_open(&k->x, &k->c, nprocs);
+}
+
+static void decomp_plan(void *ctx, cio_engine *e, int rank, int nprocs)
+{
+    decomp_plan_rank(&((decomp_kernel *)ctx)->x, e, rank, nprocs);
+}
 
 /* The map, this rank's share (collective), the folder, the file's layout. */
 static void decomp_prepare(cio_app *a, void *ctx)
@@ -172,7 +182,7 @@ static void decomp_prepare(cio_app *a, void *ctx)
                     "hold: use cdf5 or nc4", cio_param_origin(a->params, "format"), cio_format_name(fmt));
     if (a->rank == 0) cio_mkdir_p(k->c.outdir, &e);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
-    decomp_rundate_set(a->comm);
+    decomp_rundate_set(&k->x, a->comm);
     k->nfiles = decomp_files(&k->c, k->m.ndecomps, k->files, &e);
     if (k->nfiles < 0) cio_die_all(a->comm, "%s", e.msg);
     for (int i = 0; i < k->nfiles; i++)
@@ -183,9 +193,9 @@ static void decomp_prepare(cio_app *a, void *ctx)
         snprintf(k->path[i], sizeof k->path[i], "%s/%s%s.nc%s", k->c.outdir, k->c.file, k->files[i].suffix,
                  k->c.blob && k->c.e3sm_case ? ".0000" : "");
         int rc = 0;
-        if (!k->c.blob) k->s[i] = decomp_schema(&k->c, &k->m, &k->files[i], a->comm, a->rank);
-        else if (k->c.e3sm_case) rc = decomp_e3sm_blob_schema(&k->c, &k->m, &k->files[i], a->comm, &k->s[i], &e);
-        else rc = decomp_blob_schema(&k->c, &k->m, a->comm, &k->s[i], &e);
+        if (!k->c.blob) k->s[i] = decomp_schema(&k->x, &k->c, &k->m, &k->files[i], a->comm, a->rank);
+        else if (k->c.e3sm_case) rc = decomp_e3sm_blob_schema(&k->x, &k->c, &k->m, &k->files[i], a->comm, &k->s[i], &e);
+        else rc = decomp_blob_schema(&k->x, &k->c, &k->m, a->comm, &k->s[i], &e);
         if (rc != 0) cio_die_all(a->comm, "%s", e.msg);
         if (k->c.e3sm_case && a->rank == 0 && !cio_param_bool(a->params, "quiet")) {
             printf("  %s: E3SM-IO case file, %lld record%s of %s; variables per decomposition:", k->path[i],
@@ -218,12 +228,12 @@ static void decomp_cleanup(cio_app *a, void *ctx)
 {
     decomp_kernel *k = ctx;
     (void)a;
-    decomp_dry_run_close();
+    decomp_dry_run_close(&k->x);
     for (int i = 0; i < k->nfiles; i++) cio_schema_free(k->s[i]);
     k->nfiles = 0;
-    decomp_blob_free();
-    decomp_e3sm_blob_free();
-    decomp_holes_free();
+    decomp_blob_free(&k->x);
+    decomp_e3sm_blob_free(&k->x);
+    decomp_holes_free(&k->x);
     dmap_loaded_free(&k->m);
 }
 
@@ -240,7 +250,7 @@ static const cio_kernel decomp_kernel_desc = {
     .builtin_name = decomp_builtin_name,
     .builtin_text = decomp_builtin_text,
     .setup = decomp_setup,
-    .plan_rank = decomp_plan_rank,
+    .plan_rank = decomp_plan,
     .dry_run_preamble = decomp_preamble,
     .prepare = decomp_prepare,
     .list_outputs = decomp_list_outputs,

@@ -9,7 +9,7 @@
  * print the RESULT read line when asked (SCORPIO's pioperf always does; PIO2
  * builds it without DOREAD). */
 #include "config.h"
-#include "decomp.h"
+#include "decomp_ctx.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -336,16 +336,15 @@ static void *combo_cfg(cio_app *a, const combo *k, cio_engine_cfg *cfg)
 /* pioperf's timed region after the set-up: barrier, rundate (from the second
  * file on), the writes of every frame and variable, close, barrier.  Returns
  * this rank's seconds. */
-static double timed_frames(cio_app *a, const decomp_cfg *c, cio_file *f, const cio_schema *s)
+static double timed_frames(cio_app *a, decomp_ctx *dc, const decomp_cfg *c, cio_file *f, const cio_schema *s)
 {
     int rd = cio_schema_find_var(s, "rundate");
     MPI_Barrier(a->comm);
     double t0 = MPI_Wtime();
-    static int firstpass = 1;   /* pioperf's `logical, save :: firstpass`: over the whole run */
-    if (firstpass) firstpass = 0;
-    else {
+    /* pioperf's `logical, save :: firstpass`: over the whole run */
+    if (dc->pioperf_files++ > 0) {
         if (a->rank == 0) printf(" Writing rundate to file %s\n", c->decomp);
-        decomp_rundate_set(a->comm);
+        decomp_rundate_set(dc, a->comm);
         cio_write(f, rd, 0);
         cio_flush(f);   /* pio_put_var completes before the frames (and see decomp_write) */
     }
@@ -390,7 +389,8 @@ static void read_back(cio_app *a, cio_engine *eng, const combo *k, const decomp_
 }
 
 /* One write + read-back; returns mismatches. */
-static int64_t run_one(cio_app *a, const decomp_cfg *c, dmap_loaded *m, const combo *k, int64_t gmaplen, result *x)
+static int64_t run_one(cio_app *a, decomp_ctx *dc, const decomp_cfg *c, dmap_loaded *m, const combo *k, int64_t gmaplen,
+                       result *x)
 {
     cio_engine_cfg cfg;
     void *conf = combo_cfg(a, k, &cfg);
@@ -410,11 +410,11 @@ static int64_t run_one(cio_app *a, const decomp_cfg *c, dmap_loaded *m, const co
     MPI_Barrier(a->comm);
     double ts0 = MPI_Wtime();
     decomp_resolve_fill(&c1, m, a->ecfg.data, cfg.agg.io_tasks > 0, a->comm);
-    cio_schema *s = decomp_schema(&c1, m, &df[0], a->comm, a->rank);
+    cio_schema *s = decomp_schema(dc, &c1, m, &df[0], a->comm, a->rank);
     double setup = MPI_Wtime() - ts0;
     cio_engine_event(eng);
     cio_file *f = cio_create(eng, path, s, a->comm);
-    double wall = timed_frames(a, c, f, s) + setup, wmax;
+    double wall = timed_frames(a, dc, c, f, s) + setup, wmax;
     MPI_Reduce(&wall, &wmax, 1, MPI_DOUBLE, MPI_MAX, 0, a->comm);
     double mult = c->type == CIO_DOUBLE ? 2 : 1;
     double mib = mult * (double)c->nvars * (double)c->records * (double)gmaplen * 4.0 / 1048576.0;
@@ -432,7 +432,7 @@ static int64_t run_one(cio_app *a, const decomp_cfg *c, dmap_loaded *m, const co
     }
     cio_schema_free(s);
     cio_engine_free(eng);
-    decomp_holes_free();
+    decomp_holes_free(dc);
     cio_free(conf);
     return x->mismatches;
 }
@@ -467,8 +467,8 @@ typedef struct results {
 
 /* One map (decomposition x varsize x nvars): every iotype, rearranger and I/O
  * task count.  Returns the mismatches. */
-static int64_t run_map(cio_app *a, decomp_cfg *c, const nl *o, const combo *types, const int *rearr, const int *ntl,
-                       int nnt, results *rs)
+static int64_t run_map(cio_app *a, decomp_ctx *dc, decomp_cfg *c, const nl *o, const combo *types, const int *rearr,
+                       const int *ntl, int nnt, results *rs)
 {
     cio_err e = {0};
     dmap_loaded m;
@@ -490,7 +490,7 @@ static int64_t run_map(cio_app *a, decomp_cfg *c, const nl *o, const combo *type
                     rs->cap = rs->cap ? 2 * rs->cap : 16;
                     rs->res = cio_realloc(rs->res, (size_t)rs->cap * sizeof *rs->res);
                 }
-                bad += run_one(a, c, &m, &k, gmaplen, &rs->res[rs->n++]);
+                bad += run_one(a, dc, c, &m, &k, gmaplen, &rs->res[rs->n++]);
             }
     }
     dmap_loaded_free(&m);
@@ -523,8 +523,7 @@ int decomp_pioperf(cio_app *a, const char *nl_path)
     c.rundate = 1;   /* pio_typenames pick the drivers, never adios2 */
     c.gatts = 0;     /* pioperf's files have no global attributes */
     /* PIO sorts each task's map */
-    if (!cio_param_isset(a->params, "sorted") || !strncmp(cio_param_origin(a->params, "sorted"), "<built-in", 9))
-        c.sorted = 1;
+    if (!cio_params_is_set(a->params, "sorted")) c.sorted = 1;
     if (a->rank == 0) cio_mkdir_p(c.outdir, &e);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
     if (a->rank == 0 && !cio_param_bool(a->params, "quiet"))
@@ -533,6 +532,7 @@ int decomp_pioperf(cio_app *a, const char *nl_path)
                "the suite's window, the first create to the last close\n");
     int64_t bad = 0;
     results rs = {0};
+    decomp_ctx dc = {0};
     for (int d = 0; d < o.ndecomp; d++)
         for (int vs = 0; vs < 12; vs++)
             for (int nv = 0; nv < 12 && o.varsize[vs] > 0; nv++) {
@@ -542,7 +542,7 @@ int decomp_pioperf(cio_app *a, const char *nl_path)
                            : cio_strcaseeq(c.decomp, "ROUNDROBIN") ? DECOMP_ROUNDROBIN : DECOMP_FILE;
                 c.varsize = o.varsize[vs];
                 c.nvars = o.nvars[nv];
-                bad += run_map(a, &c, &o, types, rearr, ntl, nnt, &rs);
+                bad += run_map(a, &dc, &c, &o, types, rearr, ntl, nnt, &rs);
             }
     if (a->rank == 0) printf("  complete\n");
     const char *jp = cio_param_str(a->params, "json");

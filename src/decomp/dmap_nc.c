@@ -36,17 +36,23 @@ typedef struct nc_state {
     int64_t max_maplen;
 } nc_state;
 
-static const dmap_nclib *L;     /* the library of the file being read (one file open at a time) */
+/* The library reading f (its state's). */
+static const dmap_nclib *lib_of(const dmap_file *f) { return ((const nc_state *)f->impl)->lib; }
 
 static int nerr(dmap_file *f, const char *what, int rc, cio_err *e)
 {
-    return cio_seterr(e, "%s: %s: %s", f->path, what, L->strerror(rc));
+    return cio_seterr(e, "%s: %s: %s", f->path, what, lib_of(f)->strerror(rc));
 }
 
-static int has_dim(int ncid, const char *name) { int id; return L->inq_dimid(ncid, name, &id) == 0; }
+static int has_dim(const dmap_file *f, int ncid, const char *name)
+{
+    int id;
+    return lib_of(f)->inq_dimid(ncid, name, &id) == 0;
+}
 
 static int dim_len(dmap_file *f, int ncid, const char *name, int64_t *len, cio_err *e)
 {
+    const dmap_nclib *L = lib_of(f);
     int id;
     long long l;
     if (L->inq_dimid(ncid, name, &id) != 0)
@@ -60,6 +66,7 @@ static int dim_len(dmap_file *f, int ncid, const char *name, int64_t *len, cio_e
 /* An integer attribute's values (at most max); *n its length. */
 static int int_att(dmap_file *f, int ncid, int varid, const char *name, int64_t *vals, int max, int *n, cio_err *e)
 {
+    const dmap_nclib *L = lib_of(f);
     int t;
     long long len;
     if (L->inq_att(ncid, varid, name, &t, &len) != 0)
@@ -78,6 +85,7 @@ static int int_att(dmap_file *f, int ncid, int varid, const char *name, int64_t 
 
 static int text_att(dmap_file *f, int ncid, const char *name, char *buf, size_t cap, cio_err *e)
 {
+    const dmap_nclib *L = lib_of(f);
     int t;
     long long len;
     if (L->inq_att(ncid, DMAP_NC_GLOBAL, name, &t, &len) != 0)
@@ -93,6 +101,7 @@ static int text_att(dmap_file *f, int ncid, const char *name, char *buf, size_t 
 /* A variable of integer type over the named dimensions. */
 static int int_var(dmap_file *f, int ncid, const char *name, int ndims, const char *const *dims, int *varid, cio_err *e)
 {
+    const dmap_nclib *L = lib_of(f);
     int t = 0, nd = 0, dimids[CIO_MAX_DIMS];
     if (L->inq_varid(ncid, name, varid) != 0)
         return cio_seterr(e, "%s: variable %s is missing (%s format)", f->path, name, dmap_format_name(f->fmt));
@@ -117,6 +126,7 @@ static int int_var(dmap_file *f, int ncid, const char *name, int ndims, const ch
 static int get_ll(dmap_file *f, int ncid, int varid, const char *name, int row, int64_t start, int64_t n,
                   long long *v, cio_err *e)
 {
+    const dmap_nclib *L = lib_of(f);
     long long st[2] = {row, start}, ct[2] = {1, n};
     if (row < 0) st[0] = start, ct[0] = n;
     if (n == 0) return 0;
@@ -135,6 +145,7 @@ static int truncated(dmap_file *f, long long size, long long end, const char *sa
 
 static int pio_nc_header(dmap_file *f, nc_state *s, cio_err *e)
 {
+    const dmap_nclib *L = lib_of(f);
     int ncid = s->ncid, n;
     char buf[300];
     if (L->inq_att(ncid, DMAP_NC_GLOBAL, "PIO_library_version", NULL, NULL) != 0 &&
@@ -183,7 +194,6 @@ static int pio_nc_header(dmap_file *f, nc_state *s, cio_err *e)
 static int pio_nc_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_part *p, cio_err *e)
 {
     nc_state *s = f->impl;
-    L = s->lib;
     int64_t g = dmap_desc_elems(&f->desc[0]);
     long long *v = cio_malloc((size_t)(s->max_maplen ? s->max_maplen : 1) * sizeof(long long));
     int rc = 0;
@@ -251,7 +261,6 @@ static int scorpio_header(dmap_file *f, nc_state *s, cio_err *e)
 static int scorpio_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_part *p, cio_err *e)
 {
     nc_state *s = f->impl;
-    L = s->lib;
     int64_t g = dmap_desc_elems(&f->desc[0]);
     long long *v = cio_malloc((size_t)CHUNK * sizeof(long long));
     int rc = 0;
@@ -275,6 +284,7 @@ static int scorpio_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap
 
 static int e3sm_header(dmap_file *f, nc_state *s, cio_err *e)
 {
+    const dmap_nclib *L = lib_of(f);
     int ncid = s->ncid;
     int64_t K, P;
     if (dim_len(f, ncid, "num_decomp", &K, e) || dim_len(f, ncid, "decomp_nprocs", &P, e)) return -1;
@@ -349,7 +359,6 @@ static int e3sm_header(dmap_file *f, nc_state *s, cio_err *e)
 static int e3sm_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_part *p, cio_err *e)
 {
     nc_state *s = f->impl;
-    L = s->lib;
     const dmap_desc *d = &f->desc[k];
     int64_t g = dmap_desc_elems(d), row = d->dims[d->ndims - 1];
     long long *off = cio_malloc((size_t)CHUNK * sizeof(long long)), *len = cio_malloc((size_t)CHUNK * sizeof(long long));
@@ -409,7 +418,7 @@ int dmap_nc_open(dmap_file *f, int hdf5, cio_err *e)
                           hdf5 ? "netCDF-C" : "PnetCDF or netCDF-C", hdf5 ? "netcdf" : "pnetcdf");
     nc_state *s = cio_calloc(1, sizeof *s);
     s->ncid = -1;
-    s->lib = L = lib;
+    s->lib = lib;
     f->impl = s;
     f->close = nc_close;
     /* a truncated map reads as zeros or whatever the buffer held (indices that look
@@ -422,23 +431,23 @@ int dmap_nc_open(dmap_file *f, int hdf5, cio_err *e)
         s->ncid = -1;
         char why[256];
         cio_nc_open_diagnosis(f->path, why, sizeof why);
-        return cio_seterr(e, "%s: cannot open as %s: %s%s", f->path, hdf5 ? "netCDF-4" : "netCDF", L->strerror(rc), why);
+        return cio_seterr(e, "%s: cannot open as %s: %s%s", f->path, hdf5 ? "netCDF-4" : "netCDF", lib->strerror(rc), why);
     }
     long long end = !hdf5 && lib->data_end ? lib->data_end(s->ncid) : -1;
     if (end > 0 && size >= 0 && size < end)
         return cio_seterr(e, "%s: the file is %lld bytes, but its header places variable data up to byte %lld: "
                              "truncated?", f->path, size, end);
-    if (has_dim(s->ncid, "num_decomp")) {
+    if (has_dim(f, s->ncid, "num_decomp")) {
         f->fmt = DMAP_E3SM;
         f->read = e3sm_read;
         return e3sm_header(f, s, e);
     }
-    if (has_dim(s->ncid, "comm_sz")) {
+    if (has_dim(f, s->ncid, "comm_sz")) {
         f->fmt = DMAP_SCORPIO_NC;
         f->read = scorpio_read;
         return scorpio_header(f, s, e);
     }
-    if (has_dim(s->ncid, "map_element")) {
+    if (has_dim(f, s->ncid, "map_element")) {
         f->fmt = DMAP_PIO_NC;
         f->read = pio_nc_read;
         return pio_nc_header(f, s, e);

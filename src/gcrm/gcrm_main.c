@@ -268,6 +268,6 @@ int main(int argc, char **argv)
 {
     static gcrm_kernel k;
     cio_kernel desc = gcrm_kernel_desc;
-    desc.builtin_text = gcrm_builtin_zgrd_in;   /* generated (embed.sh): not a constant */
+    desc.builtin_text = gcrm_builtin_lookup("zgrd.in");   /* generated (src/embed.sh): not a constant */
     return cio_kernel_main(&desc, &k, argc, argv);
 }

@@ -136,12 +136,12 @@ int gcrm_settings_load(gcrm_settings *s, const cio_params *p, cio_err *e)
     return 0;
 }
 
-static int is_builtin_origin(const char *origin) { return strncmp(origin, "<built-in", 9) == 0; }
-
 char *gcrm_read_input(const cio_app *a, const char *key, char *name, size_t namelen, cio_err *e)
 {
     const char *path = cio_param_str(a->params, key), *origin = cio_param_origin(a->params, key);
-    if (is_builtin_origin(origin) || (strcmp(origin, "default") == 0 && is_builtin_origin(a->param_file))) {
+    cio_origin_kind kind = cio_param_origin_kind(a->params, key);
+    int builtin_params = cio_params_from_builtin(a->params);
+    if (kind == CIO_ORIGIN_BUILTIN || (kind == CIO_ORIGIN_DEFAULT && builtin_params)) {
         const char *text = gcrm_builtin_lookup(path);
         if (text) {
             snprintf(name, namelen, "<built-in %s>", path);
@@ -152,7 +152,7 @@ char *gcrm_read_input(const cio_app *a, const char *key, char *name, size_t name
     char alt[4096] = "";
     int where = 0;      /* 0 as given, 1 beside the parameter file, 2 on disk nowhere */
     if (a->rank == 0 && access(path, R_OK) != 0 && path[0] != '/') {
-        const char *slash = is_builtin_origin(a->param_file) ? NULL : strrchr(a->param_file, '/');
+        const char *slash = builtin_params ? NULL : strrchr(a->param_file, '/');
         if (slash) snprintf(alt, sizeof alt, "%.*s/%s", (int)(slash - a->param_file), a->param_file, path);
         where = slash && access(alt, R_OK) == 0 ? 1 : 2;
     }

@@ -21,10 +21,9 @@ nodist_src_gcrm_libgcrm_a_SOURCES = src/gcrm/gcrm_builtin.c
 
 # The default run's inputs compiled in, so gcrm_io runs from an empty directory.
 GCRM_BUILTIN_INPUTS = $(srcdir)/inputs/zgrd.in $(srcdir)/inputs/ZGrd.desc $(srcdir)/inputs/ZGrd.LZ.fcfg.nophys
-src/gcrm/gcrm_builtin.c: $(GCRM_BUILTIN_INPUTS) $(srcdir)/src/gcrm/embed.sh
-	$(AM_V_GEN)$(MKDIR_P) src/gcrm && $(SHELL) $(srcdir)/src/gcrm/embed.sh $(GCRM_BUILTIN_INPUTS) >$@-t && mv -f $@-t $@
+src/gcrm/gcrm_builtin.c: $(GCRM_BUILTIN_INPUTS) $(srcdir)/src/embed.sh
+	$(AM_V_GEN)$(MKDIR_P) src/gcrm && $(SHELL) $(srcdir)/src/embed.sh gcrm_builtin $(GCRM_BUILTIN_INPUTS) >$@-t && mv -f $@-t $@
 CLEANFILES += src/gcrm/gcrm_builtin.c
-EXTRA_DIST += src/gcrm/embed.sh
 
 bin_PROGRAMS += src/gcrm/gcrm_io
 src_gcrm_gcrm_io_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/gcrm

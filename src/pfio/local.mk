@@ -21,6 +21,8 @@ EXTRA_DIST += inputs/pfio.in inputs/pfio.in.c720 inputs/pfio.in.overlap
 
 # the wiki's tables at a size that fits (scripts/bench-pfio --help)
 dist_bin_SCRIPTS += scripts/bench-pfio
+# pfio_io beside a user's build of MAPL's pfio_MAPL_demo.x (doc/pfio.md)
+dist_bin_SCRIPTS += scripts/peer-pfio
 dist_doc_DATA += doc/pfio.md
 RUN_INPUTS += inputs/sweep.pfio.toml
 climioinputs_DATA += inputs/sweep.pfio.toml

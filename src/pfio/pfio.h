@@ -61,6 +61,8 @@ typedef struct pf_opts {
     pf_compute_kind compute_kind;
     const char *output_dir, *file_prefix, *file_ext;
     int quiet, writer_log;
+    int time_values;            /* write the time coordinate (pfio_MAPL_demo does not) */
+    int front_concat;           /* multigroup frontends pack with MAPL's copies (front_packing mapl) */
     double poll_us;             /* sleep between tests while waiting (0: blocking MPI calls) */
     int transfer;               /* single servers: 0 auto, 1 RMA windows, 2 messages */
     cio_data_kind data;         /* --data: the pattern or model-like fields */

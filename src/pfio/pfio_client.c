@@ -5,8 +5,8 @@
  * ends the write phase (CollectiveStageDone), and after each step it waits for
  * its sends (post_wait) unless it is a fast client, which copies its data and
  * waits only when it next uses the server.  With several servers the client
- * chooses one per file as MAPL's set_optimal_server does (optimal.c), so a
- * file never has writers on two servers.  Everything between the end of the computation and its next start
+ * takes, for each file, the server MAPL's set_optimal_server chooses at the
+ * file's first step (optimal.c), so a file never has writers on two servers.  Everything between the end of the computation and its next start
  * is time blocked in output. */
 #include "config.h"
 #include "pfio_serve.h"
@@ -220,12 +220,15 @@ static void output_step(client *cl, int n, pf_server_choice *choice, FILE *log)
     int file = (n - 1) / o->num_time_records, record = (n - 1) % o->num_time_records;
     int phase = (n - 1) / o->done_every;
     if (cl->ns) {
-        /* set_optimal_server(nwriting) at the first record of each file, with
-         * nwriting the collections starting a file.  (pfio_MAPL_demo calls it
-         * every step, which with several servers spreads one file's records
-         * over servers that may write it at once; a file keeps one server
-         * here.)  Then wait() for what we sent that server. */
-        if (record == 0) cl->cur = pf_choice_next(choice, o->ncollections, cl->ns > 1 ? log : NULL);
+        /* set_optimal_server(nwriting) every step, as pfio_MAPL_demo calls it,
+         * with nwriting the collections written; but its choice is followed
+         * only at the first record of a file, so a file keeps one server.
+         * (The demo follows it every step while it sends the Done that writes
+         * a phase only to the last server chosen: with several servers, a
+         * record staged on another one is never written.)  Then wait() for
+         * what we sent that server. */
+        int chosen = pf_choice_next(choice, o->ncollections, record == 0 && cl->ns > 1 ? log : NULL);
+        if (record == 0) cl->cur = chosen;
         conn *k = &cl->k[cl->cur];
         conn_wait(k);
         if (record == 0)

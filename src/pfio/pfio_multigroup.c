@@ -51,7 +51,8 @@ static pf_pack *receive_packs(pf_serve *sv, front *f, const int *ids, int nc)
                 if (ids[k] == e->st.collection_id && keep(f, e)) pf_pack_count(&pk[k], &e->st, e->bytes);
         }
     for (int k = 0; k < nc; k++) {
-        pf_pack_alloc(&pk[k]);
+        if (c->o.front_concat) pf_pack_alloc_head(&pk[k]);
+        else pf_pack_alloc(&pk[k]);
         pf_backlog_add(c, pf_pack_size(&pk[k]));
     }
     for (int i = 0; i < sv->nthreads; i++)
@@ -62,7 +63,10 @@ static pf_pack *receive_packs(pf_serve *sv, front *f, const int *ids, int nc)
             pf_prof_start(&c->prof, tname);
             pf_serve_wait(c, e);
             for (int k = 0; k < nc; k++)
-                if (ids[k] == e->st.collection_id && keep(f, e)) pf_pack_add(&pk[k], &e->st, e->data, e->bytes);
+                if (ids[k] == e->st.collection_id && keep(f, e)) {
+                    if (c->o.front_concat) pf_pack_concat(&pk[k], &e->st, e->data, e->bytes);
+                    else pf_pack_add(&pk[k], &e->st, e->data, e->bytes);
+                }
             /* the block now lives in the pack */
             pf_backlog_add(c, -e->bytes);
             cio_free(e->data);
@@ -125,6 +129,7 @@ static void forward_pack(pf_serve *sv, front *f, int id, int phase_no, pf_pack *
     tb = MPI_Wtime();
     finish_send(f, writer);         /* the previous pack to this writer */
     *idle += MPI_Wtime() - tb;
+    if (c->o.front_concat) pf_pack_serialize(pk);
     f->buf[writer] = pk->buf;
     f->buf_bytes[writer] = pf_pack_size(pk);
     int64_t len = f->buf_bytes[writer];
@@ -393,6 +398,16 @@ static void writer_log(pf_ctx *c, const pf_server_layout *S, double seconds, int
     fflush(stdout);
 }
 
+/* MAPL's writer copies the blocks out of each buffer before placing them
+ * (ForwardDataAndMessage%deserialize): the pack, copied */
+static char *deserialize(char *pack, int64_t len)
+{
+    char *copy = cio_malloc((size_t)len);
+    memcpy(copy, pack, (size_t)len);
+    cio_free(pack);
+    return copy;
+}
+
 void pf_writer_run(pf_ctx *c)
 {
     const pf_server_layout *S = &c->L.server[c->server];
@@ -436,6 +451,7 @@ void pf_writer_run(pf_ctx *c)
         /* assemble a global array per request */
         assembly as = {c, NULL, 0};
         for (int i = 0; i < S->nfront; i++) {
+            if (c->o.front_concat) packs[i] = deserialize(packs[i], lens[i]);
             pf_pack_each(packs[i], lens[i], place, &as);
             cio_free(packs[i]);
             pf_backlog_add(c, -lens[i]);

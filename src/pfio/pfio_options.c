@@ -78,6 +78,15 @@ const cio_param_spec pf_params[] = {
      "single servers: blocks to the writer by RMA windows (PFIO's way) or messages; auto: messages only where "
      "Open MPI 4.1 could mix up two servers' windows (several single servers on one node)", "auto|rma|messages", 0,
      0, 0},
+    {"front_packing", CIO_P_CHOICE, "mapl",
+     "multigroup: how a frontend rank packs its blocks for the writer: mapl (as MAPL's ForwardDataAndMessage: "
+     "every block appended by array concatenation, which copies the pack so far twice, then serialized by two "
+     "more copies, and copied once more by the writer) or once (every block copied once into a pack sized "
+     "beforehand)", "mapl|once", 0, 0, 0},
+    {"time_values", CIO_P_BOOL, "true",
+     "write the time coordinate with each record, as MAPL's HISTORY does; false: leave it unwritten, as "
+     "pfio_MAPL_demo does (its files then match the demo's byte for byte in size, but no client can decode their "
+     "times)", 0, 0, 0, 0},
     {"writer_log", CIO_P_BOOL, "true", "multigroup writers print PFIO's 'Writing time ...' line per collection written, as MAPL's do", 0, 0, 0, 0},
     /* the common options with this kernel's defaults: one process writes a file, serially, as MAPL does */
     {"iotype", CIO_P_CHOICE, "blocking_independent", "I/O mode of the writers (each file has one writer)",
@@ -390,6 +399,8 @@ static int parse_model(pf_opts *o, cio_params *p, cio_err *e)
     o->file_ext = ".nc4";
     o->quiet = cio_param_bool(p, "quiet");
     o->writer_log = cio_param_bool(p, "writer_log") && !o->quiet;
+    o->time_values = cio_param_bool(p, "time_values");
+    o->front_concat = !strcmp(cio_param_str(p, "front_packing"), "mapl");
     o->poll_us = cio_param_double(p, "server_poll_us");
     const char *tr = cio_param_str(p, "mpiserver_transfer");
     o->transfer = !strcmp(tr, "rma") ? 1 : !strcmp(tr, "messages") ? 2 : 0;

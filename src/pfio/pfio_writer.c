@@ -82,8 +82,41 @@ static void att_typed(cio_schema *s, int v, const char *name, cio_type t, int n,
     }
 }
 
+static int cmp_att(const void *a, const void *b)
+{
+    return strcmp(((const cio_att *)a)->name, ((const cio_att *)b)->name);
+}
+
+/* Every variable's attributes and the global ones in byte order of their
+ * names, as PFIO's StringAttributeMap (a gFTL map) hands them to netCDF. */
+static void sort_atts(cio_schema *s)
+{
+    for (int v = 0; v < s->nvars; v++) qsort(s->vars[v].atts, (size_t)s->vars[v].natts, sizeof(cio_att), cmp_att);
+    qsort(s->gatts, (size_t)s->ngatts, sizeof(cio_att), cmp_att);
+}
+
+/* One of the collection's fields, with the demo's attributes (add_fvar). */
+static void add_field(cio_schema *s, const pf_collection *coll, const pf_varspec *vs, int file)
+{
+    const double one = 1.0, zero = 0.0, undef = 1.0e15, range[2] = {-1.0e15, 1.0e15}, vmin = -1.0e15, vmax = 1.0e15;
+    const char *d3[] = {"time", "lev", "lat", "lon"}, *d2[] = {"time", "lat", "lon"};
+    int id = cio_schema_var(s, vs->name, coll->type, vs->is3d ? 4 : 3, vs->is3d ? d3 : d2);
+    cio_schema_att_text(s, id, "units", pf_var_units(vs->name));
+    cio_schema_att_text(s, id, "long_name", vs->name);
+    att_typed(s, id, "scale_factor", coll->type, 1, &one);
+    att_typed(s, id, "add_offset", coll->type, 1, &zero);
+    att_typed(s, id, "missing_value", coll->type, 1, &undef);
+    att_typed(s, id, "_FillValue", coll->type, 1, &undef);
+    att_typed(s, id, "valid_range", coll->type, 2, range);
+    att_typed(s, id, "vmin", coll->type, 1, &vmin);
+    att_typed(s, id, "vmax", coll->type, 1, &vmax);
+    int64_t shape[2][3] = {{coll->jm, coll->im, 0}, {coll->km, coll->jm, coll->im}};
+    whole(s, id, vs->is3d ? 3 : 2, shape[vs->is3d]);
+    s->vars[id].pattern_key = pf_pattern_key(coll->id, vs->name, file);
+}
+
 /* The file's layout, as pfio_MAPL_demo defines it. */
-static cio_schema *build_schema(const pf_collection *coll, int file, int64_t first_record)
+static cio_schema *build_schema(const pf_collection *coll, int file, int64_t first_record, int time_values)
 {
     char name[64];
     snprintf(name, sizeof name, "collection_%d", coll->id);
@@ -91,10 +124,14 @@ static cio_schema *build_schema(const pf_collection *coll, int file, int64_t fir
     s->records_shared = 1;      /* several writers add the records of one file, each with its own engine */
     int any3d = 0;
     for (int v = 0; v < coll->nvars; v++) any3d |= coll->vars[v].is3d;
-    cio_schema_dim(s, "time", CIO_UNLIMITED);
-    if (any3d) cio_schema_dim(s, "lev", coll->km);
+    /* PFIO's FileMetadata keeps dimensions and attributes in maps ordered by
+     * name, and its formatter defines them in that order (variables keep the
+     * order they were added in): the dimensions are defined sorted here, and
+     * sort_atts() orders the attributes at the end */
     cio_schema_dim(s, "lat", coll->jm);
+    if (any3d) cio_schema_dim(s, "lev", coll->km);
     cio_schema_dim(s, "lon", coll->im);
+    cio_schema_dim(s, "time", CIO_UNLIMITED);
     const char *d_lon[] = {"lon"}, *d_lat[] = {"lat"}, *d_lev[] = {"lev"}, *d_time[] = {"time"};
     int vlon = cio_schema_var(s, "lon", CIO_FLOAT, 1, d_lon);
     cio_schema_att_text(s, vlon, "long_name", "Longitude");
@@ -113,7 +150,8 @@ static cio_schema *build_schema(const pf_collection *coll, int file, int64_t fir
     }
     /* pfio_MAPL_demo defines time and never writes it, which leaves fill values
      * that no client can decode as times; MAPL's HISTORY writes them, and so
-     * does pfio_io (one value a record, with the record's data) */
+     * does pfio_io (one value a record, with the record's data) unless
+     * time_values is false */
     int vtime = cio_schema_var(s, "time", CIO_FLOAT, 1, d_time);
     cio_schema_att_text(s, vtime, "long_name", "time");
     cio_schema_att_text(s, vtime, "units", "minutes since 2010-01-03 00:00:00");
@@ -122,8 +160,10 @@ static cio_schema *build_schema(const pf_collection *coll, int file, int64_t fir
     cio_schema_att(s, vtime, "begin_date", CIO_INT, 1, &bd);
     cio_schema_att(s, vtime, "begin_time", CIO_INT, 1, &bt);
     int64_t scalar[1] = {0};
-    whole(s, vtime, 0, scalar);
-    cio_schema_set_fill(s, vtime, fill_time, (void *)(intptr_t)first_record);
+    if (time_values) {
+        whole(s, vtime, 0, scalar);
+        cio_schema_set_fill(s, vtime, fill_time, (void *)(intptr_t)first_record);
+    }
     int64_t sh_lon[1] = {coll->im}, sh_lat[1] = {coll->jm}, sh_lev[1] = {coll->km};
     whole(s, vlon, 1, sh_lon);
     whole(s, vlat, 1, sh_lat);
@@ -133,28 +173,12 @@ static cio_schema *build_schema(const pf_collection *coll, int file, int64_t fir
         whole(s, vlev, 1, sh_lev);
         cio_schema_set_fill(s, vlev, fill_coord, NULL);
     }
-    const double one = 1.0, zero = 0.0, undef = 1.0e15, range[2] = {-1.0e15, 1.0e15}, vmin = -1.0e15, vmax = 1.0e15;
-    for (int v = 0; v < coll->nvars; v++) {
-        const pf_varspec *vs = &coll->vars[v];
-        const char *d3[] = {"time", "lev", "lat", "lon"}, *d2[] = {"time", "lat", "lon"};
-        int id = cio_schema_var(s, vs->name, coll->type, vs->is3d ? 4 : 3, vs->is3d ? d3 : d2);
-        cio_schema_att_text(s, id, "units", pf_var_units(vs->name));
-        cio_schema_att_text(s, id, "long_name", vs->name);
-        att_typed(s, id, "scale_factor", coll->type, 1, &one);
-        att_typed(s, id, "add_offset", coll->type, 1, &zero);
-        att_typed(s, id, "missing_value", coll->type, 1, &undef);
-        att_typed(s, id, "_FillValue", coll->type, 1, &undef);
-        att_typed(s, id, "valid_range", coll->type, 2, range);
-        att_typed(s, id, "vmin", coll->type, 1, &vmin);
-        att_typed(s, id, "vmax", coll->type, 1, &vmax);
-        int64_t shape[2][3] = {{coll->jm, coll->im, 0}, {coll->km, coll->jm, coll->im}};
-        whole(s, id, vs->is3d ? 3 : 2, shape[vs->is3d]);
-        s->vars[id].pattern_key = pf_pattern_key(coll->id, vs->name, file);
-    }
+    for (int v = 0; v < coll->nvars; v++) add_field(s, coll, &coll->vars[v], file);
     cio_schema_att_text(s, -1, "Convention", "COARDS");
     cio_schema_att_text(s, -1, "Source", "GMAO");
     cio_schema_att_text(s, -1, "Title", "Sample code to test PFIO");
     cio_schema_att_text(s, -1, "HISTORY", "File written by climio pfio_io (after PFIO's pfio_MAPL_demo)");
+    sort_atts(s);
     return s;
 }
 
@@ -168,7 +192,7 @@ static int cmp_wreq(const void *a, const void *b)
 
 void pf_create_file(pf_ctx *c, const pf_collection *coll, int file, const char *path)
 {
-    cio_schema *s = build_schema(coll, file, (int64_t)file * c->o.num_time_records);
+    cio_schema *s = build_schema(coll, file, (int64_t)file * c->o.num_time_records, c->o.time_values);
     cio_file *f = cio_create(c->app->engine, path, s, MPI_COMM_SELF);
     for (int v = 0; v < s->nvars; v++)
         if (!s->vars[v].is_record && s->vars[v].decomp) cio_write(f, v, 0);
@@ -192,7 +216,7 @@ static int64_t write_files(pf_ctx *c, const pf_collection *coll, pf_wreq *reqs, 
                     reqs[i].st->collection_id, reqs[i].st->var, coll->id);
         double t0 = MPI_Wtime();
         if (c->write_first < 0) c->write_first = cio_stats_now(&c->app->stats);
-        cio_schema *s = build_schema(coll, file, (int64_t)file * c->o.num_time_records);
+        cio_schema *s = build_schema(coll, file, (int64_t)file * c->o.num_time_records, c->o.time_values);
         const char *path = reqs[i].st->file_name;
         cio_file *f = create ? cio_create(e, path, s, MPI_COMM_SELF) : cio_open(e, path, s, MPI_COMM_SELF);
         if (create)
@@ -205,7 +229,7 @@ static int64_t write_files(pf_ctx *c, const pf_collection *coll, pf_wreq *reqs, 
             int vid = cio_schema_find_var(s, coll->vars[st->var].name);
             cio_write_buf(f, vid, st->record, reqs[k].data);
             bytes += pf_stage_global_elems(st) * (int64_t)cio_type_size(st->type);
-            if (st->record != last_record) {        /* the requests come sorted by record */
+            if (c->o.time_values && st->record != last_record) {        /* the requests come sorted by record */
                 cio_write(f, vtime, st->record);
                 last_record = st->record;
             }

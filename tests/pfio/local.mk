@@ -20,3 +20,8 @@ TESTS += tests/pfio/test_bench_pfio.sh
 EXTRA_DIST += tests/pfio/test_bench_pfio.sh
 TESTS += tests/pfio/test_pfio_chunking.sh
 EXTRA_DIST += tests/pfio/test_pfio_chunking.sh tests/pfio/chunks_match.py
+# beside MAPL's own PFIO (doc/pfio.md): the header its demo writes, the requests
+# it makes per rank, and scripts/peer-pfio's comparison against a stand-in
+TESTS += tests/pfio/test_pfio_mapl_header.sh tests/pfio/test_pfio_requests.sh tests/pfio/test_peer_pfio.sh
+EXTRA_DIST += tests/pfio/test_pfio_mapl_header.sh tests/pfio/mapl_demo_header.cdl tests/pfio/test_pfio_requests.sh \
+	tests/pfio/test_peer_pfio.sh

@@ -205,7 +205,9 @@ void cio_app_init_folder(cio_app *a, int *argc, char ***argv, const char *kernel
     }
     size_t len = 0;
     char *text = parameter_text(a, path, builtin_name, builtin_text, usage, &len);
-    if (cio_params_parse_text(a->params, text, len, a->param_file, &e) != 0) fail_all(a, &e);
+    int rc = path ? cio_params_parse_text(a->params, text, len, a->param_file, &e)
+                  : cio_params_parse_builtin(a->params, text, a->param_file, &e);
+    if (rc != 0) fail_all(a, &e);
     cio_free(text);
     if (cio_params_apply_cmdline(a->params, &e) != 0) fail_all(a, &e);
     cio_app_note_repeated_args(a);

@@ -12,7 +12,8 @@ typedef struct entry {
     const cio_param_spec *spec;
     char *value;          /* text, NULL when unset */
     char *origin;         /* "file:line", "command line", "default", ... */
-    int isset;            /* given explicitly */
+    unsigned char isset;  /* given explicitly */
+    unsigned char builtin; /* given by the program's built-in parameter text, not by the user */
     int line;             /* line in the file that set it, 0 otherwise */
     int64_t ival;
     double dval;
@@ -28,6 +29,7 @@ struct cio_params {
     cmdline_kv *cmd;
     int nbare;
     struct { int pos; char *key; char *expects; } *bare;   /* bare flags followed by a positional word */
+    int builtin_text;     /* the parameter text parsed is the program's built-in one */
 };
 
 static const char *ptype_name(const cio_param_spec *s)
@@ -387,6 +389,7 @@ static int parse_lines(cio_params *p, const char *text, const char *fname, const
         if (rc > 0) continue;
         if (store(en, value, where, origin ? 0 : lineno, where, e) != 0) return -1;
         en->isset = 1;
+        en->builtin = p->builtin_text && !origin;
     }
     return lineno;
 }
@@ -401,6 +404,12 @@ int cio_params_parse_text(cio_params *p, const char *text, size_t len, const cha
     return 0;
 }
 
+int cio_params_parse_builtin(cio_params *p, const char *text, const char *name, cio_err *e)
+{
+    p->builtin_text = 1;
+    return cio_params_parse_text(p, text, strlen(text), name, e);
+}
+
 int cio_params_parse_described(cio_params *p, const char *text, const char *origin, cio_err *e)
 {
     return parse_lines(p, text, NULL, origin, e) < 0 ? -1 : 0;
@@ -412,6 +421,7 @@ int cio_params_set(cio_params *p, const char *key, const char *value, const char
     if (!en) return unknown_key(p, key, origin, e);
     if (store(en, value, origin, 0, origin, e) != 0) return -1;
     en->isset = 1;
+    en->builtin = 0;
     return 0;
 }
 
@@ -495,6 +505,15 @@ int cio_params_apply_cmdline(cio_params *p, cio_err *e)
 int cio_param_known(const cio_params *p, const char *key) { return find(p, key) != NULL; }
 int cio_param_isset(const cio_params *p, const char *key) { return must_find(p, key)->isset; }
 int64_t cio_param_int(const cio_params *p, const char *key) { return must_find(p, key)->ival; }
+
+cio_origin_kind cio_param_origin_kind(const cio_params *p, const char *key)
+{
+    const entry *en = must_find(p, key);
+    return !en->isset ? CIO_ORIGIN_DEFAULT : en->builtin ? CIO_ORIGIN_BUILTIN : CIO_ORIGIN_USER;
+}
+
+int cio_params_is_set(const cio_params *p, const char *key) { return cio_param_origin_kind(p, key) == CIO_ORIGIN_USER; }
+int cio_params_from_builtin(const cio_params *p) { return p->builtin_text; }
 double cio_param_double(const cio_params *p, const char *key) { return must_find(p, key)->dval; }
 int cio_param_bool(const cio_params *p, const char *key) { return must_find(p, key)->ival != 0; }
 const char *cio_param_str(const cio_params *p, const char *key) { return must_find(p, key)->value; }

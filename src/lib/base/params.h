@@ -78,6 +78,11 @@ void cio_params_allow_unknown(cio_params *p, int allow);
  * e->msg = "fname:line: what was expected, what was found". */
 int cio_params_parse_text(cio_params *p, const char *text, size_t len, const char *fname, cio_err *e);
 
+/* Parse the program's own built-in parameter text (no parameter file was given),
+ * named `name` in origins and messages: as cio_params_parse_text, but its values
+ * are the program's, not the user's (cio_param_origin_kind). */
+int cio_params_parse_builtin(cio_params *p, const char *text, const char *name, cio_err *e);
+
 /* Parse 'key value' lines that describe the run from elsewhere than a parameter
  * file (a file's own attributes): each value's origin is `origin`, messages begin
  * with it, and a value overrides whatever set the key before.  0, or -1 with e->msg. */
@@ -106,6 +111,16 @@ double cio_param_double(const cio_params *p, const char *key);
 int cio_param_bool(const cio_params *p, const char *key);
 const char *cio_param_str(const cio_params *p, const char *key);  /* NULL if unset */
 const char *cio_param_origin(const cio_params *p, const char *key);
+
+/* Who gave a key its value: nobody (the table's default, or unset), the
+ * program's built-in parameter text, or the user (a parameter file, the command
+ * line, the environment, a file's own attributes). */
+typedef enum cio_origin_kind { CIO_ORIGIN_DEFAULT, CIO_ORIGIN_BUILTIN, CIO_ORIGIN_USER } cio_origin_kind;
+cio_origin_kind cio_param_origin_kind(const cio_params *p, const char *key);
+/* Did the user set the key?  (cio_param_origin_kind is CIO_ORIGIN_USER) */
+int cio_params_is_set(const cio_params *p, const char *key);
+/* Was the parameter text the program's built-in one (cio_params_parse_builtin)? */
+int cio_params_from_builtin(const cio_params *p);
 
 /* Walk the resolved configuration (for reports and JSON). */
 int cio_params_count(const cio_params *p);

@@ -234,6 +234,33 @@ void cio_decomp_add(cio_decomp *d, const int64_t *start, const int64_t *count)
     if (cio_add64(d->nelems, n, &d->nelems) != 0) cio_die_overflow("a decomposition's element count");
 }
 
+void cio_range_to_boxes(int nd, const int64_t *shape, int64_t a, int64_t b, cio_decomp *out)
+{
+    if (nd == 0) {
+        if (b > a) cio_decomp_add(out, NULL, NULL);
+        return;
+    }
+    int64_t stride[CIO_MAX_DIMS];
+    stride[nd - 1] = 1;
+    for (int d = nd - 2; d >= 0; d--) stride[d] = stride[d + 1] * shape[d + 1];
+    while (a < b) {
+        /* the outermost dimension d at which a starts a whole step that fits */
+        int d = 0;
+        while (d < nd - 1 && !(a % stride[d] == 0 && a + stride[d] <= b)) d++;
+        int64_t start[CIO_MAX_DIMS] = {0}, count[CIO_MAX_DIMS] = {0};
+        int64_t rem = a;
+        for (int k = 0; k < nd; k++) {
+            start[k] = rem / stride[k];
+            rem %= stride[k];
+        }
+        int64_t c = (b - a) / stride[d];
+        if (c > shape[d] - start[d]) c = shape[d] - start[d];
+        for (int k = 0; k < nd; k++) count[k] = k < d ? 1 : k == d ? c : shape[k];
+        cio_decomp_add(out, start, count);
+        a += c * stride[d];
+    }
+}
+
 void cio_decomp_commit(cio_decomp *d, MPI_Comm comm) { d->comm = comm; }
 
 void cio_decomp_release(cio_decomp *d)

@@ -111,6 +111,10 @@ int64_t cio_schema_fixed_bytes(const cio_schema *s);
 
 cio_decomp *cio_decomp_new(int ndims, const int64_t *shape);
 void cio_decomp_add(cio_decomp *d, const int64_t *start, const int64_t *count);
+/* Add the linear element range [a, b) of an array as boxes, in order; each box
+ * packed row-major continues the range exactly (the engine's aggregation: an I/O
+ * task's share; decomp_io: a replayed map's runs). */
+void cio_range_to_boxes(int ndims, const int64_t *shape, int64_t a, int64_t b, cio_decomp *out);
 /* Check the blocks lie inside the shape (fatal otherwise) and remember the
  * communicator over which the owners of the array do collective I/O. */
 void cio_decomp_commit(cio_decomp *d, MPI_Comm comm);

@@ -63,8 +63,4 @@ cio_decomp *cio_agg_plan_io_decomp(const cio_agg_plan *p);
  * Collective over the group's communicator.  Returns bytes this rank sent. */
 int64_t cio_agg_exchange(const cio_agg_plan *p, const void *compute_buf, void *io_buf, int to_io);
 
-/* Split the linear element range [a, b) of an array into boxes, in order; each
- * box packed row-major continues the range exactly. */
-void cio_range_to_boxes(int ndims, const int64_t *shape, int64_t a, int64_t b, cio_decomp *out);
-
 #endif

@@ -71,6 +71,41 @@ if have_driver pnetcdf; then
     fail "pattern parallel: mom_io made $gp puts of $gb bytes, FMS $((2 * 118)) of $((2 * (206088 - edges_bytes)))"
 fi
 
+# ---- which ranks write, under the suite's write counter (scripts/iocount), as
+# fms-sets.txt's rank column says FMS's did; the parallel pattern's puts reach
+# PnetCDF and MPI-IO on both io roots (mom_io's own MPI_File_* profiling layer
+# calls the PMPI_ names, which the counter counts too)
+if [ -z "$SANITIZER_FLAGS" ]; then
+  counted() {   # NAME NP ARGS...: mom_io under iocount, its reports in $TESTTMP/NAME/reports
+    name=$1 np=$2
+    shift 2
+    mkdir -p "$TESTTMP/$name"
+    (cd "$TESTTMP/$name" && timeout 300 "$PYTHON" "$top_srcdir/scripts/iocount" --keep reports --match ocean.nc \
+       -- $MPIEXEC -n "$np" "$io" "$tiny" --out out --quiet "$@" >out.txt 2>&1 </dev/null) ||
+      { cat "$TESTTMP/$name/out.txt"; fail "$name: mom_io under iocount"; }
+  }
+  ranks() {     # NAME LEVEL: "rank:calls" of the ranks that made calls at that level
+    cat "$TESTTMP/$1"/reports/iocount.*.txt | awk -v L="$2" '
+      { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+      v["level"] == L && v["calls"] > 0 && v["file"] ~ /ocean\.nc/ { c[v["rank"]] += v["calls"] }
+      END { for (r in c) print r ":" c[r] }' | sort -n | tr '\n' ' '
+  }
+  for lay in "2,2 1,2" "4,1 2,1"; do
+    set -- $lay
+    counted "w-$1-$2" 4 --layout "$1" --io_layout "$2"
+    want=$(awk -v l="$1" -v io="$2" '!/^#/ && $2 == l && $3 == io { printf "%s:%d ", $6, $10 - 1 }' "$sets")
+    [ "$(ranks "w-$1-$2" netcdf)" = "$want" ] ||
+      fail "layout $1 io_layout $2: ranks:puts at the netCDF level are '$(ranks "w-$1-$2" netcdf)', FMS's '$want'"
+  done
+  if have_driver pnetcdf; then
+    counted w-parallel 4 --pattern parallel --driver pnetcdf --layout 2,2 --io_layout 2,1
+    [ "$(ranks w-parallel pnetcdf)" = "0:118 1:118 " ] ||
+      fail "pattern parallel: ranks:puts at the PnetCDF level are '$(ranks w-parallel pnetcdf)', expected 0:118 1:118"
+    [ "$(ranks w-parallel mpiio | wc -w)" = 2 ] ||
+      fail "pattern parallel: MPI-IO writes seen on '$(ranks w-parallel mpiio)', expected both io roots"
+  fi
+fi
+
 # ---- the header of a member, attribute for attribute and in order
 d="$TESTTMP/4-2,2-2,1-40"
 "$NCDUMP" -h "$d/ocean.nc.0001" >"$TESTTMP/got.cdl"

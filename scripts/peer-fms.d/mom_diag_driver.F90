@@ -95,35 +95,27 @@ program mom_diag_driver
 
   ! MOM5's registrations (ocean_tracer.F90, ocean_velocity.F90, ocean_barotropic.F90,
   ! ocean_grids.F90): the same names, long names, units, ranges, standard names
-  id_temp = register_diag_field('ocean_model', 'temp', (/ax_xt, ax_yt, ax_st/), time, &
-       'Conservative temperature', 'deg_C', missing_value=missing, range=(/-10.0_dp, 500.0_dp/), &
-       standard_name='sea_water_conservative_temperature')
-  id_salt = register_diag_field('ocean_model', 'salt', (/ax_xt, ax_yt, ax_st/), time, &
-       'Practical Salinity', 'psu', missing_value=missing, range=(/-10.0_dp, 100.0_dp/), &
-       standard_name='sea_water_salinity')
-  id_u = register_diag_field('ocean_model', 'u', (/ax_xu, ax_yu, ax_st/), time, &
-       'i-current', 'm/sec', missing_value=missing, range=(/-10.0_dp, 10.0_dp/), &
-       standard_name='sea_water_x_velocity')
-  id_v = register_diag_field('ocean_model', 'v', (/ax_xu, ax_yu, ax_st/), time, &
-       'j-current', 'm/sec', missing_value=missing, range=(/-10.0_dp, 10.0_dp/), &
-       standard_name='sea_water_y_velocity')
-  id_age = register_diag_field('ocean_model', 'age_global', (/ax_xt, ax_yt, ax_st/), time, &
-       'Age (global)', 'yr', missing_value=missing, range=(/0.0_dp, 1.0e20_dp/), &
-       standard_name='sea_water_age_since_surface_contact')
-  id_eta = register_diag_field('ocean_model', 'eta_t', (/ax_xt, ax_yt/), time, &
-       'surface height on T cells [Boussinesq (volume conserving) model]', 'meter', &
-       missing_value=missing, range=(/-1.0e3_dp, 1.0e3_dp/))
-  id_sst = register_diag_field('ocean_model', 'surface_temp', (/ax_xt, ax_yt/), time, &
-       'Conservative temperature', 'deg_C', missing_value=missing, &
-       range=(/-10.0_dp, 500.0_dp/), standard_name='sea_surface_conservative_temperature')
-  id_lon_t = register_static_field('ocean_model', 'geolon_t', (/ax_xt, ax_yt/), &
-       'tracer longitude', 'degrees_E', range=(/-281.0_dp, 361.0_dp/))
-  id_lat_t = register_static_field('ocean_model', 'geolat_t', (/ax_xt, ax_yt/), &
-       'tracer latitude', 'degrees_N', range=(/-91.0_dp, 91.0_dp/))
-  id_lon_c = register_static_field('ocean_model', 'geolon_c', (/ax_xu, ax_yu/), &
-       'uv longitude', 'degrees_E', range=(/-281.0_dp, 361.0_dp/))
-  id_lat_c = register_static_field('ocean_model', 'geolat_c', (/ax_xu, ax_yu/), &
-       'uv latitude', 'degrees_N', range=(/-91.0_dp, 91.0_dp/))
+  id_temp = field('temp', (/ax_xt, ax_yt, ax_st/), 'Conservative temperature', 'deg_C', &
+       (/-10.0_dp, 500.0_dp/), 'sea_water_conservative_temperature')
+  id_salt = field('salt', (/ax_xt, ax_yt, ax_st/), 'Practical Salinity', 'psu', &
+       (/-10.0_dp, 100.0_dp/), 'sea_water_salinity')
+  id_u = field('u', (/ax_xu, ax_yu, ax_st/), 'i-current', 'm/sec', (/-10.0_dp, 10.0_dp/), 'sea_water_x_velocity')
+  id_v = field('v', (/ax_xu, ax_yu, ax_st/), 'j-current', 'm/sec', (/-10.0_dp, 10.0_dp/), 'sea_water_y_velocity')
+  id_age = field('age_global', (/ax_xt, ax_yt, ax_st/), 'Age (global)', 'yr', (/0.0_dp, 1.0e20_dp/), &
+       'sea_water_age_since_surface_contact')
+  id_eta = field('eta_t', (/ax_xt, ax_yt/), 'surface height on T cells [Boussinesq (volume conserving) model]', &
+       'meter', (/-1.0e3_dp, 1.0e3_dp/), '')
+  id_sst = field('surface_temp', (/ax_xt, ax_yt/), 'Conservative temperature', 'deg_C', (/-10.0_dp, 500.0_dp/), &
+       'sea_surface_conservative_temperature')
+  ! the static grid fields come without a missing value (diag_manager gives its default)
+  id_lon_t = register_static_field('ocean_model', 'geolon_t', (/ax_xt, ax_yt/), 'tracer longitude', 'degrees_E', &
+       range=(/-281.0_dp, 361.0_dp/))
+  id_lat_t = register_static_field('ocean_model', 'geolat_t', (/ax_xt, ax_yt/), 'tracer latitude', 'degrees_N', &
+       range=(/-91.0_dp, 91.0_dp/))
+  id_lon_c = register_static_field('ocean_model', 'geolon_c', (/ax_xu, ax_yu/), 'uv longitude', 'degrees_E', &
+       range=(/-281.0_dp, 361.0_dp/))
+  id_lat_c = register_static_field('ocean_model', 'geolat_c', (/ax_xu, ax_yu/), 'uv latitude', 'degrees_N', &
+       range=(/-91.0_dp, 91.0_dp/))
 
   allocate(f3(nx, ny, nk), f2(nx, ny))
   ! the static grid, sent once as MOM5's init_grids_diag does
@@ -151,6 +143,21 @@ program mom_diag_driver
   call fms_end()
 
 contains
+
+  ! a time-averaged field as MOM5 registers it: MOM5's missing value, its range,
+  ! a CF standard name where MOM5 gives one ('' for none)
+  integer function field(name, axes, long_name, units, range, std)
+    character(len=*), intent(in) :: name, long_name, units, std
+    integer, intent(in) :: axes(:)
+    real(dp), intent(in) :: range(2)
+    if (len(std) > 0) then
+      field = register_diag_field('ocean_model', name, axes, time, long_name, units, missing_value=missing, &
+           range=range, standard_name=std)
+    else
+      field = register_diag_field('ocean_model', name, axes, time, long_name, units, missing_value=missing, &
+           range=range)
+    end if
+  end function field
 
   ! input.nml's mom_diag_driver_nml, read by every PE; refused with the reason
   subroutine read_settings()

@@ -111,10 +111,12 @@ static int puts_overwrite(cio_format f) { return f != CIO_FMT_BP; }
 /* The parallel pattern as FMS's parallel branch writes it where puts overwrite:
  * every io root puts the whole x and y axes and every time value, collectively,
  * the same bytes from each; the roots but the first echo what it writes
- * (counted once in the checksums). */
-static void fms_parallel_puts(const mom_config *c, mom_role *r, cio_format f)
+ * (counted once in the checksums).  Not through I/O tasks (--io_tasks), whose
+ * rearrangement takes every element from one rank: there each slice is put once. */
+static void fms_parallel_puts(const mom_config *c, mom_role *r, const cio_settings *set)
 {
-    if (c->pattern != MOM_PAT_PARALLEL || !r->writer || !puts_overwrite(f)) return;
+    if (c->pattern != MOM_PAT_PARALLEL || !r->writer || !puts_overwrite(set->format) || set->agg.io_tasks > 0)
+        return;
     r->share.x_axis = r->share.y_axis = r->share.scalars = r->share.whole_axes = 1;
     r->echo_shared = r->tile != 0;
 }
@@ -256,7 +258,7 @@ void mom_write_run(mom_ctx *m)
     const mom_config *c = &m->cfg;
     mom_role *r = &m->role;
     mom_role_for(c, &m->dom, a->rank, r);
-    fms_parallel_puts(c, r, a->set.format);
+    fms_parallel_puts(c, r, &a->set);
     m->gsum = cio_calloc((size_t)c->nfields, sizeof *m->gsum);
     if (c->pattern == MOM_PAT_NONE) return;
 
@@ -310,7 +312,7 @@ void mom_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs)
         cio_die("%s", err.msg);
     mom_role r;
     mom_role_for(c, &d, rank, &r);
-    fms_parallel_puts(c, &r, m->app->set.format);
+    fms_parallel_puts(c, &r, &m->app->set);
     mom_clocks clk;
     mom_clocks_init(&clk, cio_engine_stats(e));
     mom_fill fill;

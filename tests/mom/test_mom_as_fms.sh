@@ -71,6 +71,17 @@ if have_driver pnetcdf; then
     fail "pattern parallel: mom_io made $gp puts of $gb bytes, FMS $((2 * 118)) of $((2 * (206088 - edges_bytes)))"
 fi
 
+# ---- writing the same values again is no lost write: the size check after
+# close leaves those bytes out (200 records rewrite 48 KB of time averages),
+# and through I/O tasks the parallel pattern puts each axis slice once (their
+# rearrangement takes every element from one rank), so it verifies
+run 1 "$io" "$tiny" --ni 16 --nj 12 --nk 2 --records 200 --out "$TESTTMP/rewrite" </dev/null >"$TESTTMP/log" 2>&1 ||
+  { tail -5 "$TESTTMP/log"; fail "200 records with the time averages written again after every field"; }
+if have_driver pnetcdf; then
+  run 4 "$io" "$tiny" --pattern parallel --driver pnetcdf --layout 2,2 --io_layout 2,1 --io_tasks 1 --verify true \
+    --out "$TESTTMP/agg" </dev/null >"$TESTTMP/log" 2>&1 || { tail -5 "$TESTTMP/log"; fail "pattern parallel through 1 I/O task"; }
+fi
+
 # ---- which ranks write, under the suite's write counter (scripts/iocount), as
 # fms-sets.txt's rank column says FMS's did; the parallel pattern's puts reach
 # PnetCDF and MPI-IO on both io roots (mom_io's own MPI_File_* profiling layer

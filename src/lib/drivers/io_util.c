@@ -176,9 +176,10 @@ void cio_dir_hint(cio_dfile *f)
 
 int cio_check_file_size(cio_dfile *f, int64_t end, int64_t bytes)
 {
-    /* the ranks' writes do not overlap, so the file holds at least their sum,
-     * and at least up to the furthest byte any rank wrote */
-    long long e = end, maxend = -1, b = bytes, total = 0;
+    /* the ranks' writes do not overlap (but those written again over
+     * themselves, counted apart), so the file holds at least their sum, and at
+     * least up to the furthest byte any rank wrote */
+    long long e = end, maxend = -1, b = bytes > 0 ? bytes - f->again_bytes : bytes, total = 0;
     MPI_Allreduce(&e, &maxend, 1, MPI_LONG_LONG, MPI_MAX, f->comm);
     MPI_Allreduce(&b, &total, 1, MPI_LONG_LONG, MPI_SUM, f->comm);
     long long need = maxend > total ? maxend : total;

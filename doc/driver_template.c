@@ -20,6 +20,7 @@
  * tests/test_driver_template.sh does exactly that with this file, unchanged. */
 #include "config.h"
 #include "drivers/driver.h"
+#include "drivers/io_util.h"
 #include "base/params.h"
 
 #include <stdio.h>
@@ -287,7 +288,10 @@ const cio_driver cio_driver_template = {
     .inq_put_size = template_inq_put_size,
     .close = template_close,
     /* .sync: make what was written durable before the close (a library's flush, then
-     * MPI_File_sync).  This driver writes at close, so it has none, and --fsync is
-     * refused for it, as for a library without such a call. */
+     * MPI_File_sync).  This driver writes at close, so it has none, and --fsync close
+     * is refused for it, as for a library without such a call.  Its file is at the
+     * path the engine gave, so --fsync end (each file once, after the output phase)
+     * takes the drivers' shared fsync by path. */
+    .sync_closed = cio_sync_closed_path,
     .describe = template_describe,
 };

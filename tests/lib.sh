@@ -10,7 +10,16 @@ fail() { echo "FAIL: $test_name: $*" >&2; exit 1; }
 skip() { echo "SKIP: $test_name: $*" >&2; exit 77; }
 pass() { rm -rf "$TESTTMP"; echo "PASS: $test_name"; exit 0; }
 
-have_driver() { case " $CLIMIO_DRIVERS " in *" $1 "*) return 0 ;; esac; return 1; }
+# The drivers built, as the programs themselves list them (--version: the driver
+# table, src/lib/drivers/drivers.c, is the one list): CLIMIO_DRIVERS, asked once.
+drivers_built() {
+    [ -n "${CLIMIO_DRIVERS:-}" ] && return 0
+    CLIMIO_DRIVERS=$(run 1 "$top_builddir/src/exercise/engine_exercise" --version </dev/null 2>/dev/null |
+                     sed -n 's/^engine_exercise (climio .*), drivers: //p')
+    [ -n "$CLIMIO_DRIVERS" ] || { echo "ERROR: $test_name: engine_exercise --version names no drivers" >&2; exit 99; }
+}
+CLIMIO_DRIVERS=""
+have_driver() { drivers_built; case " $CLIMIO_DRIVERS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # run NP PROGRAM ARGS...: an MPI run with a time limit, so a hang fails the test.
 run() {

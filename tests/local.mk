@@ -30,7 +30,7 @@ tests_test_json_LDADD = $(CLIMIO_LIBS) $(CLIMIO_IO_LIBADD)
 TESTS += tests/test_aggregate_boxes tests/test_engine_split.sh tests/test_params tests/test_pattern tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh \
 	tests/test_dryrun.sh tests/test_dryrun_classes.sh tests/test_bench_fill.sh tests/test_scale_memory.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh tests/test_large_sizes.sh \
 	tests/test_strict_inputs.sh tests/test_env_shared.sh
-EXTRA_DIST += tests/lib.sh tests/timed.sh tests/test_engine_split.sh tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_dryrun_classes.sh tests/test_bench_fill.sh tests/test_scale_memory.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh tests/test_large_sizes.sh \
+EXTRA_DIST += tests/lib.sh tests/plan_same.py tests/timed.sh tests/test_engine_split.sh tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_dryrun_classes.sh tests/test_bench_fill.sh tests/test_scale_memory.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh tests/test_large_sizes.sh \
 	tests/test_strict_inputs.sh tests/test_env_shared.sh
 # issue 15's reliability classes: strict inputs, shared environment, claimed outputs
 TESTS += tests/test_outputs_claim.sh tests/test_verify_layout.sh tests/test_paths_registry.sh tests/test_lock_owner.sh tests/test_names.sh tests/test_chunking_said.sh tests/test_inapplicable_settings.sh tests/test_ranks_same_args.sh tests/test_exercise_claims.sh
@@ -43,6 +43,9 @@ EXTRA_DIST += tests/test_outputs_claim.sh tests/test_verify_layout.sh tests/test
 # the output folder's names from each kernel's descriptor (mom_combine: mom_io's)
 TESTS += tests/test_output_folder_names.sh
 EXTRA_DIST += tests/test_output_folder_names.sh
+# every program through the kernel descriptor starts alike (--help, --version, --print_params, JSON, registry)
+TESTS += tests/test_programs_alike.sh
+EXTRA_DIST += tests/test_programs_alike.sh
 # the layers of src/lib, kernels that include no other kernel, no circle between files
 TESTS += tests/test_layers.sh
 EXTRA_DIST += tests/test_layers.sh
@@ -51,6 +54,8 @@ EXTRA_DIST += tests/test_layers.sh
 TESTS += tests/test_driver_template.sh tests/test_recipe_parameter.sh tests/test_recipe_setting.sh
 EXTRA_DIST += tests/test_driver_template.sh tests/test_recipe_parameter.sh tests/test_recipe_setting.sh tests/recipe_build.sh
 # publishable results (issue 21): durable writes, run context, host ranges, repetitions
+TESTS += tests/test_exercise_ior.sh
+EXTRA_DIST += tests/test_exercise_ior.sh
 TESTS += tests/test_hostlist tests/test_repeat tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.sh \
   tests/test_what_ran.sh \
   tests/test_print_params_io.sh
@@ -59,6 +64,9 @@ EXTRA_DIST += tests/test_fsync.sh tests/test_context.sh tests/test_repetitions.s
 # the version and commit configure records (a copy without .git, a release tarball)
 TESTS += tests/test_source_version.sh
 EXTRA_DIST += tests/test_source_version.sh
+# bin/: a link to every program and script, which reach their package and the tree through it
+TESTS += tests/test_bin_links.sh
+EXTRA_DIST += tests/test_bin_links.sh
 
 
 # the fuzz targets, replayed over their corpus without libFuzzer
@@ -134,6 +142,9 @@ EXTRA_DIST += tests/test_launcher.sh
 # configure with two MPIs on the machine: the launcher of CC's MPI, a library of the other refused
 TESTS += tests/test_configure_mpi.sh
 EXTRA_DIST += tests/test_configure_mpi.sh
+# configure with an explicit --with-X=PREFIX it cannot use: stops, naming what the prefix lacks
+TESTS += tests/test_configure_prefix.sh
+EXTRA_DIST += tests/test_configure_prefix.sh
 
 # `make check-mpich` (Makefile.am, CI's third pass) runs these in a build with
 # MPICH, at 2 ranks or fewer (MPICH's ranks busy-poll: 4 on 2 cores run about

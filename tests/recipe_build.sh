@@ -10,16 +10,19 @@ make_var() {
     (cd "$top_builddir" && env -u MAKEFLAGS -u MFLAGS ${MAKE:-make} -s --no-print-directory -f Makefile -f - climio-print-x)
 }
 
-# recipe_compile SRC OBJ DIR: compile SRC (a copy, absolute path) into OBJ as the
-# build does, with DIR searched before the tree's src/lib (its copies of lib
-# headers win); from the build folder, where the build's relative -I paths hold.
+# recipe_compile SRC OBJ DIR [FLAGS...]: compile SRC (a copy, absolute path) into
+# OBJ as the build does (FLAGS: a target's own, after the build's), with DIR
+# searched before the tree's src/lib (its copies of lib headers win); from the
+# build folder, where the build's relative -I paths hold.
 recipe_compile() {
-  set -- "$1" "$2" "$3" $(make_var COMPILE)
   rb_src=$1 rb_obj=$2 rb_inc=$3
   shift 3
+  rb_extra="$*"
+  set -- $(make_var COMPILE)
   rb_cc=$1
   shift
-  (cd "$top_builddir" && $rb_cc -I"$rb_inc" "$@" -Werror -c "$rb_src" -o "$rb_obj") || fail "compiling $rb_src"
+  # shellcheck disable=SC2086
+  (cd "$top_builddir" && $rb_cc -I"$rb_inc" "$@" $rb_extra -Werror -c "$rb_src" -o "$rb_obj") || fail "compiling $rb_src"
 }
 
 # recipe_link OUT OBJS-AND-LIBS...: link as the build links.

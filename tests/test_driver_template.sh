@@ -3,8 +3,9 @@
 # tree (make distdir) gets doc/driver_template.c, unchanged, as
 # src/lib/drivers/io_template.c, one line in DRIVER_TABLE (src/lib/drivers/drivers.c) and one
 # build line (src/lib/local.mk), and nothing else.  It configures and builds, and
-# mom_io runs through the new driver: its name in --version, its parameter in
-# --help, the bytes it counted in the JSON, the filters it declares reaching it
+# mom_io runs through the new driver: its name in the configure summary and in --version, its parameter in
+# --help, the bytes it counted in the JSON, --fsync end through the drivers'
+# shared sync of a closed file, the filters it declares reaching it
 # (no other file names it) and compressing its files (zlib, checked by inflating
 # them back), its parameter check and its error path reaching every rank.
 . "$top_srcdir/tests/lib.sh"
@@ -30,6 +31,9 @@ args=$(cd "$top_builddir" && ./config.status --config)
 (cd "$tree" && eval "./configure $args" && ${MAKE:-make} -j2 src/mom/mom_io) >"$TESTTMP/build.log" 2>&1 \
   || { tail -30 "$TESTTMP/build.log"; fail "the tree with the template driver does not build"; }
 io="$tree/src/mom/mom_io"
+# configure's summary reads the driver table: the new driver is listed with no other change
+grep -q "^  drivers built    : .* template .*null" "$TESTTMP/build.log" \
+  || fail "the configure summary does not list the template driver: $(grep 'drivers built' "$TESTTMP/build.log")"
 tiny="$top_srcdir/inputs/mom.in.tiny"
 
 run 1 "$io" --version >"$TESTTMP/version" 2>&1 || fail "--version"
@@ -46,6 +50,16 @@ run 2 "$io" "$tiny" --driver template --out "$TESTTMP/out" --json "$j" --quiet >
 written=$(json_get "$j" 'd["write"]["bytes"]["written"]')
 counted=$(json_get "$j" 'd["write"]["bytes"]["library_written"]')
 [ "$written" -gt 0 ] && [ "$counted" = "$written" ] || fail "the driver counted $counted bytes, the engine wrote $written"
+
+# --fsync end reaches its sync_closed (its files synced after the output phase);
+# --fsync close is refused: it has no sync verb
+j="$TESTTMP/end.json"
+run 2 "$io" "$tiny" --driver template --fsync end --out "$TESTTMP/end" --json "$j" --quiet >"$TESTTMP/log" 2>&1 \
+  || { cat "$TESTTMP/log"; fail "mom_io --driver template --fsync end failed"; }
+[ "$(json_get "$j" 'd["io"]["fsync_mode"], d["write"]["timers"]["sync"]["calls"] > 0')" = "end True" ] \
+  || fail "--fsync end did not sync: $(json_get "$j" 'd["write"]["timers"]["sync"]')"
+expect_fail 1 "fsync close: the template driver has no call that makes an open file durable" \
+  "$io" "$tiny" --driver template --fsync close --out "$TESTTMP/end"
 
 # it declares filters for its format: --deflate and --shuffle reach its def_var (no
 # "has no effect" note), and an independent iotype stays independent (it does not

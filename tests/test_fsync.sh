@@ -2,7 +2,8 @@
 # sanitizers: yes
 # --fsync close (true): every driver syncs each written file before each close,
 # reopens included; --fsync end: each file once, after its last write (IOR -e),
-# counted in the sync timer and, with strace, in fsync system calls; both timed
+# counted in the sync timer and, with strace, in fsync system calls (an ADIOS2 BP
+# output: each of its files, and close refused); both timed
 # as their own phase inside the end-to-end window; the JSON and the headline say the
 # figures are durable; the page-cache note shows on a small run without fsync only;
 # netCDF's serial API files get a real fsync (strace), not just nc_sync.
@@ -73,6 +74,26 @@ if [ -n "$STRACE" ] && "$STRACE" -f -o /dev/null true 2>/dev/null; then
     n=$(grep -c 'fsync(' "$TESTTMP/strace-${m%:*}.txt" || true)
     [ "$n" = "${m#*:}" ] || fail "--fsync ${m%:*}: $n fsync system calls for one file closed 3 times, expected ${m#*:}"
   done
+fi
+# adios2: its open engine has no sync call, so close is refused; end syncs each file
+# of the BP output once after adios2_close (the sync timer counts the fsync calls)
+if have_driver adios2; then
+  expect_fail 1 "fsync close: the adios2 driver has no call that makes an open file durable (--fsync end syncs each file once after its last write)" \
+    "$prog" --driver adios2 --out "$out" --fsync close
+  rm -rf "$out"
+  j="$TESTTMP/adios2-end.json"
+  run 1 "$prog" --driver adios2 --out "$out" --fsync end --json "$j" >"$TESTTMP/log" 2>&1 \
+    || { cat "$TESTTMP/log"; fail "adios2: run with --fsync end failed"; }
+  nfiles=$(find "$out/exercise.nc.bp" -maxdepth 1 -type f | wc -l)
+  [ "$nfiles" -ge 2 ] || fail "adios2: $nfiles files in the BP output"
+  [ "$(json_get "$j" 'd["write"]["timers"]["sync"]["calls"], d["io"]["fsync_mode"], d["io"]["durable"]')" = "$nfiles end True" ] \
+    || fail "adios2: --fsync end: $(json_get "$j" 'd["write"]["timers"]["sync"], d["io"]'), $nfiles files"
+  if [ -n "$STRACE" ] && "$STRACE" -f -o /dev/null true 2>/dev/null; then
+    "$STRACE" -f -e trace=fsync -o "$TESTTMP/strace-bp.txt" "$prog" --driver adios2 --out "$out" --fsync end --quiet \
+      >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "adios2 --fsync end under strace"; }
+    n=$(grep -c 'fsync(' "$TESTTMP/strace-bp.txt" || true)
+    [ "$n" = "$nfiles" ] || fail "adios2 --fsync end: $n fsync system calls for a BP output of $nfiles files"
+  fi
 fi
 # the null driver stores nothing: its sync does nothing and nothing is durable
 j="$TESTTMP/null.json"

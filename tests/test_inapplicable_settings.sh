@@ -55,23 +55,27 @@ run 1 "$EX" --driver null --nx 8 --ny 8 --nz 2 --out o --mkdir true --verify tru
 [ "$(json_get r.json '" ".join(n["key"] for n in d["not_applied"])')" = "verify read" ] || fail "null: verify/read not noted"
 grep -qF "note: verify (command line) has no effect: the null driver stores nothing to read back" err.txt \
   || { cat err.txt; fail "null: verify note"; }
-# each kernel goes through the same rule (null driver, a file setting and a driver's own setting)
+# each kernel goes through the same rule (null driver, file settings, --fsync end and a driver's own setting)
 cp "$top_srcdir/inputs/mom.in.tiny" "$top_srcdir/inputs/pfio.in" "$top_srcdir/inputs/decomp.holes.4p.dat" .
 b="$top_builddir/src"
-for k in "gcrm/gcrm_io --restart_interval 0 --cdf_output_nsamples 1 --end_minutes 0" \
+for k in "exercise/engine_exercise --out o" \
+         "gcrm/gcrm_io --restart_interval 0 --cdf_output_nsamples 1 --end_minutes 0" \
          "mom/mom_io mom.in.tiny --out o" \
          "pfio/pfio_io pfio.in --output_dir o --im_world 36 --jm_world 19 --km_world 4" \
          "decomp/decomp_io --decomp decomp.holes.4p.dat --nvars 2 --records 2 --out o"; do
   name=$(basename "${k%% *}")
   rm -rf o r.json
   mkdir -p o
+  # --fsync end too: nothing is stored, so nothing is synced, and the run goes on after its note
   # shellcheck disable=SC2086
-  run 2 "$b/"$k --driver null --nofill false --header_pad 1k --bput true --json r.json >out.txt 2>err.txt \
+  run 2 "$b/"$k --driver null --nofill false --header_pad 1k --bput true --fsync end --json r.json >out.txt 2>err.txt \
     || { cat err.txt; fail "$name: the run failed"; }
-  for key in nofill header_pad bput; do
+  for key in nofill header_pad bput fsync; do
     [ "$(grep -c "^$name: note: $key .*has no effect" err.txt)" = 1 ] || { cat err.txt; fail "$name: $key not said"; }
   done
-  [ "$(json_get r.json '" ".join(sorted(n["key"] for n in d["not_applied"]))')" = "bput header_pad nofill" ] \
+  [ "$(json_get r.json '" ".join(sorted(n["key"] for n in d["not_applied"]))')" = "bput fsync header_pad nofill" ] \
     || fail "$name: not_applied $(json_get r.json '[n["key"] for n in d["not_applied"]]')"
+  [ "$(json_get r.json 'd["io"]["fsync_mode"], d["io"]["durable"], d["write"]["timers"]["sync"]["calls"]')" = "end False 0" ] \
+    || fail "$name: --fsync end under null: $(json_get r.json 'd["io"], d["write"]["timers"]["sync"]')"
 done
 pass

@@ -7,7 +7,9 @@
 #    kernel's header (by "../KERNEL/" or "KERNEL/"), and src/grids no kernel;
 #  - CLIMIO_LIBS links each layer's library once, from the top down;
 #  - no library uses a symbol a higher layer defines, and no two object files of
-#    the libraries need each other, directly or round a longer circle.
+#    the libraries need each other, directly or round a longer circle;
+#  - only the drivers include an I/O library's header or call MPI-IO, but for the
+#    files doc/internals.md declares, with their reasons.
 . "$top_srcdir/tests/lib.sh"
 LC_ALL=C
 export LC_ALL
@@ -49,6 +51,52 @@ bad=$(for f in lib/*/*.[ch] grids/*.[ch] $(for k in $kernels; do echo "$k"/*.[ch
 done)
 [ -z "$bad" ] || fail "includes against the layers:
 $bad"
+
+# I/O libraries: only the drivers include a library's header (directly, or through
+# a header of ours that includes one) or call MPI-IO; every other file that does
+# is a row of doc/internals.md's table "Where an I/O library is called", and every
+# row is such a file
+libhdr='(pnetcdf|netcdf[a-z_]*|hdf5[a-z_]*|H5[A-Za-z_]*|adios2[a-z_]*)\.h'
+srcs=$(for f in lib/*/*.[ch] grids/*.[ch] $(for k in $kernels; do echo "$k"/*.[ch]; done); do [ -f "$f" ] && echo "$f"; done)
+lib_include() { grep -qE "^[[:space:]]*#[[:space:]]*include[[:space:]]*<$libhdr>" "$1"; }
+# the headers that carry a library, to a fixed point: FOLDER/NAME.h, included as
+# "NAME.h" from its folder or "FOLDER/NAME.h" (lib/FOLDER/NAME.h) from anywhere
+carriers=$(for f in $srcs; do case $f in *.h) lib_include "$f" && echo "$f" ;; esac; done)
+includes_carrier() { # FILE: the carrier it includes, if any
+  for c in $carriers; do
+    cd_=${c%/*} cn=${c##*/} short=${c#lib/}
+    if [ "${1%/*}" = "$cd_" ] && grep -qE "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"$cn\"" "$1"; then echo "$c"; return; fi
+    grep -qE "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"$short\"" "$1" && { echo "$c"; return; }
+  done
+}
+n=0
+while :; do
+  more=$(for f in $srcs; do case $f in *.h) echo "$carriers" | grep -qxF "$f" || [ -z "$(includes_carrier "$f")" ] || echo "$f" ;; esac; done)
+  [ -z "$more" ] && break
+  carriers="$carriers
+$more"
+  n=$((n + 1))
+  [ $n -lt 10 ] || fail "headers that include each other round a circle: $more"
+done
+callers=$(for f in $srcs; do
+  case $f in lib/drivers/*) continue ;; esac
+  why=""
+  lib_include "$f" && why="$why $(grep -oE "<$libhdr>" "$f" | sort -u | tr '\n' ' ')"
+  c=$(includes_carrier "$f")
+  [ -n "$c" ] && why="$why(through $c)"
+  grep -qE '(^|[^A-Za-z_])P?MPI_File_[a-z_]+[[:space:]]*\(' "$f" && why="$why MPI-IO calls"
+  [ -z "$why" ] || echo "$f:$why"
+done)
+[ -n "$callers" ] || fail "no file outside the drivers uses an I/O library: the check finds nothing"
+declared=$(sed -n '/^### Where an I\/O library is called/,/^##/p' "$top_srcdir/doc/internals.md" |
+  sed -n 's/^| `src\/\([^`]*\)` |.*/\1/p')
+[ -n "$declared" ] || fail "doc/internals.md has no table of the files outside the drivers that use an I/O library"
+undeclared=$(echo "$callers" | while IFS=: read -r f why; do echo "$declared" | grep -qxF "$f" || echo "src/$f:$why"; done)
+[ -z "$undeclared" ] || fail "an I/O library used outside the drivers, not declared in doc/internals.md ('Where an I/O library is called'):
+$undeclared"
+stale=$(echo "$declared" | while read -r f; do echo "$callers" | grep -q "^$f:" || echo "src/$f"; done)
+[ -z "$stale" ] || fail "doc/internals.md declares files that use no I/O library (remove their rows):
+$stale"
 
 # the link line: each library once, in the layers' order from the top
 libs=$(sed -n '/^CLIMIO_LIBS *=/,/[^\\]$/p' "$top_srcdir/Makefile.am" | tr -d '\\' | sed 's/^CLIMIO_LIBS *=//' | tr -s ' \t' '\n' | sed '/^$/d')

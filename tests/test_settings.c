@@ -36,11 +36,20 @@ static int fake_sync(cio_dfile *f)
     (void)f;
     return 0;
 }
+static int fake_sync_closed(cio_dfile *f, int *calls)
+{
+    (void)f;
+    *calls = 1;
+    return 0;
+}
 static const cio_driver blocking_only = {
     .name = "blockonly", .modes = CIO_MODES_BLOCKING,
     .formats = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_NC4), .default_format = CIO_FMT_NC4,
-    .serial_api = 1, .sync = fake_sync,
+    .serial_api = 1, .sync = fake_sync, .sync_closed = fake_sync_closed,
 };
+/* a closed file only (as ADIOS2, whose open engine has no sync call) */
+static const cio_driver end_only = {.name = "endonly", .modes = CIO_MODES_ALL, .formats = CIO_FMT_BIT(CIO_FMT_BP),
+                                    .default_format = CIO_FMT_BP, .sync_closed = fake_sync_closed};
 static const cio_driver no_sync = {.name = "nosync", .modes = CIO_MODES_ALL, .formats = CIO_FMT_BIT(CIO_FMT_RAW),
                                    .default_format = CIO_FMT_RAW};
 
@@ -171,14 +180,28 @@ static void fsync_verify_repetitions(void)
     char *argv[] = {"test_settings", "--fsync", "end", "--verify_only", NULL};
     cio_params *p = parse("repetitions 3\n", argv);
     CHECK(cio_settings_fsync(p, &s, &e) != 0);
-    CHECK_CONTAINS(e.msg, "command line: fsync: the nosync driver has no call that makes its files durable");
+    CHECK_CONTAINS(e.msg, "command line: fsync end: the nosync driver has no call that makes a closed file durable");
     s.driver = &blocking_only;
+    CHECK_EQ_INT(cio_settings_fsync(p, &s, &e), 0);
+    CHECK_EQ_INT(s.fsync, CIO_FSYNC_END);
+    s.driver = &end_only;
     CHECK_EQ_INT(cio_settings_fsync(p, &s, &e), 0);
     CHECK_EQ_INT(s.fsync, CIO_FSYNC_END);
     CHECK_EQ_INT(cio_settings_verify(p, &s, &e), 0);
     CHECK(s.verify && s.verify_only && strcmp(s.verify_origin, "implied by --verify_only") == 0);
     CHECK_EQ_INT(cio_settings_repetitions(p, &s, &e), 0);
     CHECK_EQ_INT(s.repetitions, 3);
+    cio_params_free(p);
+    /* true is close (the parser's alias): the open file's sync verb */
+    char *argv1[] = {"test_settings", "--fsync", "true", NULL};
+    p = parse("", argv1);
+    memset(&e, 0, sizeof e);
+    CHECK(cio_settings_fsync(p, &s, &e) != 0);
+    CHECK_CONTAINS(e.msg, "command line: fsync close: the endonly driver has no call that makes an open file durable "
+                          "(--fsync end syncs each file once after its last write)");
+    s.driver = &blocking_only;
+    CHECK_EQ_INT(cio_settings_fsync(p, &s, &e), 0);
+    CHECK_EQ_INT(s.fsync, CIO_FSYNC_CLOSE);
     cio_params_free(p);
     char *argv2[] = {"test_settings", "--verify_only", "--verify", "false", NULL};
     p = parse("", argv2);

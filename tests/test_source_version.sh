@@ -1,11 +1,12 @@
 #!/bin/sh
 # The version and commit a build records: configure asks source_version.sh once
 # (git describe and the commit of a git checkout; a release tarball's
-# .tarball-version and .tarball-commit, which make dist's dist-hook writes; or
-# "unknown: " and why) and buildinfo.sh uses that record at make time unless the
-# source is a git checkout then.  Shown on trees made here: a copy without .git,
-# a tarball's tree, a configured tree copied without .git, and the dist-hook of
-# this build writing the tarball's files.
+# .tarball-version and .tarball-commit, which make dist's dist-hook writes; a
+# git archive's .archive-commit; or "unknown: " and why) and buildinfo.sh uses
+# that record at make time unless the source is a git checkout then.  Shown on
+# trees made here: a copy without .git, a tarball's tree, an archive's tree, a
+# configured tree copied without .git, this source's git archive, and the
+# dist-hook of this build writing the tarball's files.
 . "$top_srcdir/tests/lib.sh"
 set -e
 sv="$top_srcdir/src/lib/app/source_version.sh"
@@ -18,7 +19,7 @@ cp "$sv" "$TESTTMP/copy/src/lib/app/"
 out=$(sh "$sv" "$TESTTMP/copy" 0.1.0)
 [ "$(echo "$out" | line 1)" = 0.1.0 ] || fail "copy: version $(echo "$out" | line 1)"
 [ "$(echo "$out" | line 2)" = "configure (no git, no .tarball-version)" ] || fail "copy: origin $(echo "$out" | line 2)"
-[ "$(echo "$out" | line 3)" = "unknown: the source is neither a git checkout (no .git) nor a release tarball (no .tarball-commit)" ] \
+[ "$(echo "$out" | line 3)" = "unknown: the source is neither a git checkout (no .git), a release tarball (no .tarball-commit) nor a git archive (no .archive-commit filled in)" ] \
   || fail "copy: commit $(echo "$out" | line 3)"
 
 # a release tarball's tree: the version and commit make dist recorded
@@ -34,6 +35,25 @@ rm "$TESTTMP/tarball/.tarball-commit"
 [ "$(sh "$sv" "$TESTTMP/tarball" 0.1.0 | line 3)" = "unknown: built from a release tarball without .tarball-commit; its version (git describe when it was made): v0.1-7-g1234567" ] \
   || fail "tarball without .tarball-commit: $(sh "$sv" "$TESTTMP/tarball" 0.1.0 | line 3)"
 
+# a tree from git archive: .archive-commit as git filled it in (export-subst);
+# the file as a checkout holds it (placeholders) says nothing
+mkdir -p "$TESTTMP/archive/src/lib/app"
+cp "$sv" "$TESTTMP/archive/src/lib/app/"
+printf '%s\n' 1234567890abcdef1234567890abcdef12345678 v0.1-3-g1234567 >"$TESTTMP/archive/.archive-commit"
+out=$(sh "$sv" "$TESTTMP/archive" 0.1.0)
+[ "$out" = "v0.1-3-g1234567
+git archive (.archive-commit)
+1234567890abcdef1234567890abcdef12345678" ] || fail "archive: $out"
+printf '%s\n' 1234567890abcdef1234567890abcdef12345678 "" >"$TESTTMP/archive/.archive-commit"
+[ "$(sh "$sv" "$TESTTMP/archive" 0.1.0 | line 1)" = "0.1.0-g1234567" ] || fail "archive without a tag: $(sh "$sv" "$TESTTMP/archive" 0.1.0)"
+cp "$top_srcdir/.archive-commit" "$TESTTMP/copy/.archive-commit"
+case $(sh "$sv" "$TESTTMP/copy" 0.1.0 | line 3) in unknown:*) ;; *) fail "placeholders taken for a commit" ;; esac
+# this source's .gitattributes has git archive fill it in
+if [ -e "$top_srcdir/.git" ] && command -v git >/dev/null 2>&1; then
+  filled=$(git -C "$top_srcdir" archive HEAD .archive-commit | tar -xOf - .archive-commit | sed -n 1p)
+  [ "$filled" = "$(git -C "$top_srcdir" rev-parse HEAD)" ] || fail "git archive wrote '$filled' into .archive-commit"
+fi
+
 # make time in a tree without .git: configure's record, said to be configure's;
 # configure's "unknown" gives way to what the tree says now
 sh "$bi" "$TESTTMP/copy" 0.1.0 v0.1-9-gabcdef0 "git describe" abcdef0123456789abcdef0123456789abcdef01 mpicc -O2 >"$TESTTMP/b.c"
@@ -41,7 +61,7 @@ grep -qx 'const char cio_build_commit\[\] = "abcdef0123456789abcdef0123456789abc
 grep -qx 'const char cio_build_version\[\] = "v0.1-9-gabcdef0";' "$TESTTMP/b.c" || fail "configure's version not used"
 grep -qx 'const char cio_build_version_origin\[\] = "git describe, recorded by configure";' "$TESTTMP/b.c" || fail "origin"
 sh "$bi" "$TESTTMP/copy" 0.1.0 0.1.0 "configure (no git, no .tarball-version)" "unknown: no reason" mpicc -O2 >"$TESTTMP/u.c"
-grep -qx 'const char cio_build_commit\[\] = "unknown: the source is neither a git checkout (no .git) nor a release tarball (no .tarball-commit)";' \
+grep -qx 'const char cio_build_commit\[\] = "unknown: the source is neither a git checkout (no .git), a release tarball (no .tarball-commit) nor a git archive (no .archive-commit filled in)";' \
   "$TESTTMP/u.c" || { cat "$TESTTMP/u.c"; fail "unknown commit"; }
 
 # this build: configure's record is in the Makefile, and the program reports it

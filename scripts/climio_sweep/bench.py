@@ -20,9 +20,9 @@ import tempfile
 import time
 
 from .execute import run_command, run_environment
-from .kernel import kernel_error_line
+from .kernel import program_error_line  # noqa: F401  (bench-combine relays it too)
 from .launcher import launcher_words
-from . import verdict
+from . import load, verdict
 
 SPREAD_LIMIT = 0.25      # (max - min) / median above this: the cell is flagged
 FLAG = "!"
@@ -97,9 +97,35 @@ def make_folder(ap, flag, path):
         ap.error("%s %s: cannot make the folder: %s" % (flag, path, e.strerror or e))
 
 
-def check_arguments(ap, args):
+def check_output_file(ap, flag, path, inputs=()):
+    """A file a flag names for the script to write at the end (--json): refused
+    before the first run when it cannot be written there (a folder, a missing or
+    read-only folder, not a regular file) or when it is one of the inputs, so
+    that no run's result is lost to it."""
+    if path is None:
+        return
+    if not path:
+        ap.error("%s: expected a file name, found ''" % flag)
+    if os.path.isdir(path):
+        ap.error("%s %s: is a directory, expected a file name" % (flag, path))
+    if os.path.exists(path) and not os.path.isfile(path):
+        ap.error("%s %s: expected a regular file, found another kind of file" % (flag, path))
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        ap.error("%s %s: expected a file in an existing folder, found no folder %s" % (flag, path, folder))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        ap.error("%s %s: the folder %s is not writable" % (flag, path, folder))
+    for given in inputs:
+        if given and os.path.exists(path) and os.path.exists(given) and os.path.samefile(path, given):
+            ap.error("%s %s: is an input of this run (%s): it would be overwritten" % (flag, path, given))
+
+
+def check_arguments(ap, args, inputs=()):
+    """The shared flags, checked before any run; inputs: files the script
+    reads, which no output may name."""
     check_counts(ap, args)
     check_launcher(ap, args)
+    check_output_file(ap, "--json", args.json, inputs)
     if args.json_dir is not None:
         make_folder(ap, "--json-dir", args.json_dir)
     if args.repetitions < 1:
@@ -139,7 +165,18 @@ def where(path):
 
 
 class RunFailed(Exception):
-    """A run that did not succeed: its name and the program's own words."""
+    """A run that did not succeed: its name and the program's own words.
+    input_refused: the program refused a line of an input file before writing
+    anything (exit status 2, its error naming FILE:LINE, not the command line),
+    which every other run of the script shares: repeat() stops there."""
+
+    def __init__(self, message, input_refused=False):
+        super().__init__(message)
+        self.input_refused = input_refused
+
+
+# 'PROG: error: FILE:LINE: ...' (<built-in NAME> for a built-in input), not 'command line: ...'
+INPUT_REFUSAL = re.compile(r"^\S+: error: (?!command line:)(<[^>]*>|[^\s:]+):\d+: ")
 
 
 class Runner:
@@ -175,12 +212,13 @@ class Runner:
         finally:
             shutil.rmtree(wd, ignore_errors=True)
 
-    def run(self, name, nprocs, argv, json_option="--json", folder=None):
+    def run(self, name, nprocs, argv, json_option="--json", folder=None, error_line=None):
         """One MPI run of argv (program and options) on nprocs processes, in an
         empty folder of its own (relative output paths land there), or in
         folder (from folder()).  Returns (the run's JSON document, None when
         json_option is None; wall seconds; its stdout); raises RunFailed with
-        the program's error line.  Its own folder is removed after it."""
+        the program's error line (error_line(text) finds it; by default a
+        climio program's, else what the program or its launcher said).  Its own folder is removed after it."""
         safe = re.sub(r"[^A-Za-z0-9_.=+-]", "_", name)
         wd = folder or os.path.join(self.work, safe)
         if not folder:
@@ -190,6 +228,7 @@ class Runner:
         jpath = os.path.join(wd, safe + ".result.json")
         cmd = self.launcher + ["-n", str(nprocs)] + list(argv) + ([json_option, jpath] if json_option else [])
         t0 = time.monotonic()
+        before = load.sample()
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             rc, reason = run_command(cmd, wd, self.env, out, err, self.args.timeout, timeout_from="--timeout")
             out.seek(0)
@@ -197,12 +236,13 @@ class Runner:
             text_out = out.read().decode(errors="replace")
             text_err = err.read().decode(errors="replace")
         seconds = time.monotonic() - t0
+        record_load(name, before, load.sample(), jpath if json_option else None)
         try:
             if rc != 0 or reason:
-                said = kernel_error_line(text_err) or kernel_error_line(text_out)
-                tail = [l for l in text_err.splitlines() if l.strip()][-1:] or ["no output"]
-                raise RunFailed("%s: %s%s" % (name, reason or "exit status %d" % rc,
-                                              ": " + (said or tail[0])[:300]))
+                said = ((error_line(text_err) or error_line(text_out)) if error_line
+                        else program_error_line(text_err, text_out)) or "no output"
+                raise RunFailed("%s: %s: %s" % (name, reason or "exit status %d" % rc, said[:300]),
+                                input_refused=rc == 2 and not reason and bool(INPUT_REFUSAL.match(said)))
             doc = None
             if json_option:
                 try:
@@ -221,11 +261,55 @@ class Runner:
                 shutil.rmtree(wd, ignore_errors=True)
 
 
+LOADS = []           # (run, cores, 1-minute load at the start, at the end) of every run, for the legend and JSON
+WATCH = []           # the load.Watch of this script: warns once when a run had the load above the cores
+
+
+def record_load(name, before, after, result_path=None):
+    """A run's load: the program's own figures (its JSON's host) when it
+    wrote them, else this script's samples around it; warns once when it was
+    above the cores."""
+    doc = None
+    if result_path and os.path.isfile(result_path):
+        try:
+            with open(result_path) as f:
+                doc = json.load(f)
+        except (OSError, ValueError):
+            doc = None
+    cpus, start, end = load.of_run(doc if isinstance(doc, dict) else None,
+                                   {"cpus_online": load.cores(), "load_average_start": before,
+                                    "load_average_end": after})
+    LOADS.append((name, cpus, start, end))
+    if not WATCH:
+        WATCH.append(load.Watch(os.path.basename(sys.argv[0]), "under the table and in --json (load)"))
+    WATCH[0].saw(name, cpus, start, end)
+
+
+def load_words():
+    """The line under a table about the load the runs ran under, or ''."""
+    vals = [x for _, _, a, b in LOADS for x in (a, b) if x is not None]
+    if not vals:
+        return ""
+    cores = sorted({c for _, c, _, _ in LOADS if c})
+    busy = [n for n, c, a, b in LOADS if load.over_cores(c, a, b)]
+    return "load average (1 minute) %.2f-%.2f at the start and end of the %d runs, on %s core(s)%s" % (
+        min(vals), max(vals), len(LOADS), "/".join(map(str, cores)) or "?",
+        "; ABOVE THE CORES during %d of them: %s" % (len(busy), ", ".join(busy[:6]) + (" ..." if len(busy) > 6
+                                                                                         else "")) if busy else "")
+
+
+def load_json():
+    """The load of every run, for --json."""
+    return {"runs": [{"run": n, "cores": c, "load_start_1m": a, "load_end_1m": b,
+                      "over_cores": load.over_cores(c, a, b)} for n, c, a, b in LOADS]}
+
+
 INTERRUPTED = []     # set by repeat() when Ctrl-C stopped it: finish() exits 130
+REFUSED = []         # set by repeat() when the program refused its input: finish() exits 1
 
 
 class NotRun(RunFailed):
-    """A run left out because the script was interrupted."""
+    """A run left out because the script was interrupted or stopped."""
 
 
 def _eta(done, total, started):
@@ -244,6 +328,8 @@ def repeat(configs, repetitions, one, log=sys.stderr, warmup=None):
     all of them), after warmup rounds whose results are discarded.  A progress
     line (run k of N, ETA) goes to log.  Ctrl-C stops the runs: the results so
     far are returned, the runs left out marked NotRun, and finish() exits 130.
+    A run whose program refused a line of its input stops the runs the same
+    way (every other run reads that input too), and finish() exits 1.
     Returns {index: [result or RunFailed, ...]}."""
     results = {i: [] for i in range(len(configs))}
     warmup = WARMUP[0] if warmup is None else warmup
@@ -264,6 +350,14 @@ def repeat(configs, repetitions, one, log=sys.stderr, warmup=None):
                     r = e
                 if rep >= 0:
                     results[i].append(r)
+                if isinstance(r, RunFailed) and r.input_refused:
+                    REFUSED.append(True)
+                    print("%s: stopped after run %d of %d: the program refused a line of its input, which every run "
+                          "reads; fix it and run again" % (tool, k, total), file=log, flush=True)
+                    for j in results:
+                        if not results[j]:
+                            results[j].append(NotRun("not run: stopped at the refusal of the input above"))
+                    return results
     except KeyboardInterrupt:
         INTERRUPTED.append(True)
         print("%s: interrupted after %d of %d runs: the table below holds the runs that finished" % (
@@ -287,7 +381,9 @@ def finish(main):
     except KeyboardInterrupt:
         print("%s: interrupted" % os.path.basename(sys.argv[0]), file=sys.stderr)
         return 130
-    return 130 if INTERRUPTED else rc
+    if INTERRUPTED:
+        return 130
+    return 1 if REFUSED and not rc else rc
 
 
 def compare(name_a, values_a, name_b, values_b, higher=True, what="faster"):
@@ -295,7 +391,8 @@ def compare(name_a, values_a, name_b, values_b, higher=True, what="faster"):
     the test says so (verdict.compare), else 'no clear winner'."""
     v = verdict.compare({name_a: values_a, name_b: values_b}, higher)
     if v.winner is not None:
-        return "%s is %s than %s (%s, p = %.3g)" % (v.winner, what, v.second, verdict.TEST_NAME, v.p)
+        return "%s is %s than %s (%s, p = %.3g; ratio of medians %.3g [%.3g-%.3g], 95%% bootstrap interval)" % (
+            v.winner, what, v.second, verdict.TEST_NAME, v.p, v.ratio, v.low, v.high)
     return "no clear winner between %s and %s (%s; %s)" % (name_a, name_b, v.reason, verdict.TEST_NAME)
 
 
@@ -354,11 +451,11 @@ def cell(values, fmt="%.2f"):
 
 
 def legend(repetitions):
-    """The line under every table."""
+    """The line under every table (and, on its own line, the load the runs ran under)."""
+    text = _legend(repetitions)
     if INTERRUPTED:
-        return ("INTERRUPTED: cells hold the runs that finished (fewer than %d); %s"
-                % (repetitions, _legend(repetitions)))
-    return _legend(repetitions)
+        text = "INTERRUPTED: cells hold the runs that finished (fewer than %d); %s" % (repetitions, text)
+    return (load_words() + "\n" if load_words() else "") + text
 
 
 def _legend(repetitions):
@@ -383,7 +480,7 @@ def command_line():
 
 def write_json(path, doc):
     """The script's JSON (--json): the command, then what the script puts in."""
-    doc = dict({"command": command_line(), "spread_limit": SPREAD_LIMIT}, **doc)
+    doc = dict({"command": command_line(), "spread_limit": SPREAD_LIMIT, "load": load_json()}, **doc)
     try:
         with open(path, "w") as f:
             json.dump(doc, f, indent=1)

@@ -6,6 +6,7 @@
     climio-sweep status SWEEP.toml|DIR                          what is done, failed, pending
     climio-sweep collect SWEEP.toml|DIR                         results.csv and results.json
     climio-sweep report SWEEP.toml|DIR                          figures and report.html
+    climio-sweep report A B [--pool]                            two sweeps compared point by point (or pooled)
 """
 
 import argparse
@@ -15,19 +16,19 @@ import shutil
 import signal
 import sys
 
-from . import batch, collect as collectmod, execute as ex, kernel, local, prepare
+from . import batch, collect as collectmod, execute as ex, kernel, load, local, prepare
 from . import sweepfile
 from . import plan as planmod, runs_as
 from .plan import launcher_words
 from .errors import SweepError
-from .resultcheck import PLAN, check_file
-from .state import read_json, run_dir, state_of
+from .state import read_json, read_plan, run_dir, state_of
 
 
 def _load(args):
     sw = sweepfile.load(args.sweep)
     if not getattr(args, "dry_run", False):     # refused at once, before the kernel is asked
         local.refuse_if_locked(prepare.output_dir(sw, args.out))
+        prepare.check_output_folder(sw, prepare.output_dir(sw, args.out))
     exe = kernel.find_executable(sw)
     base = None
     env = ex.run_environment({"hints": {}, "env": {}})
@@ -139,13 +140,9 @@ def resolve_outdir(target, out=None):
 
 def cmd_status(args):
     outdir = resolve_outdir(args.target, args.out)
-    plan = read_json(os.path.join(outdir, "plan.json"))
+    plan = read_plan(outdir)
     if plan is None:
         raise SweepError("%s: expected a sweep output folder (plan.json), found none: run the sweep first" % outdir)
-    why = check_file(plan, PLAN) or (None if "runs" in plan else "runs: missing")
-    if why:
-        raise SweepError("%s: %s: expected a plan written by climio-sweep; plan the sweep again" % (
-            os.path.join(outdir, "plan.json"), why))
     records = [{"id": rid} for rid in plan["runs"]]
     if args.verbose:
         for rid in plan["runs"]:
@@ -160,31 +157,41 @@ def cmd_collect(args):
     rows, cols, c, j = collectmod.collect(outdir, args.csv, args.json, args.all)
     ok = sum(1 for r in rows if r["status"] == "done")
     warm = collectmod.warmup_runs(outdir)
-    print("collected %d run(s) (%d done, %d failed) into %s and %s (%d columns)%s" % (
+    busy = sum(1 for r in rows if r.get("host.load_over_cores"))
+    print("collected %d run(s) (%d done, %d failed) into %s and %s (%d columns)%s%s" % (
         len(rows), ok, len(rows) - ok, c, j, len(cols),
-        "; %d warm-up run(s) left out" % len(warm) if warm else ""))
+        "; %d warm-up run(s) left out" % len(warm) if warm else "",
+        "; %d run(s) had the load above the cores (host.load_over_cores)" % busy if busy else ""))
     return 0
 
 
-def cmd_report(args):
-    from . import report, html
-    report.need_matplotlib()
-    outdir = resolve_outdir(args.target, args.out)
+def _sweep_doc(target, out=None):
+    """A sweep's folder (from a sweep file or the folder) and its results, collected now."""
+    outdir = resolve_outdir(target, out)
     if not os.path.isdir(os.path.join(outdir, "runs")):
         raise SweepError("%s: expected a sweep output folder (runs/), found none: run the sweep first" % outdir)
-    dest = os.path.abspath(args.dest or os.path.join(outdir, "report"))
+    collectmod.collect(outdir)
+    return outdir, read_json(os.path.join(outdir, "results.json"))
+
+
+def _names(outdirs):
+    """Short names for sweeps side by side: their folders' names without .sweep."""
+    names = [os.path.basename(d.rstrip("/"))[:-len(".sweep")] if d.endswith(".sweep") else os.path.basename(d)
+             for d in outdirs]
+    if len(set(names)) < len(names):
+        names = ["%d:%s" % (i + 1, n) for i, n in enumerate(names)]
+    return names
+
+
+def _into(dest, write):
+    """Run write() into the folder dest, made if missing and removed again
+    when writing fails there; OSError becomes one line."""
     if os.path.exists(dest) and not os.path.isdir(dest):
         raise SweepError("%s: --dest: expected a folder, found a file" % dest)
-    collectmod.collect(outdir)
-    doc = read_json(os.path.join(outdir, "results.json"))
     made = not os.path.exists(dest)
     try:
         os.makedirs(dest, exist_ok=True)
-        figs, res = report.make_all(doc, dest, args.run, [f.strip() for f in args.format.split(",") if f.strip()],
-                                    args.metric, args.dpi)
-        page = html.page(res, figs, outdir)
-        path = os.path.join(dest, "report.html")
-        collectmod.write_file(path, lambda f: f.write(page))
+        return write()
     except (OSError, SweepError) as e:
         if made:    # leave nothing behind
             shutil.rmtree(dest, ignore_errors=True)
@@ -192,9 +199,58 @@ def cmd_report(args):
             raise
         raise SweepError("%s: cannot write the report: %s" % (getattr(e, "filename", None) or dest,
                                                                e.strerror or e))
+
+
+def cmd_report(args):
+    from . import report, html, compare
+    report.need_matplotlib()
+    targets = args.target
+    if len(targets) > 1 and args.out is not None:
+        raise SweepError("report --out: expected one target (the output folder of a sweep file), found %d targets: "
+                         "give the sweeps' folders" % len(targets))
+    if len(targets) > 2 and not args.pool:
+        raise SweepError("report: expected one sweep, two to compare, or --pool with several, found %d sweeps "
+                         "without --pool" % len(targets))
+    if args.pool and len(targets) < 2:
+        raise SweepError("report --pool: expected two or more sweeps to pool, found one")
+    found = [_sweep_doc(t, args.out) for t in targets]
+    outdirs = [d for d, _ in found]
+    names = _names(outdirs)
+    formats = [f.strip() for f in args.format.split(",") if f.strip()]
+    if len(targets) == 2 and not args.pool:
+        report.output_formats(formats, args.dpi)
+        cmp = compare.Comparison(found[0][1], found[1][1], names[0], names[1], args.metric)
+        dest = os.path.abspath(args.dest or os.path.join(outdirs[0], "compare-%s" % names[1].replace(":", "-")))
+
+        def write_compare():
+            fig = compare.figure(cmp, os.path.join(dest, "compare.png"), report._save)
+            compare.write_csvs(cmp, dest)
+            path = os.path.join(dest, "compare.html")
+            collectmod.write_file(path, lambda f: f.write(compare.page(cmp, fig, dest)))
+            return fig, path
+        fig, path = _into(dest, write_compare)
+        print(cmp.summary())
+        for f in formats:
+            print("wrote %s" % (os.path.splitext(fig)[0] + "." + f))
+        for name in ("compare.csv", "verdicts.csv", "compare.html"):
+            print("wrote %s" % os.path.join(dest, name))
+        return 0
+    doc = compare.pooled([d for _, d in found], names) if args.pool else found[0][1]
+    default = os.path.join(outdirs[0], "report-pooled" if args.pool else "report")
+    dest = os.path.abspath(args.dest or default)
+
+    def write_report():
+        figs, res = report.make_all(doc, dest, args.run, formats, args.metric, args.dpi)
+        page = html.page(res, figs, outdirs[0] if not args.pool else ", ".join(outdirs))
+        path = os.path.join(dest, "report.html")
+        collectmod.write_file(path, lambda f: f.write(page))
+        return figs, res, path
+    figs, res, path = _into(dest, write_report)
     for _, p, _ in figs:
-        for f in args.format.split(","):
-            print("wrote %s" % (os.path.splitext(p)[0] + "." + f.strip()))
+        for f in formats:
+            print("wrote %s" % (os.path.splitext(p)[0] + "." + f))
+    if res.pairs:
+        print("wrote %s" % os.path.join(dest, "pairwise.csv"))
     print("wrote %s" % path)
     return 0
 
@@ -214,6 +270,9 @@ def cmd_exec(args):
         print("climio-sweep exec: %s interrupted" % rid, file=sys.stderr)
         return 130
     print("climio-sweep exec: %s: %s %s" % (rid, o.state, o.reason))
+    if o.state in ("done", "failed"):
+        load.Watch("climio-sweep exec", "in results.csv (host.load_over_cores) and in the report's figures").saw(
+            rid, *local.run_load(run_dir(outdir, rid)))
     return {"done": 0, "skipped": 0, "busy": 0}.get(o.state, 1)
 
 
@@ -246,7 +305,11 @@ def main(argv=None):
                           ("collect", cmd_collect, "merge the runs' JSON into results.csv and results.json"),
                           ("report", cmd_report, "make PNG figures and report.html from the results")):
         sp = sub.add_parser(name, help=hlp)
-        sp.add_argument("target", help="the sweep file or its output folder")
+        if name == "report":
+            sp.add_argument("target", nargs="+", help="the sweep file or its output folder; two sweeps of the same "
+                                                      "sweep file are compared point by point (or pooled: --pool)")
+        else:
+            sp.add_argument("target", help="the sweep file or its output folder")
         sp.add_argument("--out", help="output folder, when the target is a sweep file")
         sp.set_defaults(func=fn)
         if name == "status":
@@ -256,7 +319,10 @@ def main(argv=None):
             sp.add_argument("--json", help="JSON file (default: OUT/results.json)")
             sp.add_argument("--all", action="store_true", help="also list runs not finished (pending, interrupted)")
         if name == "report":
-            sp.add_argument("--dest", help="folder for the PNGs and report.html (default: OUT/report)")
+            sp.add_argument("--dest", help="folder for the PNGs and report.html (default: OUT/report; two sweeps: "
+                                           "A/compare-B; --pool: A/report-pooled)")
+            sp.add_argument("--pool", action="store_true", help="with several sweeps of one sweep file: one report "
+                                                                "of all their runs, as more repetitions")
             sp.add_argument("--run", help="the run shown in the imbalance figure (default: median of the largest "
                                           "process count)")
             sp.add_argument("--format", default="png", help="figure formats, comma-separated: png, pdf, svg (the "

@@ -6,9 +6,10 @@ import csv
 import json
 import os
 
+from . import load
 from .errors import SweepError
-from .resultcheck import PLAN, RUN, check_file, check_result
-from .state import corrupt_result, read_checked, read_json, state_of, status
+from .resultcheck import RUN, check_result
+from .state import corrupt_result, read_checked, read_json, read_plan, state_of, status
 
 # Groups of engine timers shown as phases (doc/sweep.md explains them).
 PHASES = [
@@ -16,6 +17,7 @@ PHASES = [
     ("define", ("def_dim", "def_var", "put_att", "enddef")),
     ("write", ("put", "iput")),
     ("wait", ("wait",)),
+    ("sync", ("sync",)),
     ("close", ("close",)),
     ("rearrange", ("rearrange",)),
 ]
@@ -26,6 +28,11 @@ IO = ["io.driver", "io.driver_asked", "io.iotype", "io.iotype_effective", "io.io
 # What the run was measured on (the run's context), for every row.
 CONTEXT = ["io.fsync", "io.durable", "context.file_system.type", "context.file_system.source",
            "context.page_cache.fits", "context.mpi.io_component", "io.hints_asked"]
+# What decided the numbers: the input, the timing window, the MPI library and
+# the build, and the machine's load (1 minute) at the start and end of the run
+# against its cores (load.py).
+PROVENANCE = ["input", "io.timing_window", "context.mpi.library", "context.build.commit", "host.cpus_online",
+              "host.load_start_1m", "host.load_end_1m", "host.load_over_cores"]
 # The statistics' columns (bytes_written_bytes, files_created, rss_peak_max_bytes,
 # ...) come from the "statistics" list each result carries (statistic_columns).
 MEASURES = [
@@ -148,6 +155,8 @@ def row_for(outdir, rid, plan_axes):
     for name, value in (run.get("hints") or {}).items():
         row.setdefault("hints." + name, value)
     row["_doc"] = res
+    row["input"] = run.get("input") or (os.path.basename(run["base"]) if run.get("base") else None)
+    _load_columns(row, res, st)
     if not res:
         return row
     w = res.get("write") or {}
@@ -165,6 +174,9 @@ def row_for(outdir, rid, plan_axes):
         "context.page_cache.fits": _get(res, "context", "page_cache", "fits"),
         "context.mpi.io_component": _get(res, "context", "mpi", "io_component"),
         "io.hints_asked": _hints_asked(res),
+        "io.timing_window": _get(res, "io", "timing_window"),
+        "context.mpi.library": _get(res, "context", "mpi", "library") or _get(res, "libraries", "mpi"),
+        "context.build.commit": _get(res, "context", "build", "commit"),
         "end_to_end_s": _get(w, "end_to_end", "seconds"),
         "write_bandwidth_MiBps": _get(w, "end_to_end", "write_bandwidth_MiBps"),
         "read_bandwidth_MiBps": _get(w, "end_to_end", "read_bandwidth_MiBps"),
@@ -209,6 +221,12 @@ def row_for(outdir, rid, plan_axes):
     return row
 
 
+def _load_columns(row, res, st):
+    cpus, start, end = load.of_run(res, st)
+    row.update({"host.cpus_online": cpus, "host.load_start_1m": start, "host.load_end_1m": end,
+                "host.load_over_cores": load.over_cores(cpus, start, end)})
+
+
 def _is_warmup(outdir, rid):
     run = read_checked(os.path.join(outdir, "runs", rid, "run.json"), RUN) or {}
     return run.get("warmup") is True
@@ -216,8 +234,7 @@ def _is_warmup(outdir, rid):
 
 def warmup_runs(outdir):
     """The warm-up runs ([sweep] warmup) of the sweep's folder: never in the results."""
-    plan = read_json(os.path.join(outdir, "plan.json")) or {}
-    plan = plan if check_file(plan, PLAN) is None else {}
+    plan = read_plan(outdir) or {}
     return [rid for rid in _order(outdir, plan) if _is_warmup(outdir, rid)]
 
 
@@ -238,12 +255,7 @@ def _order(outdir, plan):
 
 
 def collect(outdir, csv_path=None, json_path=None, include_pending=False):
-    plan = read_json(os.path.join(outdir, "plan.json"))
-    plan = {} if plan is None else plan
-    why = check_file(plan, PLAN)
-    if why:
-        raise SweepError("%s: %s: expected a plan written by climio-sweep; plan the sweep again" % (
-            os.path.join(outdir, "plan.json"), why))
+    plan = read_plan(outdir) or {}
     axes = [a["key"] for a in plan.get("axes", [])]
     rows = []
     for rid in _order(outdir, plan):
@@ -279,7 +291,7 @@ def collect(outdir, csv_path=None, json_path=None, include_pending=False):
                 timers.append(k)
             elif k.startswith("kernel_report."):
                 kr.append(k)
-    columns += extra_hints + IO + CONTEXT + applied + sorted(defaults) + stats + MEASURES + [p for p in phases] + \
+    columns += extra_hints + IO + CONTEXT + PROVENANCE + applied + sorted(defaults) + stats + MEASURES + [p for p in phases] + \
         memory + timers + kr + LAST
     columns = list(dict.fromkeys(columns))
     csv_path = os.path.abspath(csv_path or os.path.join(outdir, "results.csv"))

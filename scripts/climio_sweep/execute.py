@@ -15,8 +15,8 @@ import subprocess
 import sys
 import time
 
-from . import lustre
-from .kernel import kernel_error_line
+from . import load, lustre
+from .kernel import program_error_line
 from .resultcheck import check_result
 from .state import read_json, write_atomic, write_json, status, is_done
 
@@ -162,7 +162,8 @@ def _execute_locked(rdir, launcher, stop, on_start):
     job = os.environ.get("SLURM_ARRAY_JOB_ID")
     job = "%s_%s" % (job, os.environ.get("SLURM_ARRAY_TASK_ID")) if job else os.environ.get("PBS_JOBID")
     st = {"state": "running", "attempt": attempt, "started": now(), "host": socket.gethostname(),
-          "pid": os.getpid(), "job": job, "command": argv, "striping": stripe_mode}
+          "pid": os.getpid(), "job": job, "command": argv, "striping": stripe_mode,
+          "cpus_online": load.cores(), "load_average_start": load.sample()}
     write_json(os.path.join(rdir, "status.json"), st)
 
     t0 = time.monotonic()
@@ -177,7 +178,8 @@ def _execute_locked(rdir, launcher, stop, on_start):
     partial = os.path.join(rdir, "result.partial.json")
     result = read_json(partial)
     invalid = check_result(result) if result is not None else None
-    st.update({"finished": now(), "seconds": round(seconds, 3), "exit_status": rc})
+    st.update({"finished": now(), "seconds": round(seconds, 3), "exit_status": rc,
+               "load_average_end": load.sample()})
     if reason == "interrupted":
         st.update(state="interrupted", reason="the sweep was stopped while this run was running")
     elif rc == 0 and result is not None and not invalid and result.get("exit_status", 0) == 0:
@@ -264,17 +266,17 @@ def _kill(proc):
 
 
 def kernel_error(rdir):
-    """The kernel's own 'PROGRAM: error: ...' line from a run's output, or None
-    (the MPI launcher's banners around it say only which rank exited)."""
+    """What a failed run said, in one line (kernel.program_error_line): the
+    kernel's own 'PROGRAM: error: ...' line when it printed one, never the MPI
+    launcher's banners around it; or None."""
+    texts = []
     for name in ("stderr.txt", "stdout.txt"):
         try:
             with open(os.path.join(rdir, name), errors="replace") as f:
-                line = kernel_error_line(f.read(1 << 22))
+                texts.append(f.read(1 << 22))
         except OSError:
-            line = None
-        if line:
-            return line
-    return None
+            texts.append("")
+    return program_error_line(*texts)
 
 
 def failure_summary(rdir, n=6):

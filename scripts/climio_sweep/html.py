@@ -7,7 +7,8 @@ import base64
 import html
 import os
 
-from .report import fmt, short, spread, _values
+from . import verdict
+from .results import fixed, fmt, short, spread, _values
 
 CSS = """
 body { font-family: sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
@@ -28,11 +29,8 @@ def esc(v):
 
 
 def num(v, digits=4):
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        return "%.*g" % (digits, v)
-    return str(v)
+    """A number in plain decimals, never an exponent."""
+    return fixed(v, digits)
 
 
 def table(head, rows, numeric=(), classes=None):
@@ -90,6 +88,60 @@ def context_rows(res):
             for k, v in values.items()]
 
 
+def one_of(rows, key):
+    """The rows' value of key, or their values joined when they differ."""
+    vals = list(dict.fromkeys(fmt(r.get(key)) for r in rows if r.get(key) is not None))
+    return ", ".join(vals)
+
+
+def built_with(res):
+    """MPI library and build commit of the runs (each listed when they differ)."""
+    bits = []
+    for key, name in (("context.mpi.library", "MPI"), ("context.build.commit", "climio commit")):
+        vals = sorted({fmt(r.get(key)) for r in res.ok if r.get(key) is not None})
+        bits.append("%s %s" % (name, "; ".join(vals) if vals else "not recorded"))
+    return ", ".join(bits)
+
+
+def pairs_section(res):
+    """Every point against every other within a panel: the ratio of medians
+    (row over column) with its bootstrap interval, the test's p-value, and
+    which is better where the rule says so."""
+    pairs = getattr(res, "pairs", None)
+    if not pairs:
+        return ""
+    out = ["<h2>Every point against every other</h2><p class='note'>Within each panel (one process count): the "
+           "ratio of the medians of the %s, row over column, with its 95%% bootstrap interval (%d resamples, "
+           "seeded from the values), and the p-value of the %s. A point is called better only when both hold: the "
+           "test separates them (p &lt; %g) and their medians are at least %d%% apart; bold marks it. "
+           "pairwise.csv has every pair.</p>" % (esc(res.mlabel), verdict.BOOTSTRAP, esc(verdict.TEST_NAME),
+                                                 verdict.ALPHA, round(verdict.MIN_EFFECT * 100))]
+    for words, names, table_ in pairs:
+        out.append("<h3>%s</h3><table><tr><th></th>%s</tr>" % (esc(words), "".join(
+            "<th>%s</th>" % esc(n) for n in names)))
+        for a in names:
+            cells = []
+            for b in names:
+                p = table_.get((a, b))
+                flip = p is None and (b, a) in table_
+                if flip:
+                    p = table_[(b, a)]
+                if p is None:
+                    cells.append("<td></td>")
+                    continue
+                ratio, low, high = (p.ratio, p.low, p.high) if not flip else (
+                    1 / p.ratio if p.ratio else None, 1 / p.high if p.high else None, 1 / p.low if p.low else None)
+                text = "%s [%s-%s]<br>p = %s" % (num(ratio, 3), num(low, 3), num(high, 3),
+                                                  num(p.p, 2) if p.p is not None else "not tested")
+                mark = p.better == a
+                title = esc(p.words())
+                cells.append("<td class='num' title='%s'>%s%s</td>" % (
+                    title, "<b>%s</b>" % text if mark else text, "<br><b>better</b>" if mark else ""))
+            out.append("<tr><th>%s</th>%s</tr>" % (esc(a), "".join(cells)))
+        out.append("</table>")
+    return "\n".join(out)
+
+
 def page(res, figs, outdir_sweep):
     doc = res.doc
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>climio sweep %s</title><style>%s</style>"
@@ -99,6 +151,15 @@ def page(res, figs, outdir_sweep):
         len(res.ok), len(res.failed), esc(outdir_sweep)))
     if res.banner():
         parts.append("<p class='banner'><b>Measured on:</b> %s</p>" % esc(res.banner()))
+    if res.ok:
+        parts.append("<p class='banner'><b>Ran under:</b> %s</p>" % esc(res.provenance()))
+        parts.append("<p class='banner'><b>Workload:</b> %s</p>" % esc(res.workload()))
+        parts.append("<p class='banner'><b>Built with:</b> %s</p>" % esc(built_with(res)))
+        busy = [r["run"] for r in res.ok if res.busy(r)]
+        if busy:
+            parts.append("<p class='banner'><b>Load above the cores</b> during %d of %d runs (marked \u00d7 in the "
+                         "figures, <code>host.load_over_cores</code> in results.csv): %s</p>" % (
+                             len(busy), len(res.ok), esc(", ".join(busy[:10]) + (" ..." if len(busy) > 10 else ""))))
     for note in res.ran_as_notes():
         parts.append("<p class='banner'><b>Ran as something else:</b> %s</p>" % esc(note))
     # what was swept
@@ -129,17 +190,22 @@ def page(res, figs, outdir_sweep):
         parts.append("<p>No successful runs: nothing to plot.</p>")
     # per point
     head = [short(k) for k in res.varying] + ["runs", "%s: median" % res.mlabel, "min", "max",
-                                              "end to end (s): median [min-max]", "bytes written", "verify"]
+                                              "end to end (%s): median [min-max]" % res.unit, "input",
+                                              "bytes per run", "call pattern", "driver/format",
+                                              "runs with the load above the cores", "verify"]
     body = []
     for point, prs in res.points().items():
-        m, lo, hi = spread(_values(prs, res.metric))
-        e2e = _values(prs, "end_to_end_s")
+        m, lo, hi = spread(res.mvalues(prs))
+        e2e = [v * res.unit_factor for v in _values(prs, "end_to_end_s")]
         body.append([res.shown(k, prs[0].get(k)) for k in res.varying] + [
             len(prs), num(m), num(lo), num(hi),
-            "%s [%s-%s]" % tuple(num(x) for x in spread(e2e)) if e2e else "", prs[0].get("bytes_written_bytes"),
-            ", ".join(sorted({fmt(r.get("verify_verdict")) for r in prs}))])
+            "%s [%s-%s]" % tuple(num(x) for x in spread(e2e)) if e2e else "", one_of(prs, "input"),
+            one_of(prs, "bytes_written_bytes"), one_of(prs, "io.call_pattern"),
+            "/".join(x for x in (one_of(prs, "io.driver"), one_of(prs, "io.format")) if x),
+            sum(1 for r in prs if res.busy(r)), ", ".join(sorted({fmt(r.get("verify_verdict")) for r in prs}))])
     nv = len(res.varying)
-    parts.append("<h2>Results per point</h2>" + table(head, body, numeric=set(range(nv, nv + 6))))
+    parts.append("<h2>Results per point</h2>" + table(head, body, numeric=set(range(nv, nv + 5)) | {nv + 6}))
+    parts.append(pairs_section(res))
     # hints asked and applied
     hint_keys = sorted({k[len("hints."):] for r in res.ok for k in r if k.startswith("hints.")})
     if hint_keys:

@@ -103,6 +103,55 @@ def kernel_error_line(text):
     return None
 
 
+# Open MPI's help messages sit between lines of dashes, MPICH's Hydra's between
+# lines of '='; GNU time -v's report starts with "Command being timed".
+_RULE = re.compile(r"^\s*(-{10,}|={10,})\s*$")
+_LAUNCHER = re.compile(r"^(Primary job|mpiexec|mpirun|prterun|\[proxy:|BAD TERMINATION|YOUR APPLICATION|"
+                       r"\s*(Process name|Exit code|PID|RANK|KILLED BY SIGNAL|EXIT CODE):)")
+_LAUNCHER_SAYS = re.compile(r"signal|Exit code|exit code|exited|KILLED|not found|unable", re.I)
+
+
+def _split_output(text):
+    """(the program's lines, the launcher's lines) of a run's output: launcher
+    banners and GNU time's -v report are set apart."""
+    own, launcher = [], []
+    inside = False
+    for line in text.splitlines():
+        if _RULE.match(line):
+            inside = not inside
+            continue
+        if line.startswith("\tCommand being timed:"):
+            break       # GNU time -v: the rest is its report
+        if not line.strip() or line.startswith("Command exited with non-zero status"):
+            continue
+        if line.startswith("Command terminated by signal"):     # GNU time's words for a crash
+            launcher.append(line.strip())
+            continue
+        (launcher if inside or _LAUNCHER.match(line) else own).append(line.strip())
+    return own, launcher
+
+
+def program_error_line(err, out=""):
+    """What a failed run said, in one line: the program's own 'PROGRAM: error:'
+    line; else its own line that names an error, else its last own line of
+    stderr; else what the MPI launcher said of it (a signal, an exit code);
+    never a launcher's rule of dashes nor GNU time's 'Exit status'."""
+    said = kernel_error_line(err) or kernel_error_line(out)
+    if said:
+        return said
+    own, launcher = _split_output(err)
+    for line in own:
+        if re.search(r"\berror\b|abort|fatal|cannot|can't|failed|no such", line, re.I):
+            return line
+    if own:
+        return own[-1]
+    for line in launcher:
+        if _LAUNCHER_SAYS.search(line) and not line.lstrip().startswith(("Primary job", "a non-zero")):
+            return " ".join(line.split())
+    own_out, _ = _split_output(out)
+    return own_out[-1] if own_out else None
+
+
 _ASKED = {}
 
 

@@ -6,7 +6,7 @@ import os
 import signal
 import sys
 
-from . import execute as ex
+from . import execute as ex, load
 from .errors import SweepError
 from .resultcheck import check_result
 from .state import corrupt_result, read_json, run_dir, state_of, status
@@ -74,6 +74,12 @@ def bandwidth_of(rdir):
         return None
 
 
+def run_load(rdir):
+    """(cores, 1-minute load at the start, at the end) of a run that ended."""
+    res = read_json(os.path.join(rdir, "result.json")) or read_json(os.path.join(rdir, "result.failed.json"))
+    return load.of_run(res if isinstance(res, dict) and not check_result(res) else None, status(rdir))
+
+
 def describe(outcome):
     st = outcome.status
     if outcome.state == "done":
@@ -94,6 +100,7 @@ def run_local(outdir, records, launcher, out=sys.stdout):
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
     n = len(records)
     counts = {"done": 0, "skipped": 0, "failed": 0, "busy": 0}
+    watch = load.Watch("climio-sweep", "in results.csv (host.load_over_cores) and in the report's figures")
     width = len(str(n))
     idw = max(len(r["id"]) for r in records)
     try:
@@ -108,6 +115,8 @@ def run_local(outdir, records, launcher, out=sys.stdout):
             o = ex.execute(rdir, launcher, stop=lambda: stop["flag"])
             counts[o.state] = counts.get(o.state, 0) + 1
             print(describe(o), file=out, flush=True)
+            if o.state in ("done", "failed"):
+                watch.saw(rec["id"], *run_load(rdir))
     except ex.Interrupted:
         print("interrupted", file=out)
         print("climio-sweep: stopped; runs finished so far are kept, the interrupted one runs again next time",
@@ -119,6 +128,10 @@ def run_local(outdir, records, launcher, out=sys.stdout):
             signal.signal(s, h)
     if counts["skipped"]:
         print("%d run(s) already done were skipped" % counts["skipped"], file=out)
+    if watch.runs:
+        print("climio-sweep: %d of the %d run(s) run now had the load above the cores: %s" % (
+            len(watch.runs), counts["done"] + counts["failed"], ", ".join(watch.runs[:8]) +
+            (" ..." if len(watch.runs) > 8 else "")), file=out)
     return summary(outdir, records, out)
 
 

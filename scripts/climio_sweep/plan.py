@@ -134,7 +134,8 @@ def order_words(sweep):
     if sweep.warmup:
         warm = ", after %d warm-up round%s (left out of the results)" % (sweep.warmup, "" if sweep.warmup == 1 else "s")
     if sweep.order == "shuffle":
-        return "interleaved: every point once per round, each round shuffled (seed %d)%s" % (shuffle_seed(sweep), warm)
+        return "interleaved: every point once per round, each round shuffled (seed %d), %d round%s%s" % (
+            shuffle_seed(sweep), sweep.repetitions, "" if sweep.repetitions == 1 else "s", warm)
     return "interleaved: every point once per round (round-robin), %d round%s%s" % (
         sweep.repetitions, "" if sweep.repetitions == 1 else "s", warm)
 

@@ -9,11 +9,50 @@ import shutil
 
 from . import plan as planmod
 from .errors import SweepError
-from .state import read_json, run_dir, is_done, write_atomic, write_json
+from .resultcheck import RUN
+from .state import read_checked, read_json, read_plan, run_dir, is_done, write_atomic, write_json
 
 
 def output_dir(sweep, override=None):
     return os.path.abspath(override or sweep.output or "%s.sweep" % sweep.name)
+
+
+# What a sweep writes in its folder (state.py describes them).
+OUTPUTS = ("sweep.toml", "plan.json", "runs", "jobs", "results.csv", "results.json", "report")
+
+
+def _made_by_us(outdir):
+    """True when the folder is a sweep's folder: a plan.json climio-sweep
+    wrote, or run folders it planned (beside a plan.json cut short, say)."""
+    try:
+        plan = read_plan(outdir)
+    except SweepError:
+        plan = None
+    if plan is not None and isinstance(plan.get("sweep"), str) and isinstance(plan.get("kernel"), str):
+        return True
+    for d, _, files in os.walk(os.path.join(outdir, "runs")):
+        if "run.json" in files and read_checked(os.path.join(d, "run.json"), RUN) is not None:
+            return True
+    return False
+
+
+def check_output_folder(sweep, outdir):
+    """Before anything runs or is written: refuse an output folder that holds
+    files of the names the sweep writes (sweep.toml, plan.json, runs/, ...)
+    that climio-sweep did not write, e.g. --out . beside the user's own
+    sweep.toml: they would be overwritten."""
+    if os.path.exists(outdir) and not os.path.isdir(outdir):
+        raise SweepError("%s: expected a folder for the sweep's runs (--out or [sweep] output), found a file" % outdir)
+    if not os.path.isdir(outdir):
+        return
+    present = [n for n in OUTPUTS if os.path.lexists(os.path.join(outdir, n))
+               and not (n == "sweep.toml" and os.path.exists(os.path.join(outdir, n))
+                        and os.path.samefile(sweep.path, os.path.join(outdir, n)))]
+    if present and not _made_by_us(outdir):
+        raise SweepError("%s: expected a new folder or one a sweep wrote, found %s there, which climio-sweep did not "
+                         "write (no sweep's plan.json): the sweep would overwrite %s; give another output folder "
+                         "(--out %s.sweep)" % (outdir, ", ".join(present), "them" if len(present) > 1 else "it",
+                                               sweep.name))
 
 
 def _identity(run):
@@ -31,6 +70,14 @@ def _sha1_of(path):
     except OSError as e:
         raise SweepError("%s: cannot read this input file of the runs: %s" % (path, e.strerror or e))
     return h.hexdigest()
+
+
+def input_name(sweep, base):
+    """The input the runs read, as figures and tables name it: the base
+    file's name, or the kernel's name for its built-in input."""
+    if sweep.base:
+        return os.path.basename(sweep.base)
+    return (base.doc.get("parameter_file") if base is not None else None) or "<built-in>"
 
 
 def run_records(sweep, outdir, exe, base=None):
@@ -57,6 +104,7 @@ def run_records(sweep, outdir, exe, base=None):
             "kernel": sweep.kernel, "executable": exe, "nprocs": r.nprocs, "nodes": r.nodes,
             "params": r.params, "hints": r.hints, "env": r.env,
             "base": sweep.base, "base_sha1": base_sha1, "output_parameter": sweep.output_parameter,
+            "input": input_name(sweep, base),
             "output_env": list(sweep.output_env),
             "data_dir": data, "keep_data": sweep.keep_data, "timeout": sweep.timeout,
         }
@@ -103,10 +151,12 @@ def write(sweep, outdir, records):
         text = rec["parameter_file"]
         write_atomic(os.path.join(rdir, "params.in"), text)
         write_json(os.path.join(rdir, "run.json"), {k: v for k, v in rec.items() if k != "parameter_file"})
-    shutil.copyfile(sweep.path, os.path.join(outdir, "sweep.toml.tmp"))
-    os.replace(os.path.join(outdir, "sweep.toml.tmp"), os.path.join(outdir, "sweep.toml"))
+    kept = os.path.join(outdir, "sweep.toml")
+    if not (os.path.exists(kept) and os.path.samefile(sweep.path, kept)):    # run from the copy it keeps
+        shutil.copyfile(sweep.path, kept + ".tmp")
+        os.replace(kept + ".tmp", kept)
     write_json(os.path.join(outdir, "plan.json"), {
-        "sweep": sweep.name, "kernel": sweep.kernel, "sweep_file": os.path.abspath(sweep.path),
+        "schema": "climio-sweep-plan", "sweep": sweep.name, "kernel": sweep.kernel, "sweep_file": os.path.abspath(sweep.path),
         "axes": [{"key": a.key, "kind": a.kind, "name": a.name, "values": a.values} for a in sweep.axes],
         "fixed": sweep.fixed, "repetitions": sweep.repetitions, "warmup": sweep.warmup,
         "order": sweep.order, "seed": planmod.shuffle_seed(sweep), "order_words": planmod.order_words(sweep),

@@ -21,7 +21,10 @@ appears only after the kernel has finished and succeeded."""
 import json
 import os
 
-from .resultcheck import STATUS, check_file, check_result
+from .errors import SweepError
+from .resultcheck import PLAN, STATUS, check_file, check_result
+
+AGAIN = "run the sweep again (climio-sweep run SWEEP.toml: the runs already done are kept) to write it anew"
 
 
 def write_atomic(path, text):
@@ -43,6 +46,38 @@ def read_json(path):
             return json.load(f)
     except (OSError, ValueError):
         return None
+
+
+def read_plan(outdir):
+    """The plan.json of a sweep's folder, or None when there is none; a
+    plan.json that is there but cannot be read as a plan is an error that says
+    what is wrong with it: cut short, damaged, or not climio-sweep's."""
+    path = os.path.join(outdir, "plan.json")
+    if not os.path.lexists(path):
+        return None
+    if os.path.isdir(path):
+        raise SweepError("%s: expected the sweep's plan (a file), found a folder" % path)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError:
+        raise SweepError("%s: damaged: expected JSON text, found binary data; %s" % (path, AGAIN))
+    except OSError as e:
+        raise SweepError("%s: cannot read the sweep's plan: %s" % (path, e.strerror or e))
+    if not text.strip():
+        raise SweepError("%s: cut short: the file is empty; %s" % (path, AGAIN))
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        # the text ends inside the document (or inside a string running to its end)
+        if getattr(e, "pos", 0) >= len(text.rstrip()) or getattr(e, "msg", "").startswith("Unterminated string"):
+            raise SweepError("%s: cut short: the JSON ends after %d bytes, before it is complete; %s" % (
+                path, len(text.encode()), AGAIN))
+        raise SweepError("%s: damaged: not valid JSON (%s); %s" % (path, getattr(e, "msg", e), AGAIN))
+    why = check_file(doc, PLAN) or (None if "runs" in doc else "runs: missing")
+    if why:
+        raise SweepError("%s: %s: expected a plan written by climio-sweep; %s" % (path, why, AGAIN))
+    return doc
 
 
 def run_dir(outdir, run_id):

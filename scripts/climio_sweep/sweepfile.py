@@ -34,11 +34,11 @@ SWEEP_KEYS = {
     "data_dir": ("str", "the folder the kernels write their files to"),
     "keep_data": ("bool", "true or false"),
     "output_parameter": ("str", "the kernel parameter naming its output folder"),
-    "repetitions": ("posint", "a whole number >= 1"),
+    "repetitions": ("count:1:1000", "a whole number from 1 to 1000"),
     "order": ("choice:round-robin|shuffle", "\"round-robin\" (every point once, then again) or \"shuffle\" "
               "(each round in a random order)"),
     "seed": ("nonneg_int", "a whole number >= 0 (the shuffle's seed)"),
-    "warmup": ("nonneg_int", "a whole number >= 0 (warm-up rounds, left out of the results)"),
+    "warmup": ("count:0:100", "a whole number from 0 to 100 (warm-up rounds, left out of the results)"),
     "nprocs": ("posint_list", "a process count >= 1 or a list of them"),
     "nodes": ("posint_list", "a node count >= 1 or a list of them"),
     "timeout": ("nonneg", "seconds >= 0 (0: no limit)"),
@@ -89,6 +89,11 @@ HINT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*\Z")
 SWEEP_NAME = re.compile(r"^[A-Za-z0-9_.+-]+\Z")
 # whole numbers the kernels and launchers can take (C long, 64 bits)
 INT64 = (-2 ** 63, 2 ** 63 - 1)
+# A sweep's size: the points of the grid (the product of the swept lists, before
+# the exclusions) and its runs (points left x (repetitions + warm-up rounds)).
+# Each run is a folder and a record in memory while the sweep is planned.
+MAX_GRID = 1000000
+MAX_RUNS = 20000
 
 
 @dataclass
@@ -115,7 +120,7 @@ class Sweep:
     output_names: tuple = ()       # every name of the output parameter (the kernel's answer)
     output_env: tuple = ()         # variables that override it: the runs do not inherit them
     repetitions: int = 1
-    order: str = "round-robin"
+    order: str = "shuffle"   # each round in an order drawn from the seed (recorded): drift lands on no point
     seed: int = None          # the shuffle's seed (order = "shuffle"); chosen and recorded when not given
     warmup: int = 0           # rounds of every point run first and left out of the results
     timeout: float = 3600.0
@@ -285,6 +290,11 @@ def _check_typed(sw, table, key, value, kind, desc, index=0):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= INT64[1]:
             bad()
         return value
+    if kind.startswith("count:"):
+        lo, hi = (int(x) for x in kind.split(":")[1:])
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            bad()
+        return value
     if kind == "nonneg":
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             bad()
@@ -451,7 +461,7 @@ def from_text(text, path):
     sw.output = s.get("output")
     sw.keep_data = s.get("keep_data", False)
     sw.repetitions = s.get("repetitions", 1)
-    sw.order = s.get("order", "round-robin")
+    sw.order = s.get("order", "shuffle")
     sw.seed = s.get("seed")
     sw.warmup = s.get("warmup", 0)
     if sw.seed is not None and sw.order != "shuffle":
@@ -501,7 +511,30 @@ def from_text(text, path):
     sw.slurm = _check_table(sw, data, "slurm", SLURM_KEYS)
     sw.pbs = _check_table(sw, data, "pbs", PBS_KEYS)
     _load_excludes(sw, data.get("exclude", []))
+    _check_size(sw)
     return sw
+
+
+def _check_size(sw):
+    """A sweep no larger than MAX_GRID points before the exclusions and
+    MAX_RUNS runs after them, refused here rather than while it is planned."""
+    grid = 1
+    for a in sw.axes:
+        grid *= len(a.values)
+    rounds = sw.repetitions + sw.warmup
+    sizes = " x ".join(str(len(a.values)) for a in sw.axes)
+    if grid > MAX_GRID:
+        raise SweepError("%s: expected at most %d points in the grid of swept values, found %d (%s): sweep fewer "
+                         "values, or split the sweep into several files" % (sw.where("sweep"), MAX_GRID, grid, sizes))
+    if grid * rounds <= MAX_RUNS:
+        return
+    from .plan import points      # the exclusions applied only when they may matter
+    n = len(points(sw))
+    if n * rounds > MAX_RUNS:
+        raise SweepError("%s: expected at most %d runs (points x (repetitions + warm-up rounds)), found %d (%d "
+                         "point%s x %d): sweep fewer values or repetitions, or split the sweep into several files" % (
+                             sw.where("sweep", "repetitions" if sw.repetitions > 1 else None), MAX_RUNS, n * rounds,
+                             n, "" if n == 1 else "s", rounds))
 
 
 def _flatten(table):

@@ -19,7 +19,7 @@
  * open to the last close), split into the BP read time (timer bp_read) and the
  * engine's netCDF write phases. */
 #include "config.h"
-#include "app/app.h"
+#include "app/kernel.h"
 #include "app/outputs.h"
 #include "base/inputs.h"
 #include "drivers/bp_layout.h"
@@ -50,7 +50,7 @@ typedef struct job {
 typedef struct conv {
     cio_app *app;
     int t_read;
-    int64_t files, records, variables, bytes_read;
+    int64_t files, records, variables, bytes_read, bytes_read_all;
     double seconds, read_max;
     job jobs;
 } conv;
@@ -110,7 +110,7 @@ static void walk(job *j, const char *dir, const char *outdir, cio_err *e)
         names[n++] = cio_strdup(de->d_name);
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    if (n > 1) qsort(names, (size_t)n, sizeof *names, cmp_str);   /* an empty folder: names is NULL */
     for (int i = 0; i < n; i++) {
         char in[4096], out[4096], sub[1024];
         int li = snprintf(in, sizeof in, "%s/%s", dir, names[i]), lo;
@@ -296,13 +296,13 @@ static int64_t plan_vars(conv *c, cio_schema *s, adios2_io *io, adios2_engine *e
     return nrecs;
 }
 
-/* The output's folder, made by rank 0. */
-static void make_out_dir(cio_app *a, const char *out)
+/* The folder of every output, made by rank 0 before the outputs are claimed. */
+static void make_out_dirs(cio_app *a, const job *j)
 {
     cio_err me = {0};
-    if (a->rank == 0) {
+    for (int i = 0; i < j->n && a->rank == 0 && !me.code; i++) {
         char dir[4096];
-        snprintf(dir, sizeof dir, "%s", out);
+        snprintf(dir, sizeof dir, "%s", j->out[i]);
         char *slash = strrchr(dir, '/');
         if (slash && slash != dir) {
             *slash = '\0';
@@ -381,7 +381,6 @@ static void convert(conv *c, const char *in, const char *out)
 
     cvar *cv = cio_calloc((size_t)(s->nvars ? s->nvars : 1), sizeof *cv);
     int64_t nrecs = plan_vars(c, s, io, eng, cv, in);
-    make_out_dir(a, out);
     cio_engine_event(a->engine);
     cio_file *f = cio_create(a->engine, out, s, a->comm);
     copy_records(c, f, s, cv, eng, nrecs, in);
@@ -468,62 +467,92 @@ static void conv_json(cio_json *j, void *ctx)
     cio_json_arr_end(j);
 }
 
+/* ---------------------------------------------------------------- the descriptor's steps */
+/* The conversions to make, and what the writing run recorded in the first. */
+static cio_format bp2nc_setup(cio_app *a, void *ctx)
+{
+    conv *c = ctx;
+    c->app = a;
+    plan_jobs(c);
+    return recorded_settings(a, c->jobs.in[0]);
+}
+
+static void bp2nc_configure(cio_app *a, void *ctx)
+{
+    (void)ctx;
+    if (a->ecfg.drv->formats & CIO_FMT_BIT(CIO_FMT_BP))   /* a driver that writes BP */
+        cio_die_all(a->comm, "%s: --driver %s would write BP again; convert with pnetcdf or netcdf", a->kernel,
+                    a->ecfg.drv->name);
+}
+
+static void bp2nc_prepare(cio_app *a, void *ctx)
+{
+    conv *c = ctx;
+    make_out_dirs(a, &c->jobs);
+    c->t_read = cio_stats_timer(&a->stats, "bp_read");
+}
+
 /* The registry of the run's files: every BP folder read is an input, and no
  * netCDF file (or --json) may be one of them, lie inside one, or be named twice. */
-static void claim(conv *c)
+static void bp2nc_outputs(cio_app *a, void *ctx, cio_outputs *o)
 {
-    cio_app *a = c->app;
-    cio_err e = {0};
-    if (a->rank == 0) {
-        cio_outputs *o = cio_outputs_new();
-        char in_src[700], out_src[700];
-        snprintf(in_src, sizeof in_src, "input (%s)", cio_param_origin(a->params, "input"));
-        if (cio_param_str(a->params, "output"))
-            snprintf(out_src, sizeof out_src, "output (%s)", cio_param_origin(a->params, "output"));
-        else
-            snprintf(out_src, sizeof out_src, "the name of its input");
-        for (int i = 0; i < c->jobs.n; i++) {
-            cio_inputs_add(c->jobs.in[i], in_src, CIO_INPUT_READ);
-            cio_outputs_add(o, c->jobs.out[i], out_src, c->jobs.in[i], 0);
-        }
-        cio_app_claim_json(a, o);
-        cio_outputs_check(o, &e);
-        cio_outputs_free(o);
+    const conv *c = ctx;
+    char in_src[700], out_src[700];
+    snprintf(in_src, sizeof in_src, "input (%s)", cio_param_origin(a->params, "input"));
+    if (cio_param_str(a->params, "output"))
+        snprintf(out_src, sizeof out_src, "output (%s)", cio_param_origin(a->params, "output"));
+    else
+        snprintf(out_src, sizeof out_src, "the name of its input");
+    for (int i = 0; i < c->jobs.n; i++) {
+        cio_inputs_add(c->jobs.in[i], in_src, CIO_INPUT_READ);
+        cio_outputs_add(o, c->jobs.out[i], out_src, c->jobs.in[i], 0);
     }
-    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
 }
+
+/* Every conversion, timed from the first open to the last close on every rank. */
+static void bp2nc_output(cio_app *a, void *ctx)
+{
+    conv *c = ctx;
+    MPI_Barrier(a->comm);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < c->jobs.n; i++) convert(c, c->jobs.in[i], c->jobs.out[i]);
+    double mine = MPI_Wtime() - t0, rd = a->stats.t[c->t_read].seconds;
+    MPI_Allreduce(&mine, &c->seconds, 1, MPI_DOUBLE, MPI_MAX, a->comm);
+    MPI_Allreduce(&rd, &c->read_max, 1, MPI_DOUBLE, MPI_MAX, a->comm);
+    MPI_Allreduce(&c->bytes_read, &c->bytes_read_all, 1, MPI_INT64_T, MPI_SUM, a->comm);
+}
+
+static void bp2nc_report(cio_app *a, void *ctx)
+{
+    const conv *c = ctx;
+    if (a->rank != 0) return;
+    for (int i = 0; i < c->jobs.n; i++) printf("converted %s -> %s\n", c->jobs.in[i], c->jobs.out[i]);
+    printf("climio_bp2nc: %lld file(s), %lld record(s), %lld bytes in %.4f s on %d process(es): "
+           "BP read %.4f s (slowest rank), netCDF write through %s %s\n",
+           (long long)c->files, (long long)c->records, (long long)c->bytes_read_all, c->seconds, a->nprocs,
+           c->read_max, a->ecfg.drv->name, cio_mode_name(a->ecfg.opts.mode));
+}
+
+static const cio_kernel bp2nc_kernel = {
+    .name = "climio_bp2nc",
+    .usage = "climio_bp2nc --input NAME.bp|FOLDER [--output FILE|FOLDER] [--driver pnetcdf|netcdf] "
+             "[--format cdf5|...] [--iotype ...] [--json FILE]",
+    .params = bp2nc_params,
+    .builtin_name = "<built-in>",
+    .builtin_text = builtin,
+    .setup = bp2nc_setup,
+    .configure = bp2nc_configure,
+    .no_dry_run = "what it converts is known only from the BP outputs it reads",
+    .no_repetitions = "it converts each BP output once; run the job again to time it again",
+    .prepare = bp2nc_prepare,
+    .list_outputs = bp2nc_outputs,
+    .output = bp2nc_output,
+    .report = bp2nc_report,
+    .json = conv_json,
+};
 
 int main(int argc, char **argv)
 {
-    cio_app app;
-    cio_app_init(&app, &argc, &argv, "climio_bp2nc",
-                 "climio_bp2nc --input NAME.bp|FOLDER [--output FILE|FOLDER] [--driver pnetcdf|netcdf] "
-                 "[--format cdf5|...] [--iotype ...] [--json FILE]",
-                 bp2nc_params, NULL, "<built-in>", builtin);
-    conv c = {.app = &app};
-    plan_jobs(&c);
-    claim(&c);
-    cio_app_setup_engine(&app, recorded_settings(&app, c.jobs.in[0]));
-    if (app.ecfg.drv->formats & CIO_FMT_BIT(CIO_FMT_BP))   /* a driver that writes BP */
-        cio_die_all(app.comm, "%s: --driver %s would write BP again; convert with pnetcdf or netcdf", app.kernel,
-                    app.ecfg.drv->name);
-    c.t_read = cio_stats_timer(&app.stats, "bp_read");
-    MPI_Barrier(app.comm);
-    double t0 = MPI_Wtime();
-    for (int i = 0; i < c.jobs.n; i++) convert(&c, c.jobs.in[i], c.jobs.out[i]);
-    double mine = MPI_Wtime() - t0, rd = app.stats.t[c.t_read].seconds;
-    MPI_Allreduce(&mine, &c.seconds, 1, MPI_DOUBLE, MPI_MAX, app.comm);
-    MPI_Allreduce(&rd, &c.read_max, 1, MPI_DOUBLE, MPI_MAX, app.comm);
-    int64_t bytes = 0;
-    MPI_Allreduce(&c.bytes_read, &bytes, 1, MPI_INT64_T, MPI_SUM, app.comm);
-    if (app.rank == 0) {
-        for (int i = 0; i < c.jobs.n; i++) printf("converted %s -> %s\n", c.jobs.in[i], c.jobs.out[i]);
-        printf("climio_bp2nc: %lld file(s), %lld record(s), %lld bytes in %.4f s on %d process(es): "
-               "BP read %.4f s (slowest rank), netCDF write through %s %s\n",
-               (long long)c.files, (long long)c.records, (long long)bytes, c.seconds, app.nprocs, c.read_max,
-               app.ecfg.drv->name, cio_mode_name(app.ecfg.opts.mode));
-    }
-    int rc = cio_app_finish(&app, conv_json, &c);
-    cio_engine_free(app.engine);
-    cio_app_exit(&app, rc);
+    static conv c;
+    return cio_kernel_main(&bp2nc_kernel, &c, argc, argv);
 }

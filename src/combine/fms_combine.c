@@ -58,9 +58,9 @@ static void share_list(fms_set *s, MPI_Comm comm, int rank)
             s->mem[i].path = strdup(buf + at);
             at += (int)strlen(buf + at) + 1;
             s->mem[i].present = present[i];
-            s->mem[i].ncid = -1;
         }
     }
+    for (int i = 0; i < s->nmem; i++) s->mem[i].ncid = s->mem[i].fd = -1;
     free(buf);
     free(present);
 }
@@ -95,88 +95,92 @@ static void share_placements(fms_set *s, MPI_Comm comm, const int *mine)
     free(all);
 }
 
-/* Each rank reads the headers of the members it will read (rank 0 the first
- * member too: it defines the output); members that fail are left out. */
+/* The axes that differ in length from member to member: said once, by rank 0. */
+static void note_varying_axes(fms_set *s, MPI_Comm comm, int rank)
+{
+    int *any = calloc((size_t)s->ndims + 1, sizeof *any);
+    fms_allreduce(s->dimvaries, any, s->ndims, sizeof *any, MPI_INT, MPI_MAX, comm);
+    for (int d = 0; d < s->ndims; d++) {
+        s->dimvaries[d] = any[d];
+        if (!any[d] || rank != 0) continue;
+        fprintf(stderr, "Note: axis %s is not decomposed, yet its length differs from member to member (a compressed "
+                        "index, as a land restart's): as FRE-NCtools' mppnccombine, the output takes the first member's "
+                        "(\"%s\", %lld points) with the variables on it, which then hold that member's points only; "
+                        "FRE-NCtools' combine-ncc concatenates compressed axes\n",
+                s->dimname[d], s->mem[s->first].path, (long long)s->dimfull[d]);
+    }
+    free(any);
+}
+
+/* Each rank reads and checks the headers of the members it reads (every rank the
+ * first: it defines the output).  Returns the members refused on every rank; -1
+ * when the first member itself cannot describe the set. */
 static int read_headers(fms_set *s, const fms_opts *o, MPI_Comm comm, int rank, int nprocs, double *t_open)
 {
     double t0 = fms_now();
-    if (o->verbose && rank == 0) printf("  processing \"%s\"\n", s->mem[s->first].path);
-    if (o->mem_stats && rank == 0) fms_mem_report();
-    int bad = fms_member_read(s, s->first, o);     /* every rank: the set's description */
-    int anybad = 0;
-    fms_allreduce(&bad, &anybad, 1, sizeof bad, MPI_INT, MPI_MAX, comm);
-    if (anybad) return 1;
-    int lo = 0, hi = s->nmem;
-    if (nprocs > 1) {
-        int w = nprocs - 1;
-        lo = rank == 0 ? 0 : (int)((int64_t)(rank - 1) * s->nmem / w);
-        hi = rank == 0 ? 0 : (int)((int64_t)rank * s->nmem / w);
+    for (;;) {      /* -f: a refused first member is left out like a missing one */
+        if (o->verbose && rank == 0) printf("  processing \"%s\"\n", s->mem[s->first].path);
+        if (o->mem_stats && rank == 0) fms_mem_report();
+        int bad = fms_member_read(s, s->first, o) ? 1 + s->set_refused : 0, anybad = 0;
+        fms_allreduce(&bad, &anybad, 1, sizeof bad, MPI_INT, MPI_MAX, comm);
+        if (!anybad) break;
+        if (!o->force || anybad == 2) return -1;
+        s->mem[s->first].present = 0;
+        s->errors += rank == 0;
+        free(s->vars);
+        s->vars = NULL;
+        int next = -1;
+        for (int i = s->first + 1; i < s->nmem && next < 0; i++)
+            if (s->mem[i].present) next = i;
+        if (next < 0) {
+            if (rank == 0) fprintf(stderr, "Error: no member of the set can be read; nothing to combine\n");
+            return -1;
+        }
+        s->first = next;
     }
     int *mine = calloc((size_t)s->nmem + 1, sizeof *mine);
-    for (int i = lo; i < hi; i++) {
-        mine[i] = 1;
-        if (i == s->first || !s->mem[i].present) continue;
+    int refused = 0;
+    for (int i = 0; i < s->nmem; i++) {
+        mine[i] = fms_reader_of(i, nprocs) == rank;
+        if (!mine[i] || i == s->first || !s->mem[i].present) continue;
         if (o->verbose) printf("  processing \"%s\"\n", s->mem[i].path);
         if (o->mem_stats && nprocs == 1) fms_mem_report();
         if (fms_member_read(s, i, o)) {
             s->mem[i].present = 0;
-            s->errors++;
+            refused++;
         }
     }
     if (nprocs > 1) share_placements(s, comm, mine);
-    if (rank != 0 && !(lo <= s->first && s->first < hi)) {
-        nc_close(s->mem[s->first].ncid);
-        s->mem[s->first].ncid = -1;
-    }
     free(mine);
+    int all = 0;
+    fms_allreduce(&refused, &all, 1, sizeof refused, MPI_INT, MPI_SUM, comm);
+    note_varying_axes(s, comm, rank);
     *t_open += fms_now() - t0;
-    return 0;
+    return all;
 }
 
-/* Rank 0: members with other record counts than the first are left out. */
-static void check_records(fms_set *s, MPI_Comm comm, int rank)
+/* Rank 0: the set as a whole (records); every rank learns who takes part. */
+static int check_set(fms_set *s, const fms_opts *o, MPI_Comm comm, int rank)
 {
+    int refused = rank == 0 ? fms_check_set(s, o) : 0;
     int *present = malloc((size_t)s->nmem * sizeof *present);
-    if (rank == 0) {
-        s->nrec = s->mem[s->first].nrec;
-        for (int i = 0; i < s->nmem; i++) {
-            fms_member *m = &s->mem[i];
-            if (m->present && m->nrec != s->nrec) {
-                fprintf(stderr, "Error: different number of records than the first input file! (%s: %lld, %s: "
-                                "%lld)\n",
-                        m->path, (long long)m->nrec, s->mem[s->first].path, (long long)s->nrec);
-                m->present = 0;
-                s->errors++;
-            }
-            present[i] = m->present;
-        }
-    }
+    for (int i = 0; i < s->nmem; i++) present[i] = s->mem[i].present;
     fms_bcast(present, s->nmem, MPI_INT, comm);
+    fms_bcast(&refused, 1, MPI_INT, comm);
     long long nrec = s->nrec;
     fms_bcast(&nrec, 1, MPI_LONG_LONG, comm);
     s->nrec = nrec;
-    for (int i = 0; i < s->nmem; i++) {
-        if (!present[i] && s->mem[i].present && s->mem[i].ncid >= 0) {
-            nc_close(s->mem[i].ncid);
-            s->mem[i].ncid = -1;
-        }
-        s->mem[i].present = present[i];
-    }
+    for (int i = 0; i < s->nmem; i++) s->mem[i].present = present[i];
     free(present);
+    return refused;
 }
 
-/* -x: the peak this combine needs: one block of the largest variable, and its pieces. */
+/* -x: the peak this combine needs: its largest group of variable blocks and one piece. */
 static void print_estimate(const fms_set *s, const fms_opts *o)
 {
-    double most = 0;
-    int64_t bf = fms_block_records(s, o);
-    for (int v = 0; v < s->nvars; v++) {
-        const fms_var *fv = &s->vars[v];
-        double n = (double)fv->tsize * (fv->is_record ? (double)bf : 1);
-        for (int d = fv->is_record; d < fv->ndims; d++) n *= (double)s->dimfull[fv->dims[d]];
-        if (fv->decomposed) n *= 2;     /* the block and the pieces put into it */
-        if (n > most) most = n;
-    }
+    int64_t bf = fms_block_records(s, o), blocks, piece;
+    fms_memory_need(s, o, &blocks, &piece);
+    double most = (double)(blocks + piece);
     if (o->verbose) {
         printf("Estimated peak memory resident size (k=%lld) : %.1f MB\n", (long long)bf, most / 1048576.0);
         printf("For estimating RSS for a different value of k, multiply above usage by k.\n");
@@ -239,21 +243,13 @@ static void remove_inputs(const fms_set *s, const fms_opts *o)
     }
 }
 
-static void close_members(fms_set *s)
-{
-    for (int i = 0; i < s->nmem; i++)
-        if (s->mem[i].ncid >= 0) {
-            nc_close(s->mem[i].ncid);
-            s->mem[i].ncid = -1;
-        }
-}
-
 static void free_set(fms_set *s)
 {
     for (int i = 0; i < s->nmem; i++) {
         free(s->mem[i].path);
         free(s->mem[i].start);
         free(s->mem[i].count);
+        free(s->mem[i].begin);
     }
     free(s->mem);
     free(s->vars);
@@ -324,78 +320,113 @@ static int make_output(fms_set *s, const fms_opts *o, MPI_Comm comm, int rank, f
     double t0 = fms_now();
     if (rank == 0) {
         out = o->append ? fms_output_open_append(s, o) : fms_output_define(s, o);
-        ok = out >= 0;
+        ok = out != -1;
     }
     t->open += fms_now() - t0;
-    fms_bcast(&ok, 1, MPI_INT, comm);
-    return ok ? (rank == 0 ? out : -2) : -1;
+    int st[2] = {ok, s->out_raw};      /* the readers send pieces in the output's byte order */
+    fms_bcast(st, 2, MPI_INT, comm);
+    s->out_raw = st[1];
+    return st[0] ? (rank == 0 ? out : -2) : -1;
 }
 
-static int finish(fms_set *s, int out, int rank, fms_times *t)
+/* -a writes into a file as it is: the options that make a file cannot apply. */
+static int append_refusals(const fms_opts *o)
 {
-    double t0 = fms_now();
-    int bad = 0;
-    close_members(s);
-    if (rank == 0) {
-        int st = nc_sync(out);
-        if (st == NC_NOERR) st = nc_close(out);
-        else nc_close(out);
-        if (st != NC_NOERR) {
-            fprintf(stderr, "Error: cannot close %s: %s\n", s->output, nc_strerror(st));
-            bad = 1;
-        }
-    }
-    t->close += fms_now() - t0;
-    return bad;
+    if (!o->append) return 0;
+    const char *what = o->format_given ? (o->format & NC_NETCDF4 ? "-n4" : "-64")
+                     : o->deflate > 0 ? "-d" : o->shuffle ? "-s" : o->headerpad_given ? "-h" : NULL;
+    if (!what) return 0;
+    fprintf(stderr, "Error: %s with -a: -a writes into the existing output as it is, whose kind, compression and header "
+                    "are already set, so %s cannot apply (FRE-NCtools' mppnccombine ignores it without a word); drop "
+                    "it, or combine into a new file\n",
+            what, what);
+    return 1;
 }
 
-int fms_combine_main(fms_opts *o, MPI_Comm comm)
+/* Rank 0 before any member is read: the output, the list, the registry. */
+static int start_set(fms_set *s, const fms_opts *o)
+{
+    struct stat sb;
+    if (append_refusals(o)) return 1;
+    if (!o->append && !o->estimate && stat(s->output, &sb) == 0) {
+        fprintf(stderr, "Error: output file seems to exist already!\n");
+        return 1;
+    }
+    int rc = fms_set_list(s, o);
+    return rc ? rc : claim_files(s, o);
+}
+
+/* The members refused: without -f nothing is combined (1); with -f they are left
+ * out as missing ones are. */
+static int refusals(fms_set *s, const fms_opts *o, int refused, int rank)
+{
+    if (!refused) return 0;
+    if (!o->force) {
+        if (rank == 0)
+            fprintf(stderr, "Error: %d member%s of the set %s refused (each is named above); nothing was written (-f "
+                            "combines the others, their points 0)\n",
+                    refused, refused == 1 ? "" : "s", refused == 1 ? "is" : "are");
+        return 1;
+    }
+    if (rank == 0) s->errors += refused;
+    return 0;
+}
+
+int fms_combine_main(fms_opts *o, MPI_Comm comm, int *quick_exit)
 {
     static fms_set s;
     fms_times t = {0};
-    int rank, nprocs, rc = 0;
-    rank = fms_rank(comm);
-    nprocs = fms_size(comm);
+    int rank = fms_rank(comm), nprocs = fms_size(comm), rc = 0;
     fms_barrier(comm);
     double t0 = fms_now();
     snprintf(s.output, sizeof s.output, "%s", o->output);
     size_t l = strlen(s.output);
     if (l > 4 && strcmp(s.output + l - 5, ".0000") == 0) s.output[l - 5] = '\0';
-    if (rank == 0) {
-        struct stat sb;
-        if (!o->append && !o->estimate && stat(s.output, &sb) == 0) {
-            fprintf(stderr, "Error: output file seems to exist already!\n");
-            rc = 1;
-        }
-        if (!rc) rc = fms_set_list(&s, o);
-        if (!rc) rc = claim_files(&s, o);
-    }
+    s.out_fd = -1;
+    if (rank == 0) rc = start_set(&s, o);
     fms_bcast(&rc, 1, MPI_INT, comm);
     if (rc) return rc;
     share_list(&s, comm, rank);
-    if (read_headers(&s, o, comm, rank, nprocs, &t.open)) return 1;
-    check_records(&s, comm, rank);
+    int refused = read_headers(&s, o, comm, rank, nprocs, &t.open);
+    if (refused < 0) return 1;
+    refused += check_set(&s, o, comm, rank);
+    if (refusals(&s, o, refused, rank)) return 1;
     if (rank == 0) note_block(&s, o);
     if (o->estimate) {
         if (rank == 0) print_estimate(&s, o);
-        close_members(&s);
         return 0;
     }
+    int nomem = fms_copy_reserve(&s, o, rank), anynomem = 0;
+    fms_allreduce(&nomem, &anynomem, 1, sizeof nomem, MPI_INT, MPI_MAX, comm);
+    if (anynomem) return 1;
     int out = make_output(&s, o, comm, rank, &t);
     if (out == -1) return 1;
+    if (rank == 0) fms_fatal_discards(&s);
+    int *mine = calloc((size_t)s.nmem + 1, sizeof *mine);
+    for (int i = 0; i < s.nmem; i++) mine[i] = fms_reader_of(i, nprocs) == rank || (rank == 0 && i == s.first);
+    fms_pool_init(&s, mine);
+    free(mine);
     int errs = fms_copy_data(&s, o, out, comm, &t);
-    int bad = finish(&s, out, rank, &t), anybad = 0, errors = s.errors + errs, allerr = 0;
+    double tc = fms_now();
+    fms_pool_close_all(&s);
+    int bad = rank == 0 ? fms_output_close(&s, out, errs) : 0, anybad = 0, allerr = 0;
+    t.close += fms_now() - tc;
     fms_allreduce(&bad, &anybad, 1, sizeof bad, MPI_INT, MPI_MAX, comm);
     fms_allreduce(&s.errors, &allerr, 1, sizeof allerr, MPI_INT, MPI_SUM, comm);
-    errors = allerr + errs + anybad;
+    if (rank == 0 && (errs || anybad) && !o->append) fms_output_discard(&s);
+    else if (rank == 0 && (errs || anybad))
+        fprintf(stderr, "Error: -a: %s was partly written before the failure above\n", s.output);
+    fms_fatal_discards(NULL);
     t.total = fms_now() - t0;
     reduce_times(&t, comm);
     if (rank == 0 && o->mem_stats) fms_mem_report();
-    int jsonbad = rank == 0 && (o->bench || o->json) ? bench_report(&s, o, &t, nprocs) : 0;
-    if (rank == 0) {
-        if (errors) fprintf(stderr, "Warning: output file may be incomplete!\n");
+    int failed = errs || anybad;
+    int jsonbad = rank == 0 && !failed && (o->bench || o->json) ? bench_report(&s, o, &t, nprocs) : 0;
+    if (rank == 0 && !failed) {
+        if (allerr) fprintf(stderr, "Warning: output file may be incomplete!\n");
         else if (o->remove_inputs) remove_inputs(&s, o);
     }
+    *quick_exit = s.skip_exit_handlers;
     free_set(&s);
-    return errors || jsonbad ? 1 : 0;
+    return allerr || failed || jsonbad ? 1 : 0;
 }

@@ -1,226 +1,54 @@
-/* The data: variable by variable, a block of -k records at a time.  A variable
- * no axis decomposes is copied from the first member; a decomposed one is put
- * together in one buffer of the whole block (0, or -m's missing_value, where no
- * member is), each member's piece placed by its domain_decomposition in member
- * order (a later member wins where pieces overlap, as MOM6's symmetric q-points
- * do), then written.  Memory: one block of one variable, plus the pieces. */
+/* The data: a block of -k records at a time, in mppnccombine's order (the whole
+ * variables of the block from the first member, then the decomposed ones), so
+ * that a netCDF-4 output is the real tool's bytes too.  Decomposed variables
+ * are taken in groups of consecutive variables whose blocks fit 64 MiB (a
+ * larger one alone): each group's blocks are filled (0, or -m's missing_value;
+ * with -a the output's own values), then every member in order is opened, its
+ * pieces of the group's variables read and placed at its domain_decomposition
+ * offsets (a later member wins where pieces overlap, as MOM6's symmetric
+ * q-points do), the member closed, and the blocks written.  Memory: one group's
+ * blocks and one piece, whatever the member count; a member is opened once per
+ * group and block unless it stays open (fms_pool.c).
+ *
+ * Classic members are read, and a classic output written, with pread/pwrite at
+ * their headers' offsets: the values stay big-endian from member to output, so
+ * they are moved once each way instead of through netCDF-C's buffers and two
+ * byte swaps.  Other kinds go through netCDF-C. */
 #include "fms_combine.h"
 
+#include <errno.h>
 #include <netcdf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define GROUP_BYTES ((int64_t)64 << 20)
 
 typedef struct copy_ctx {
+    unsigned char *covered;     /* per variable: every point is some member's (no filling) */
     fms_set *s;
     const fms_opts *o;
-    int out;                    /* rank 0: the output */
+    int out;                    /* rank 0: the output's ncid (a raw output: s->out_fd) */
     MPI_Comm comm;
     int rank, nprocs;
-    int lo, hi;                 /* this rank's members (readers) */
     fms_times *t;
-    unsigned char *full, *piece;
-    size_t full_cap, piece_cap;
+    unsigned char *arena, *piece;
+    size_t arena_cap, piece_cap;
     int errors;
 } copy_ctx;
 
-/* The members rank r reads: all on one rank, else ranks 1..N-1 share them. */
-static void member_range(int nmem, int rank, int nprocs, int *lo, int *hi)
-{
-    if (nprocs == 1) {
-        *lo = 0, *hi = nmem;
-        return;
-    }
-    int w = nprocs - 1, i = rank - 1;
-    if (rank == 0) {
-        *lo = *hi = 0;
-        return;
-    }
-    *lo = (int)((int64_t)i * nmem / w);
-    *hi = (int)((int64_t)(i + 1) * nmem / w);
-}
-
-static void *grow(unsigned char **buf, size_t *cap, size_t need)
-{
-    if (need > *cap) {
-        free(*buf);
-        *buf = malloc(need ? need : 1);
-        *cap = *buf ? need : 0;
-        if (!*buf) {
-            fprintf(stderr, "Error: cannot allocate %zu bytes for a variable's values!\n", need);
-            fms_fatal(MPI_COMM_NULL);
-        }
-    }
-    return *buf;
-}
-
-/* Elements of one record of variable v: whole (s->dimfull) or member m's piece. */
-static int64_t record_elems(const fms_set *s, const fms_var *fv, const fms_member *m)
+static int64_t var_elems(const fms_set *s, const fms_var *fv, const fms_member *m)
 {
     int64_t n = 1;
     for (int d = fv->is_record; d < fv->ndims; d++) n *= m ? m->count[fv->dims[d]] : s->dimfull[fv->dims[d]];
     return n;
 }
 
-/* Place a piece (nr records of member m) into the block buffer of the whole variable. */
-static void place(const fms_set *s, const fms_var *fv, const fms_member *m, int64_t nr, unsigned char *full,
-                  const unsigned char *piece)
+static int64_t block_recs(const fms_set *s, const fms_var *fv, int64_t r0, int64_t bf)
 {
-    int nd = fv->ndims;
-    int64_t shape[FMS_MAX_VAR_DIMS + 1], cnt[FMS_MAX_VAR_DIMS + 1], off[FMS_MAX_VAR_DIMS + 1],
-        idx[FMS_MAX_VAR_DIMS + 1];
-    int k = 0;
-    shape[k] = nr, cnt[k] = nr, off[k] = 0, k++;    /* the records (1 for a fixed variable) */
-    for (int d = fv->is_record; d < nd; d++, k++) {
-        shape[k] = s->dimfull[fv->dims[d]];
-        cnt[k] = m->count[fv->dims[d]];
-        off[k] = m->start[fv->dims[d]];
-    }
-    size_t row = (size_t)cnt[k - 1] * fv->tsize;
-    if (row == 0) return;
-    for (int i = 0; i < k; i++) idx[i] = 0;
-    for (;;) {
-        int64_t at = 0;
-        for (int i = 0; i < k; i++) at = at * shape[i] + off[i] + (i == k - 1 ? 0 : idx[i]);
-        memcpy(full + (size_t)at * fv->tsize, piece, row);
-        piece += row;
-        int i = k - 2;
-        while (i >= 0 && ++idx[i] == cnt[i]) idx[i--] = 0;
-        if (i < 0) break;
-    }
-}
-
-static void fill_block(unsigned char *buf, const fms_var *fv, int64_t n, int missing)
-{
-    if (!missing || !fv->has_missing) {
-        memset(buf, 0, (size_t)n * fv->tsize);
-        return;
-    }
-    for (int64_t i = 0; i < n; i++) memcpy(buf + (size_t)i * fv->tsize, fv->missing, fv->tsize);
-}
-
-/* Read nr records from r0 of variable v of member m (the whole variable if fixed). */
-static int read_piece(copy_ctx *c, const fms_member *m, int v, int64_t r0, int64_t nr, void *buf)
-{
-    const fms_var *fv = &c->s->vars[v];
-    size_t st[FMS_MAX_VAR_DIMS], ct[FMS_MAX_VAR_DIMS];
-    for (int d = 0; d < fv->ndims; d++) {
-        st[d] = 0;
-        ct[d] = (size_t)m->count[fv->dims[d]];
-    }
-    if (fv->is_record) st[0] = (size_t)r0, ct[0] = (size_t)nr;
-    double t0 = fms_now();
-    int rc = nc_get_vara(m->ncid, v, st, ct, buf);
-    c->t->read += fms_now() - t0;
-    if (rc != NC_NOERR) {
-        fprintf(stderr, "Error: cannot read variable \"%s\"'s values! (%s: %s)\n", fv->name, m->path, nc_strerror(rc));
-        c->errors++;
-        return 1;
-    }
-    return 0;
-}
-
-static int write_block(copy_ctx *c, int v, int64_t r0, int64_t nr, const void *buf)
-{
-    const fms_var *fv = &c->s->vars[v];
-    size_t st[FMS_MAX_VAR_DIMS], ct[FMS_MAX_VAR_DIMS];
-    for (int d = 0; d < fv->ndims; d++) {
-        st[d] = 0;
-        ct[d] = (size_t)c->s->dimfull[fv->dims[d]];
-    }
-    if (fv->is_record) st[0] = (size_t)r0, ct[0] = (size_t)nr;
-    double t0 = fms_now();
-    int rc = nc_put_vara(c->out, v, st, ct, buf);
-    c->t->write += fms_now() - t0;
-    c->t->bytes += (int64_t)nr * record_elems(c->s, fv, NULL) * (int64_t)fv->tsize;
-    if (rc != NC_NOERR) {
-        fprintf(stderr, "Error: cannot write variable \"%s\"'s values! (%s)\n", fv->name, nc_strerror(rc));
-        c->errors++;
-        return 1;
-    }
-    return 0;
-}
-
-/* Messages of any size, in pieces MPI's int counts can carry. */
-static void send_big(const unsigned char *b, size_t n, int to, MPI_Comm comm)
-{
-    const size_t step = (size_t)1 << 30;
-    for (size_t at = 0; at < n; at += step)
-        MPI_Send(b + at, (int)(n - at < step ? n - at : step), MPI_BYTE, to, 7, comm);
-}
-
-static void recv_big(unsigned char *b, size_t n, int from, MPI_Comm comm)
-{
-    const size_t step = (size_t)1 << 30;
-    for (size_t at = 0; at < n; at += step)
-        MPI_Recv(b + at, (int)(n - at < step ? n - at : step), MPI_BYTE, from, 7, comm, MPI_STATUS_IGNORE);
-}
-
-/* Bytes of the pieces members [lo, hi) hold of nr records of variable v. */
-static size_t pieces_bytes(const fms_set *s, const fms_var *fv, int lo, int hi, int64_t nr)
-{
-    size_t n = 0;
-    for (int i = lo; i < hi; i++)
-        if (s->mem[i].present) n += (size_t)(nr * record_elems(s, fv, &s->mem[i])) * fv->tsize;
-    return n;
-}
-
-/* A reader rank: its members' pieces, one after another, to rank 0. */
-static void send_pieces(copy_ctx *c, int v, int64_t r0, int64_t nr)
-{
-    const fms_var *fv = &c->s->vars[v];
-    size_t n = pieces_bytes(c->s, fv, c->lo, c->hi, nr), at = 0;
-    unsigned char *b = grow(&c->piece, &c->piece_cap, n);
-    for (int i = c->lo; i < c->hi; i++) {
-        const fms_member *m = &c->s->mem[i];
-        if (!m->present) continue;
-        size_t pb = (size_t)(nr * record_elems(c->s, fv, m)) * fv->tsize;
-        if (read_piece(c, m, v, r0, nr, b + at)) memset(b + at, 0, pb);
-        at += pb;
-    }
-    double t0 = fms_now();
-    send_big(b, n, 0, c->comm);
-    c->t->transfer += fms_now() - t0;
-}
-
-/* Rank 0: the whole block of a decomposed variable, from its own reads or the readers'. */
-static void gather_block(copy_ctx *c, int v, int64_t r0, int64_t nr)
-{
-    const fms_var *fv = &c->s->vars[v];
-    int64_t n = nr * record_elems(c->s, fv, NULL);
-    unsigned char *full = grow(&c->full, &c->full_cap, (size_t)n * fv->tsize);
-    fill_block(full, fv, n, c->o->missing);
-    if (c->nprocs == 1)
-        for (int i = 0; i < c->s->nmem; i++) {
-            const fms_member *m = &c->s->mem[i];
-            if (!m->present) continue;
-            unsigned char *b = grow(&c->piece, &c->piece_cap, (size_t)(nr * record_elems(c->s, fv, m)) * fv->tsize);
-            if (!read_piece(c, m, v, r0, nr, b)) place(c->s, fv, m, nr, full, b);
-        }
-    for (int w = 1; w < c->nprocs; w++) {
-        int lo, hi;
-        member_range(c->s->nmem, w, c->nprocs, &lo, &hi);
-        size_t at = 0;
-        unsigned char *b = grow(&c->piece, &c->piece_cap, pieces_bytes(c->s, fv, lo, hi, nr));
-        double t0 = fms_now();
-        recv_big(b, pieces_bytes(c->s, fv, lo, hi, nr), w, c->comm);
-        c->t->transfer += fms_now() - t0;
-        for (int i = lo; i < hi; i++) {
-            const fms_member *m = &c->s->mem[i];
-            if (!m->present) continue;
-            place(c->s, fv, m, nr, full, b + at);
-            at += (size_t)(nr * record_elems(c->s, fv, m)) * fv->tsize;
-        }
-    }
-    write_block(c, v, r0, nr, full);
-}
-
-/* Rank 0: a variable no axis decomposes, from the first member. */
-static void copy_whole(copy_ctx *c, int v, int64_t r0, int64_t nr)
-{
-    const fms_var *fv = &c->s->vars[v];
-    const fms_member *m = &c->s->mem[c->s->first];
-    unsigned char *b = grow(&c->full, &c->full_cap, (size_t)(nr * record_elems(c->s, fv, m)) * fv->tsize);
-    if (!read_piece(c, m, v, r0, nr, b)) write_block(c, v, r0, nr, b);
+    if (!fv->is_record) return r0 == 0 ? 1 : 0;
+    return r0 + bf < s->nrec ? bf : s->nrec - r0;
 }
 
 int64_t fms_block_records(const fms_set *s, const fms_opts *o)
@@ -231,31 +59,495 @@ int64_t fms_block_records(const fms_set *s, const fms_opts *o)
     return bf > 0 ? bf : 1;
 }
 
+/* The decomposed variables of the block from v0 on that fit one group: [v0, *end). */
+static int64_t group_end(const fms_set *s, int v0, int64_t r0, int64_t bf, int *end)
+{
+    int64_t bytes = 0;
+    int v = v0;
+    for (; v < s->nvars; v++) {
+        const fms_var *fv = &s->vars[v];
+        int64_t nr = block_recs(s, fv, r0, bf);
+        if (!fv->decomposed || nr <= 0) continue;
+        int64_t b = nr * var_elems(s, fv, NULL) * (int64_t)fv->tsize;
+        if (bytes > 0 && bytes + b > GROUP_BYTES) break;
+        bytes += b;
+    }
+    *end = v;
+    return bytes;
+}
+
+void fms_memory_need(const fms_set *s, const fms_opts *o, int64_t *blocks, int64_t *piece)
+{
+    int64_t bf = fms_block_records(s, o), nloop = s->nrec > 0 ? s->nrec : 1;
+    *blocks = *piece = 0;
+    for (int64_t r0 = 0; r0 < nloop; r0 += bf) {
+        for (int v0 = 0, end; v0 < s->nvars; v0 = end) {
+            int64_t g = group_end(s, v0, r0, bf, &end);
+            if (g > *blocks) *blocks = g;
+        }
+        for (int v = 0; v < s->nvars; v++) {
+            const fms_var *fv = &s->vars[v];
+            int64_t nr = block_recs(s, fv, r0, bf);
+            if (nr <= 0) continue;
+            if (!fv->decomposed) {      /* copied whole through the piece buffer */
+                int64_t b = nr * var_elems(s, fv, NULL) * (int64_t)fv->tsize;
+                if (b > *piece) *piece = b;
+                continue;
+            }
+            for (int i = 0; i < s->nmem; i++)
+                if (s->mem[i].present && s->mem[i].count) {
+                    int64_t b = nr * var_elems(s, fv, &s->mem[i]) * (int64_t)fv->tsize;
+                    if (b > *piece) *piece = b;
+                }
+        }
+    }
+}
+
+/* Swap each element's bytes (big-endian <-> this machine's). */
+static void swap_bytes(unsigned char *p, int64_t n, size_t ts)
+{
+    if (ts == 2)
+        for (int64_t i = 0; i < n; i++, p += 2) {
+            unsigned char a = p[0];
+            p[0] = p[1], p[1] = a;
+        }
+    else if (ts == 4)
+        for (int64_t i = 0; i < n; i++, p += 4) {
+            uint32_t v;
+            memcpy(&v, p, 4);
+            v = __builtin_bswap32(v);
+            memcpy(p, &v, 4);
+        }
+    else if (ts == 8)
+        for (int64_t i = 0; i < n; i++, p += 8) {
+            uint64_t v;
+            memcpy(&v, p, 8);
+            v = __builtin_bswap64(v);
+            memcpy(p, &v, 8);
+        }
+}
+
+static int is_little_endian(void)
+{
+    const uint16_t one = 1;
+    return *(const unsigned char *)&one == 1;
+}
+
+static int pread_full(int fd, unsigned char *b, size_t n, int64_t at)
+{
+    while (n > 0) {
+        ssize_t got = pread(fd, b, n, (off_t)at);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return got < 0 ? errno : -1;
+        b += got, n -= (size_t)got, at += got;
+    }
+    return 0;
+}
+
+static int pwrite_full(int fd, const unsigned char *b, size_t n, int64_t at)
+{
+    while (n > 0) {
+        ssize_t put = pwrite(fd, b, n, (off_t)at);
+        if (put < 0 && errno == EINTR) continue;
+        if (put <= 0) return put < 0 ? errno : EIO;
+        b += put, n -= (size_t)put, at += put;
+    }
+    return 0;
+}
+
+/* nr records from r0 of variable v of member m (the whole variable if fixed), in
+ * the output's byte order (big-endian for a raw output, else this machine's). */
+static int read_piece(copy_ctx *c, int mi, int v, int64_t r0, int64_t nr, unsigned char *buf)
+{
+    fms_set *s = c->s;
+    const fms_member *m = &s->mem[mi];
+    const fms_var *fv = &s->vars[v];
+    int64_t elems = var_elems(s, fv, m), pb = elems * (int64_t)fv->tsize;
+    double t0 = fms_now();
+    int rc = 0, big = 0;
+    const char *why = NULL;
+    if (m->raw) {
+        big = 1;
+        for (int64_t r = 0; r < (fv->is_record ? nr : 1) && !rc; r++)
+            rc = pread_full(m->fd, buf + r * pb, (size_t)pb, m->begin[v] + (fv->is_record ? (r0 + r) * m->recsize : 0));
+        if (rc) why = rc < 0 ? "the file ends before the values its header places there (cut short since it was "
+                               "checked?)" : strerror(rc);
+    } else {
+        size_t st[FMS_MAX_VAR_DIMS], ct[FMS_MAX_VAR_DIMS];
+        for (int d = 0; d < fv->ndims; d++) st[d] = 0, ct[d] = (size_t)m->count[fv->dims[d]];
+        if (fv->is_record) st[0] = (size_t)r0, ct[0] = (size_t)nr;
+        int st_ = nc_get_vara(m->ncid, v, st, ct, buf);
+        if (st_ != NC_NOERR) rc = 1, why = st_ == NC_ENOMEM ? "out of memory" : nc_strerror(st_);
+    }
+    c->t->read += fms_now() - t0;
+    if (rc) {
+        fprintf(stderr, "Error: cannot read variable \"%s\"'s values! (%s: %s)\n", fv->name, m->path, why);
+        memset(buf, 0, (size_t)(pb * (fv->is_record ? nr : 1)));
+        c->errors++;
+        return 1;
+    }
+    if (big != s->out_raw && is_little_endian() && fv->type != NC_STRING)
+        swap_bytes(buf, elems * (fv->is_record ? nr : 1), fv->tsize);
+    return 0;
+}
+
+static int write_block(copy_ctx *c, int v, int64_t r0, int64_t nr, const unsigned char *buf)
+{
+    fms_set *s = c->s;
+    const fms_var *fv = &s->vars[v];
+    int64_t fb = var_elems(s, fv, NULL) * (int64_t)fv->tsize;
+    double t0 = fms_now();
+    int rc = 0;
+    const char *why = NULL;
+    if (s->out_raw) {
+        const fms_cdf *h = &s->out_layout;
+        for (int64_t r = 0; r < nr && !rc; r++)
+            rc = pwrite_full(s->out_fd, buf + r * fb, (size_t)fb, h->var[v].begin + (fv->is_record ? (r0 + r) * h->recsize : 0));
+        if (rc) why = strerror(rc);
+    } else {
+        size_t st[FMS_MAX_VAR_DIMS], ct[FMS_MAX_VAR_DIMS];
+        for (int d = 0; d < fv->ndims; d++) st[d] = 0, ct[d] = (size_t)s->dimfull[fv->dims[d]];
+        if (fv->is_record) st[0] = (size_t)r0, ct[0] = (size_t)nr;
+        int st_ = nc_put_vara(c->out, v, st, ct, buf);
+        if (st_ != NC_NOERR) rc = 1, why = st_ == NC_ENOMEM ? "out of memory" : nc_strerror(st_);
+    }
+    c->t->write += fms_now() - t0;
+    c->t->bytes += nr * fb;
+    if (rc) {
+        fprintf(stderr, "Error: cannot write variable \"%s\"'s values! (%s: %s)\n", fv->name, s->output, why);
+        c->errors++;
+        return 1;
+    }
+    return 0;
+}
+
+/* Place a piece (nr records of member m) into the block of the whole variable;
+ * runs of points contiguous in both are copied at once. */
+static void place(const fms_set *s, const fms_var *fv, const fms_member *m, int64_t nr, unsigned char *full,
+                  const unsigned char *piece)
+{
+    int64_t shape[FMS_MAX_VAR_DIMS + 1], cnt[FMS_MAX_VAR_DIMS + 1], off[FMS_MAX_VAR_DIMS + 1],
+        idx[FMS_MAX_VAR_DIMS + 1];
+    int k = 0;
+    shape[k] = nr, cnt[k] = nr, off[k] = 0, k++;    /* the records (1 for a fixed variable) */
+    for (int d = fv->is_record; d < fv->ndims; d++, k++) {
+        shape[k] = s->dimfull[fv->dims[d]];
+        cnt[k] = m->count[fv->dims[d]];
+        off[k] = m->start[fv->dims[d]];
+    }
+    for (int i = 0; i < k; i++)
+        if (cnt[i] == 0) return;
+    /* trailing dimensions the piece covers whole merge into its rows */
+    int last = k - 1;
+    int64_t run = cnt[last];
+    while (last > 0 && cnt[last] == shape[last] && off[last] == 0) {
+        last--;
+        run *= cnt[last];
+    }
+    size_t row = (size_t)run * fv->tsize;
+    int64_t stride[FMS_MAX_VAR_DIMS + 1];     /* elements of the block per step of each dimension */
+    stride[k - 1] = 1;
+    for (int i = k - 2; i >= 0; i--) stride[i] = stride[i + 1] * shape[i + 1];
+    for (int i = 0; i <= last; i++) idx[i] = 0;
+    for (;;) {
+        int64_t at = 0;
+        for (int i = 0; i <= last; i++) at += (off[i] + idx[i]) * stride[i];
+        memcpy(full + (size_t)at * fv->tsize, piece, row);
+        piece += row;
+        int i = last - 1;
+        while (i >= 0 && ++idx[i] == cnt[i]) idx[i--] = 0;
+        if (i < 0) break;
+    }
+}
+
+/* Whether the present members' pieces cover every point of variable v: then its
+ * blocks need no filling.  The members' edges cut each decomposed axis into
+ * intervals; the grid of those intervals (small: a few per member) is marked. */
+static int covers(const fms_set *s, const fms_var *fv)
+{
+    int nd = 0, dims[FMS_MAX_VAR_DIMS];
+    int64_t *cut[FMS_MAX_VAR_DIMS] = {0}, ncut[FMS_MAX_VAR_DIMS], cells = 1;
+    for (int d = fv->is_record; d < fv->ndims; d++) {
+        int dim = fv->dims[d];
+        if (!s->dimdecomp[dim]) {
+            for (int i = 0; i < s->nmem; i++)
+                if (s->mem[i].present && s->mem[i].count[dim] < s->dimfull[dim]) return 0;
+            continue;
+        }
+        dims[nd] = dim;
+        cut[nd] = malloc(((size_t)s->nmem * 2 + 2) * sizeof *cut[nd]);
+        if (!cut[nd]) goto no;
+        int64_t *c = cut[nd], n = 0;
+        c[n++] = 0, c[n++] = s->dimfull[dim];
+        for (int i = 0; i < s->nmem; i++)
+            if (s->mem[i].present) c[n++] = s->mem[i].start[dim], c[n++] = s->mem[i].start[dim] + s->mem[i].count[dim];
+        for (int64_t a = 1; a < n; a++)     /* sort the few cuts, then keep each once */
+            for (int64_t b = a; b > 0 && c[b - 1] > c[b]; b--) {
+                int64_t t = c[b];
+                c[b] = c[b - 1], c[b - 1] = t;
+            }
+        int64_t u = 0;
+        for (int64_t a = 0; a < n; a++)
+            if (u == 0 || c[a] != c[u - 1]) c[u++] = c[a];
+        ncut[nd] = u;
+        cells *= u - 1;
+        nd++;
+        if (cells > (1 << 24)) goto no;
+    }
+    unsigned char *hit = calloc((size_t)cells, 1);
+    if (!hit) goto no;
+    for (int i = 0; i < s->nmem; i++) {
+        const fms_member *m = &s->mem[i];
+        if (!m->present) continue;
+        int64_t lo[FMS_MAX_VAR_DIMS], hi[FMS_MAX_VAR_DIMS], k[FMS_MAX_VAR_DIMS];
+        for (int d = 0; d < nd; d++) {      /* the member's cells along each axis */
+            lo[d] = hi[d] = 0;
+            for (int64_t a = 0; a + 1 < ncut[d]; a++) {
+                if (cut[d][a] == m->start[dims[d]]) lo[d] = a;
+                if (cut[d][a + 1] == m->start[dims[d]] + m->count[dims[d]]) hi[d] = a + 1;
+            }
+            if (hi[d] <= lo[d]) goto next;
+            k[d] = lo[d];
+        }
+        for (;;) {
+            int64_t at = 0;
+            for (int d = 0; d < nd; d++) at = at * (ncut[d] - 1) + k[d];
+            hit[at] = 1;
+            int d = nd - 1;
+            while (d >= 0 && ++k[d] == hi[d]) k[d] = lo[d], d--;
+            if (d < 0) break;
+        }
+    next:;
+    }
+    int all = 1;
+    for (int64_t c = 0; c < cells && all; c++) all = hit[c];
+    free(hit);
+    for (int d = 0; d < nd; d++) free(cut[d]);
+    return all;
+no:
+    for (int d = 0; d < FMS_MAX_VAR_DIMS; d++) free(cut[d]);
+    return 0;
+}
+
+/* The points no member covers: 0, or -m's missing_value (in the block's byte order). */
+static void fill_block(const copy_ctx *c, unsigned char *buf, const fms_var *fv, int64_t n)
+{
+    if (!c->o->missing || !fv->has_missing) {
+        memset(buf, 0, (size_t)n * fv->tsize);
+        return;
+    }
+    unsigned char v[8];
+    memcpy(v, fv->missing, 8);
+    if (c->s->out_raw && is_little_endian()) swap_bytes(v, 1, fv->tsize);
+    for (int64_t i = 0; i < n; i++) memcpy(buf + (size_t)i * fv->tsize, v, fv->tsize);
+}
+
+/* -a: the block starts as the output has it, where the output has those records. */
+static void append_base(copy_ctx *c, int v, int64_t r0, int64_t nr, unsigned char *buf)
+{
+    const fms_set *s = c->s;
+    const fms_var *fv = &s->vars[v];
+    size_t have = 0, st[FMS_MAX_VAR_DIMS], ct[FMS_MAX_VAR_DIMS];
+    int unlim = -1;
+    nc_inq_unlimdim(c->out, &unlim);
+    if (fv->is_record) nc_inq_dimlen(c->out, unlim, &have);
+    int64_t n = fv->is_record ? ((int64_t)have > r0 ? ((int64_t)have - r0 < nr ? (int64_t)have - r0 : nr) : 0) : 1;
+    if (n <= 0) return;
+    for (int d = 0; d < fv->ndims; d++) st[d] = 0, ct[d] = (size_t)s->dimfull[fv->dims[d]];
+    if (fv->is_record) st[0] = (size_t)r0, ct[0] = (size_t)n;
+    int rc = nc_get_vara(c->out, v, st, ct, buf);
+    if (rc != NC_NOERR) {
+        fprintf(stderr, "Error: -a: cannot read variable \"%s\"'s values from %s! (%s)\n", fv->name, s->output,
+                nc_strerror(rc));
+        c->errors++;
+    }
+}
+
+/* Wait for a request without spinning: MPI libraries poll at full speed while
+ * they wait, which on a machine with as many busy processes as cores takes the
+ * core the other rank needs (the reader waits while rank 0 writes, and the
+ * other way round); a short sleep between tests gives it back. */
+static void wait_politely(MPI_Request *rq)
+{
+    const struct timespec nap = {0, 50000};
+    int done = 0;
+    for (;;) {
+        MPI_Test(rq, &done, MPI_STATUS_IGNORE);
+        if (done) return;
+        nanosleep(&nap, NULL);
+    }
+}
+
+/* Messages of any size, in pieces MPI's int counts can carry. */
+static void send_big(const unsigned char *b, size_t n, int to, MPI_Comm comm)
+{
+    const size_t step = (size_t)1 << 30;
+    for (size_t at = 0; at < n; at += step) {
+        MPI_Request rq;
+        MPI_Isend(b + at, (int)(n - at < step ? n - at : step), MPI_BYTE, to, 7, comm, &rq);
+        wait_politely(&rq);
+    }
+}
+
+static void recv_big(unsigned char *b, size_t n, int from, MPI_Comm comm)
+{
+    const size_t step = (size_t)1 << 30;
+    for (size_t at = 0; at < n; at += step) {
+        MPI_Request rq;
+        MPI_Irecv(b + at, (int)(n - at < step ? n - at : step), MPI_BYTE, from, 7, comm, &rq);
+        wait_politely(&rq);
+    }
+}
+
+/* The buffers of the whole copy, allocated before the output exists: running
+ * out of memory is said before anything is written. */
+static unsigned char *g_arena, *g_piece;
+static size_t g_arena_cap, g_piece_cap;
+
+int fms_copy_reserve(const fms_set *s, const fms_opts *o, int rank)
+{
+    int64_t blocks, piece;
+    fms_memory_need(s, o, &blocks, &piece);
+    if (rank != 0) blocks = 0;
+    g_arena = blocks ? malloc((size_t)blocks) : NULL;
+    g_piece = malloc(piece ? (size_t)piece : 1);
+    if ((blocks && !g_arena) || !g_piece) {
+        fprintf(stderr, "Error: out of memory: the combine needs %.1f MiB for its largest block of variables (-k %lld) "
+                        "and %.1f MiB for a member's piece, and cannot allocate them; nothing was written\n",
+                (double)blocks / 1048576.0, (long long)fms_block_records(s, o), (double)piece / 1048576.0);
+        free(g_arena);
+        free(g_piece);
+        g_arena = g_piece = NULL;
+        return 1;
+    }
+    g_arena_cap = (size_t)blocks;
+    g_piece_cap = (size_t)(piece ? piece : 1);
+    return 0;
+}
+
+static unsigned char *ensure(unsigned char **buf, size_t *cap, size_t need, const char *what)
+{
+    if (need <= *cap) return *buf;
+    free(*buf);
+    *buf = malloc(need ? need : 1);
+    *cap = *buf ? need : 0;
+    if (!*buf) {
+        fprintf(stderr, "Error: out of memory: cannot allocate %.1f MiB for %s\n", (double)need / 1048576.0, what);
+        fms_fatal(fms_launched() ? MPI_COMM_WORLD : MPI_COMM_NULL);
+    }
+    return *buf;
+}
+
+/* One group [v0, v1) of decomposed variables of the block at r0. */
+static void copy_group(copy_ctx *c, int v0, int v1, int64_t r0, int64_t bf)
+{
+    fms_set *s = c->s;
+    int64_t total = 0;
+    for (int v = v0; v < v1; v++) {
+        const fms_var *fv = &s->vars[v];
+        int64_t nr = block_recs(s, fv, r0, bf);
+        if (fv->decomposed && nr > 0) total += nr * var_elems(s, fv, NULL) * (int64_t)fv->tsize;
+    }
+    if (total == 0) return;
+    unsigned char *arena = c->rank == 0 ? ensure(&c->arena, &c->arena_cap, (size_t)total, "a block of variables") : NULL;
+    if (c->rank == 0) {     /* the blocks as the output starts them */
+        unsigned char *b = arena;
+        for (int v = v0; v < v1; v++) {
+            const fms_var *fv = &s->vars[v];
+            int64_t nr = block_recs(s, fv, r0, bf), n = nr * var_elems(s, fv, NULL);
+            if (!fv->decomposed || nr <= 0) continue;
+            if (c->o->verbose > 1)
+                printf("    variable = %s, records %lld-%lld\n", fv->name, (long long)r0, (long long)(r0 + nr - 1));
+            if (!c->covered || !c->covered[v]) fill_block(c, b, fv, n);     /* NULL: cannot tell */
+            if (c->o->append) append_base(c, v, r0, nr, b);
+            b += n * (int64_t)fv->tsize;
+        }
+    }
+    for (int i = 0; i < s->nmem; i++) {
+        if (!s->mem[i].present) continue;
+        int reader = fms_reader_of(i, c->nprocs), opened = 0;
+        if (reader != c->rank && c->rank != 0) continue;
+        if (reader == c->rank) opened = fms_pool_open(s, i) == 0;
+        if (reader == c->rank && !opened) c->errors++;
+        unsigned char *b = arena;
+        for (int v = v0; v < v1; v++) {
+            const fms_var *fv = &s->vars[v];
+            int64_t nr = block_recs(s, fv, r0, bf);
+            if (!fv->decomposed || nr <= 0) continue;
+            size_t pb = (size_t)(nr * var_elems(s, fv, &s->mem[i])) * fv->tsize;
+            unsigned char *p = ensure(&c->piece, &c->piece_cap, pb, "a member's piece");
+            if (reader == c->rank) {
+                if (opened) read_piece(c, i, v, r0, nr, p);
+                else memset(p, 0, pb);
+            }
+            if (reader != 0) {
+                double t0 = fms_now();
+                if (c->rank == reader) send_big(p, pb, 0, c->comm);
+                else recv_big(p, pb, reader, c->comm);
+                c->t->transfer += fms_now() - t0;
+            }
+            if (c->rank == 0) place(s, fv, &s->mem[i], nr, b, p);
+            if (b) b += (size_t)(nr * var_elems(s, fv, NULL)) * fv->tsize;
+        }
+        if (opened) fms_pool_done(s, i);
+    }
+    if (c->rank != 0) return;
+    unsigned char *b = arena;
+    for (int v = v0; v < v1; v++) {
+        const fms_var *fv = &s->vars[v];
+        int64_t nr = block_recs(s, fv, r0, bf);
+        if (!fv->decomposed || nr <= 0) continue;
+        write_block(c, v, r0, nr, b);
+        b += (size_t)(nr * var_elems(s, fv, NULL)) * fv->tsize;
+    }
+}
+
+/* Rank 0: a variable no axis decomposes, from the first member. */
+static void copy_whole(copy_ctx *c, int v, int64_t r0, int64_t nr)
+{
+    fms_set *s = c->s;
+    const fms_var *fv = &s->vars[v];
+    if (c->o->verbose > 1)
+        printf("    variable = %s, records %lld-%lld\n", fv->name, (long long)r0, (long long)(r0 + nr - 1));
+    size_t n = (size_t)(nr * var_elems(s, fv, &s->mem[s->first])) * fv->tsize;
+    unsigned char *b = ensure(&c->piece, &c->piece_cap, n, "a variable's values");
+    if (fms_pool_open(s, s->first) != 0) {
+        c->errors++;
+        return;
+    }
+    if (!read_piece(c, s->first, v, r0, nr, b)) {
+        write_block(c, v, r0, nr, b);
+        if (fv->type == NC_STRING) nc_free_string(n / sizeof(char *), (char **)b);
+    }
+    fms_pool_done(s, s->first);
+}
+
 int fms_copy_data(fms_set *s, const fms_opts *o, int ncid, MPI_Comm comm, fms_times *t)
 {
-    copy_ctx c = {.s = s, .o = o, .out = ncid, .comm = comm, .t = t};
+    copy_ctx c = {.s = s, .o = o, .out = ncid, .comm = comm, .t = t, .arena = g_arena, .piece = g_piece,
+                  .arena_cap = g_arena_cap, .piece_cap = g_piece_cap};
+    g_arena = g_piece = NULL;
     c.rank = fms_rank(comm);
     c.nprocs = fms_size(comm);
-    member_range(s->nmem, c.rank, c.nprocs, &c.lo, &c.hi);
+    c.covered = calloc((size_t)s->nvars + 1, 1);
+    for (int v = 0; c.covered && c.rank == 0 && v < s->nvars; v++)
+        c.covered[v] = s->vars[v].decomposed && covers(s, &s->vars[v]);
     int64_t bf = fms_block_records(s, o), nloop = s->nrec > 0 ? s->nrec : 1;
-    /* mppnccombine's order (the same netCDF-4 file with one record a block): the
-     * whole variables of the block, then the decomposed ones */
-    for (int64_t r0 = 0; r0 < nloop; r0 += bf)
-        for (int pass = 0; pass < 2; pass++)
+    for (int64_t r0 = 0; r0 < nloop; r0 += bf) {
+        if (c.rank == 0)
             for (int v = 0; v < s->nvars; v++) {
                 const fms_var *fv = &s->vars[v];
-                if (fv->decomposed != pass || (!fv->is_record && r0 > 0)) continue;
-                int64_t nr = fv->is_record ? (r0 + bf < s->nrec ? bf : s->nrec - r0) : 1;
-                if (nr <= 0) continue;
-                if (o->verbose > 1 && c.rank == 0)
-                    printf("    variable = %s, records %lld-%lld\n", fv->name, (long long)r0, (long long)(r0 + nr - 1));
-                if (!fv->decomposed) {
-                    if (c.rank == 0) copy_whole(&c, v, r0, nr);
-                } else if (c.rank == 0) gather_block(&c, v, r0, nr);
-                else send_pieces(&c, v, r0, nr);
+                int64_t nr = block_recs(s, fv, r0, bf);
+                if (!fv->decomposed && nr > 0) copy_whole(&c, v, r0, nr);
             }
-    free(c.full);
+        for (int v0 = 0, end; v0 < s->nvars; v0 = end) {
+            group_end(s, v0, r0, bf, &end);
+            copy_group(&c, v0, end, r0, bf);
+        }
+    }
+    free(c.arena);
     free(c.piece);
+    free(c.covered);
     int errors = c.errors, all = 0;
     fms_allreduce(&errors, &all, 1, sizeof all, MPI_INT, MPI_SUM, comm);
     return all;

@@ -1,33 +1,48 @@
-/* A member's header (the first member's describes the set) and the output's
- * definition, as FRE-NCtools' mppnccombine makes it: the dimensions and
- * variables in the first member's order with its types and attributes, minus
- * domain_decomposition and NumFilesInSet, the filename attribute naming the
- * output; the first member's netCDF kind (CDF-2 for classic) unless -64 or -n4. */
+/* A member's header (the first member's describes the set), checked before any
+ * byte of the output is written: a regular file, of a netCDF kind, as long as
+ * its header promises, with no groups or types of its own, the first member's
+ * variables (names, types, dimensions), domain_decomposition attributes that
+ * give every decomposed axis the first member's global length and place the
+ * member inside it, and the first member's NumFilesInSet.  The member is opened
+ * for the check and closed again (fms_pool.c opens it when its values are read).
+ * What is wrong is said with the member's name. */
 #include "fms_combine.h"
+#include "drivers/hdf5_end.h"
 #include "drivers/io_util.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <netcdf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-static int nc_fail(const char *what, const char *path, int st)
+static int bad(const char *path, const char *what)
 {
-    fprintf(stderr, "Error: %s \"%s\": %s\n", what, path, nc_strerror(st));
+    fprintf(stderr, "Error: input file \"%s\" %s\n", path, what);
     return 1;
 }
 
-/* The variable's missing_value (first value) as the variable's own type. */
-static void read_missing(int id, int v, fms_var *fv)
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO (named pipe)" : S_ISSOCK(m) ? "a socket"
+         : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" : "not a regular file";
+}
+
+/* The variable's missing_value (first value) as the variable's own type; -1
+ * when the value lies outside the type's range. */
+static int read_missing(int id, int v, fms_var *fv)
 {
     nc_type t;
     size_t len;
     if (nc_inq_att(id, v, "missing_value", &t, &len) != NC_NOERR || len < 1 || t == NC_CHAR || t == NC_STRING)
-        return;
+        return 0;
     size_t sz = 0;
     nc_inq_type(id, t, NULL, &sz);
     unsigned char *raw = malloc(len * (sz > 8 ? sz : 8));
-    if (!raw) return;
+    if (!raw) return 0;
     int st = NC_EBADTYPE;
     switch (fv->type) {     /* converted by the library, as nc_get_att_<type> does */
     case NC_BYTE: st = nc_get_att_schar(id, v, "missing_value", (signed char *)raw); break;
@@ -41,95 +56,155 @@ static void read_missing(int id, int v, fms_var *fv)
     case NC_FLOAT: st = nc_get_att_float(id, v, "missing_value", (float *)raw); break;
     case NC_DOUBLE: st = nc_get_att_double(id, v, "missing_value", (double *)raw); break;
     }
-    if (st == NC_NOERR || st == NC_ERANGE) {
+    if (st == NC_NOERR) {
         memcpy(fv->missing, raw, fv->tsize <= 8 ? fv->tsize : 8);
         fv->has_missing = 1;
     }
     free(raw);
+    return st == NC_ERANGE ? -1 : 0;
 }
 
 /* domain_decomposition of dimension d's coordinate variable: 1 and the four
  * values, 0 when it has none, -1 when it is not four integers. */
-static int decomposition(int id, int d, const char *dimname, int dd[4])
+static int decomposition(int id, const char *dimname, int dd[4])
 {
     int v;
     nc_type t;
     size_t len;
     if (nc_inq_varid(id, dimname, &v) != NC_NOERR) return 0;
     if (nc_inq_att(id, v, "domain_decomposition", &t, &len) != NC_NOERR) return 0;
-    (void)d;
     if (len != 4 || t == NC_CHAR || t == NC_STRING || nc_get_att_int(id, v, "domain_decomposition", dd) != NC_NOERR)
         return -1;
     return 1;
 }
 
-static int read_set_description(fms_set *s, int id, const char *path)
+enum { NO_COUNT = INT_MIN, BAD_COUNT = INT_MIN + 1 };
+
+/* NumFilesInSet: its value, NO_COUNT when absent, BAD_COUNT when not one integer. */
+static int files_in_set(int id)
+{
+    nc_type t;
+    size_t len;
+    int n;
+    if (nc_inq_att(id, NC_GLOBAL, "NumFilesInSet", &t, &len) != NC_NOERR) return NO_COUNT;
+    if (len != 1 || t == NC_CHAR || t == NC_STRING || nc_get_att_int(id, NC_GLOBAL, "NumFilesInSet", &n) != NC_NOERR)
+        return BAD_COUNT;
+    return n;
+}
+
+static int refuse_missing_value(const fms_set *s, int v, const char *path)
+{
+    char tn[32];
+    fprintf(stderr, "Error: input file \"%s\": variable \"%s\"'s missing_value lies outside the range of its type %s, so "
+                    "-m cannot fill the points no member covers with it (FRE-NCtools' mppnccombine writes the "
+                    "attribute's bytes reinterpreted)\n",
+            path, s->vars[v].name, cio_nc_type_name(s->vars[v].type, tn, sizeof tn));
+    return 1;
+}
+
+static int read_set_description(fms_set *s, const fms_opts *o, int id, const char *path)
 {
     int st, unlim;
-    if ((st = nc_inq_format(id, &s->in_format)) ||
-        (st = nc_inq(id, &s->ndims, &s->nvars, &s->ngatts, &unlim)))
-        return nc_fail("cannot read the file's metadata in", path, st);
+    if ((st = nc_inq_format(id, &s->in_format)) || (st = nc_inq(id, &s->ndims, &s->nvars, &s->ngatts, &unlim))) {
+        fprintf(stderr, "Error: input file \"%s\" is damaged: cannot read its metadata (%s)\n", path, nc_strerror(st));
+        return 1;
+    }
     if (s->ndims > FMS_MAX_DIMS) {
-        fprintf(stderr, "Error: %s has %d dimensions, more than %d\n", path, s->ndims, FMS_MAX_DIMS);
+        fprintf(stderr, "Error: input file \"%s\" has %d dimensions, more than %d\n", path, s->ndims, FMS_MAX_DIMS);
         return 1;
     }
     s->recdim = unlim;
     s->vars = calloc((size_t)(s->nvars ? s->nvars : 1), sizeof *s->vars);
+    if (!s->vars) {
+        fprintf(stderr, "Error: out of memory describing the %d variables of \"%s\"\n", s->nvars, path);
+        return 1;
+    }
     for (int v = 0; v < s->nvars; v++) {
         fms_var *fv = &s->vars[v];
         nc_type t;
-        if ((st = nc_inq_varndims(id, v, &fv->ndims))) return nc_fail("cannot read a variable in", path, st);
-        if (fv->ndims > FMS_MAX_VAR_DIMS) {
-            fprintf(stderr, "Error: %s: variable #%d has %d dimensions, more than %d\n", path, v, fv->ndims,
-                    FMS_MAX_VAR_DIMS);
+        if ((st = nc_inq_varndims(id, v, &fv->ndims)) != NC_NOERR) {
+            fprintf(stderr, "Error: input file \"%s\" is damaged: variable #%d (%s)\n", path, v, nc_strerror(st));
             return 1;
         }
-        if ((st = nc_inq_var(id, v, fv->name, &t, NULL, fv->dims, &fv->natts)))
-            return nc_fail("cannot read a variable in", path, st);
+        if (fv->ndims > FMS_MAX_VAR_DIMS) {
+            fprintf(stderr, "Error: input file \"%s\": variable #%d has %d dimensions, more than %d\n", path, v,
+                    fv->ndims, FMS_MAX_VAR_DIMS);
+            return 1;
+        }
+        if ((st = nc_inq_var(id, v, fv->name, &t, NULL, fv->dims, &fv->natts)) != NC_NOERR ||
+            (st = nc_inq_type(id, t, NULL, &fv->tsize)) != NC_NOERR) {
+            fprintf(stderr, "Error: input file \"%s\" is damaged: variable #%d (%s)\n", path, v, nc_strerror(st));
+            return 1;
+        }
         fv->type = t;
-        if ((st = nc_inq_type(id, t, NULL, &fv->tsize))) return nc_fail("cannot read a variable's type in", path, st);
         fv->is_record = fv->ndims > 0 && fv->dims[0] == s->recdim;
-        read_missing(id, v, fv);
+        if (read_missing(id, v, fv) < 0 && o->missing) {
+            s->set_refused = 1;     /* every member has it: -f cannot leave it out */
+            return refuse_missing_value(s, v, path);
+        }
     }
-    int n = -1;
-    nc_type t;
-    size_t len;
-    if (nc_inq_att(id, NC_GLOBAL, "NumFilesInSet", &t, &len) == NC_NOERR && len == 1 &&
-        nc_get_att_int(id, NC_GLOBAL, "NumFilesInSet", &n) == NC_NOERR)
-        s->set_files = n;
-    else {
-        s->set_files = -1;
-        fprintf(stderr, "Warning: missing the \"NumFilesInSet\" global attribute.\n");
+    s->set_files = files_in_set(id);
+    if (s->set_files == NO_COUNT) fprintf(stderr, "Warning: missing the \"NumFilesInSet\" global attribute.\n");
+    else if (s->set_files < 1) {
+        char n[32] = "not one integer";
+        if (s->set_files != BAD_COUNT) snprintf(n, sizeof n, "%d", s->set_files);
+        fprintf(stderr, "Error: input file \"%s\": NumFilesInSet is %s: a set has at least one member (FMS writes the "
+                        "number of files of the set)\n",
+                path, n);
+        return 1;
     }
     return 0;
 }
 
-/* The member's variables must be the first's (mppnccombine matches them by number). */
+/* The member's variables and dimensions must be the first's (mppnccombine matches
+ * them by number). */
 static int same_variables(const fms_set *s, int id, const char *path)
 {
-    int nv = 0, nd = 0;
-    nc_inq_nvars(id, &nv);
-    nc_inq_ndims(id, &nd);
+    int nv = 0, nd = 0, unlim = -1;
+    nc_inq(id, &nd, &nv, NULL, &unlim);
     const char *first = s->mem[s->first].path;
-    if (nv != s->nvars || nd != s->ndims) {
-        fprintf(stderr, "Error: %s has %d dimensions and %d variables, %s %d and %d: not a member of the same set\n",
-                path, nd, nv, first, s->ndims, s->nvars);
+    if (nv != s->nvars || nd != s->ndims || unlim != s->recdim) {
+        fprintf(stderr, "Error: input file \"%s\" has %d dimensions and %d variables (record dimension #%d), \"%s\" %d "
+                        "and %d (#%d): not a member of the same set\n",
+                path, nd, nv, unlim, first, s->ndims, s->nvars, s->recdim);
         return 1;
+    }
+    for (int d = 0; d < nd; d++) {
+        char name[NC_MAX_NAME + 1];
+        nc_inq_dimname(id, d, name);
+        if (strcmp(name, s->dimname[d]) != 0) {
+            fprintf(stderr, "Error: input file \"%s\": dimension #%d is \"%s\", in \"%s\" \"%s\": not a member of the "
+                            "same set\n",
+                    path, d, name, first, s->dimname[d]);
+            return 1;
+        }
     }
     for (int v = 0; v < nv; v++) {
         char name[NC_MAX_NAME + 1];
         nc_type t;
-        int ndims, dims[NC_MAX_VAR_DIMS];
-        nc_inq_var(id, v, name, &t, &ndims, dims, NULL);
+        int ndims = 0, dims[NC_MAX_VAR_DIMS];
+        nc_inq_varndims(id, v, &ndims);
+        if (ndims > NC_MAX_VAR_DIMS) ndims = NC_MAX_VAR_DIMS + 1;
         const fms_var *fv = &s->vars[v];
-        int same = strcmp(name, fv->name) == 0 && (int)t == fv->type && ndims == fv->ndims;
+        int same = ndims == fv->ndims && nc_inq_var(id, v, name, &t, NULL, dims, NULL) == NC_NOERR &&
+                   strcmp(name, fv->name) == 0 && (int)t == fv->type;
         for (int d = 0; same && d < ndims; d++) same = dims[d] == fv->dims[d];
         if (!same) {
-            fprintf(stderr, "Error: %s: variable #%d is \"%s\", not \"%s\" of the same type and dimensions as in %s: "
-                            "not a member of the same set\n",
-                    path, v, name, fv->name, first);
+            fprintf(stderr, "Error: input file \"%s\": variable #%d is not \"%s\" of the type and dimensions it has in "
+                            "\"%s\": not a member of the same set\n",
+                    path, v, fv->name, first);
             return 1;
         }
+    }
+    int n = files_in_set(id);
+    if (n != s->set_files) {
+        char a[32] = "absent", b[32] = "absent";
+        if (n == BAD_COUNT) snprintf(a, sizeof a, "not one integer");
+        else if (n != NO_COUNT) snprintf(a, sizeof a, "%d", n);
+        if (s->set_files != NO_COUNT) snprintf(b, sizeof b, "%d", s->set_files);
+        fprintf(stderr, "Error: input file \"%s\": NumFilesInSet is %s, in \"%s\" %s: not a member of the same set\n",
+                path, a, first, b);
+        return 1;
     }
     return 0;
 }
@@ -141,188 +216,217 @@ static int place_dim(fms_set *s, fms_member *m, int id, int d, int is_first)
     size_t len;
     nc_inq_dim(id, d, name, &len);
     if (is_first) snprintf(s->dimname[d], sizeof s->dimname[d], "%s", name);
-    int dd[4], k = decomposition(id, d, name, dd);
+    int dd[4], k = decomposition(id, name, dd);
     if (k < 0) {
-        fprintf(stderr, "Error: %s: %s:domain_decomposition is not 4 integers (global start, end, local start, end)\n",
+        fprintf(stderr, "Error: input file \"%s\": %s:domain_decomposition is not 4 integers (global start, end, local "
+                        "start, end)\n",
                 m->path, name);
         return 1;
     }
     m->count[d] = (int64_t)len;
     m->start[d] = 0;
+    int64_t full = k ? (int64_t)dd[1] - dd[0] + 1 : (int64_t)len;
     if (is_first) {
         s->dimdecomp[d] = k;
-        s->dimfull[d] = k ? (int64_t)dd[1] - dd[0] + 1 : (int64_t)len;
+        s->dimfull[d] = full;
     }
     if (d == s->recdim) return 0;
-    if (k != s->dimdecomp[d] || (!k && (int64_t)len != s->dimfull[d])) {
-        fprintf(stderr, "Error: %s: dimension %s is %s with length %zu, in %s it is %s with length %lld: not a member "
-                        "of the same set\n",
-                m->path, name, k ? "decomposed" : "whole", len, s->mem[s->first].path,
-                s->dimdecomp[d] ? "decomposed" : "whole", (long long)s->dimfull[d]);
+    const char *first = s->mem[s->first].path;
+    if (k != s->dimdecomp[d]) {
+        fprintf(stderr, "Error: input file \"%s\": axis %s is %s, in \"%s\" %s: not a member of the same set\n",
+                m->path, name, k ? "decomposed" : "whole", first, s->dimdecomp[d] ? "decomposed" : "whole");
         return 1;
     }
-    if (!k) return 0;
+    if (!k) {       /* a per-member axis (a compressed index): the first member's is the output's */
+        if ((int64_t)len != s->dimfull[d]) s->dimvaries[d] = 1;
+        return 0;
+    }
+    if (full != s->dimfull[d] || full < 1) {
+        fprintf(stderr, "Error: input file \"%s\": %s:domain_decomposition = %d, %d, %d, %d gives the whole axis %lld "
+                        "points, the first member's (\"%s\") %lld: not a member of the same set\n",
+                m->path, name, dd[0], dd[1], dd[2], dd[3], (long long)full, first, (long long)s->dimfull[d]);
+        return 1;
+    }
     m->start[d] = (int64_t)dd[2] - dd[0];
     if (m->start[d] < 0 || m->start[d] + (int64_t)len > s->dimfull[d]) {
-        fprintf(stderr, "Error: %s: %s:domain_decomposition = %d, %d, %d, %d places its %zu points outside the %lld of "
-                        "the whole axis\n",
+        fprintf(stderr, "Error: input file \"%s\": %s:domain_decomposition = %d, %d, %d, %d places its %zu points outside "
+                        "the %lld of the whole axis\n",
                 m->path, name, dd[0], dd[1], dd[2], dd[3], len, (long long)s->dimfull[d]);
         return 1;
     }
     return 0;
 }
 
+/* A decomposed variable's whole axes must be no longer in the member than in
+ * the output, and its type one the combine can place. */
+static int check_decomposed_vars(const fms_set *s, const fms_member *m, int is_first)
+{
+    for (int v = 0; v < s->nvars; v++) {
+        const fms_var *fv = &s->vars[v];
+        if (!fv->decomposed) continue;
+        if (is_first && (fv->type == NC_STRING || fv->type > NC_STRING)) {
+            fprintf(stderr, "Error: input file \"%s\": variable \"%s\" is decomposed and of a %s type, whose values "
+                            "cannot be placed (FMS writes numbers and text)\n",
+                    m->path, fv->name, fv->type == NC_STRING ? "string" : "user-defined");
+            return 1;
+        }
+        for (int d = fv->is_record; d < fv->ndims; d++) {
+            int dim = fv->dims[d];
+            if (!s->dimdecomp[dim] && m->count[dim] > s->dimfull[dim]) {
+                fprintf(stderr, "Error: input file \"%s\": axis %s has %lld points, the first member's %lld, and the "
+                                "decomposed variable \"%s\" lies on it: its values would not fit the output (FRE-NCtools' "
+                                "mppnccombine writes past its buffer)\n",
+                        m->path, s->dimname[dim], (long long)m->count[dim], (long long)s->dimfull[dim], fv->name);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Groups and types of its own: FMS writes neither, and the combine copies the root group only. */
+static int plain_file(int id, const char *path)
+{
+    int ng = 0, nt = 0;
+    if (nc_inq_grps(id, &ng, NULL) == NC_NOERR && ng > 0) {
+        int *g = calloc((size_t)ng, sizeof *g);
+        char gname[NC_MAX_NAME + 1] = "?";
+        if (g && nc_inq_grps(id, NULL, g) == NC_NOERR) nc_inq_grpname(g[0], gname);
+        free(g);
+        fprintf(stderr, "Error: input file \"%s\" holds %d group%s (/%s%s): FMS sets have none, and mom_combine "
+                        "combines the root group only rather than drop them (FRE-NCtools' mppnccombine drops them "
+                        "without a word)\n",
+                path, ng, ng == 1 ? "" : "s", gname, ng > 1 ? ", ..." : "");
+        return 1;
+    }
+    if (nc_inq_typeids(id, &nt, NULL) == NC_NOERR && nt > 0) {
+        fprintf(stderr, "Error: input file \"%s\" defines %d type%s of its own (compound, vlen, enum or opaque): FMS "
+                        "writes none, and mom_combine cannot combine them\n",
+                path, nt, nt == 1 ? "" : "s");
+        return 1;
+    }
+    return 0;
+}
+
+/* The member as a file: regular, not empty, its kind, and as long as its header
+ * says (classic: its layout kept for reading with pread). */
+static int check_file(fms_set *s, fms_member *m, int is_first)
+{
+    struct stat sb;
+    char what[700];
+    if (stat(m->path, &sb) != 0) {
+        snprintf(what, sizeof what, "cannot be read (%s)", strerror(errno));
+        return bad(m->path, what);
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        snprintf(what, sizeof what, "is %s, not a regular file: a member of a set is a netCDF file; nothing is read "
+                                    "from it", file_kind(sb.st_mode));
+        return bad(m->path, what);
+    }
+    if (sb.st_size == 0) return bad(m->path, "is empty (0 bytes): not a netCDF file (did the run that wrote it stop?)");
+    int fd = open(m->path, O_RDONLY);
+    if (fd < 0) {
+        char why[300];
+        fms_open_error(m->path, errno, errno, why, sizeof why);
+        snprintf(what, sizeof what, "cannot be opened (%s)", why);
+        return bad(m->path, what);
+    }
+    unsigned char magic[4] = {0};
+    ssize_t got = pread(fd, magic, 4, 0);
+    int rc = 0;
+    if (got == 4 && memcmp(magic, "CDF", 3) == 0) {
+        fms_cdf h;
+        char err[400];
+        if (fms_cdf_read(fd, (int64_t)sb.st_size, &h, err, sizeof err) != 0) {
+            rc = bad(m->path, err);
+        } else if ((int64_t)sb.st_size < h.need) {
+            snprintf(what, sizeof what, "is cut short: it is %lld bytes, but its header promises %lld (%lld record%s of "
+                                        "%d variables): %lld bytes are missing",
+                     (long long)sb.st_size, (long long)h.need, (long long)h.numrecs, h.numrecs == 1 ? "" : "s",
+                     h.nvars, (long long)(h.need - (int64_t)sb.st_size));
+            rc = bad(m->path, what);
+        } else if (!is_first && h.nvars != s->nvars) {
+            rc = 0;     /* same_variables says it */
+        } else {
+            m->raw = 1;
+            m->recsize = h.recsize;
+            free(m->begin);
+            m->begin = malloc((size_t)(h.nvars ? h.nvars : 1) * sizeof *m->begin);
+            if (!m->begin) rc = bad(m->path, "cannot be described: out of memory");
+            for (int v = 0; m->begin && v < h.nvars; v++) m->begin[v] = h.var[v].begin;
+        }
+        fms_cdf_free(&h);
+    } else {
+        close(fd);      /* the superblock reader opens the file itself */
+        fd = -1;
+        errno = 0;
+        int64_t end = cio_hdf5_stored_end(m->path);
+        if (end < 0 && (errno == EMFILE || errno == ENFILE)) {
+            char why[300];
+            fms_open_error(m->path, errno, errno, why, sizeof why);
+            snprintf(what, sizeof what, "cannot be read (%s)", why);
+            rc = bad(m->path, what);
+        } else if (end > (int64_t)sb.st_size) {
+            snprintf(what, sizeof what, "is cut short: it is %lld bytes, but its HDF5 superblock says it ends at byte "
+                                        "%lld: %lld bytes are missing",
+                     (long long)sb.st_size, (long long)end, (long long)(end - (int64_t)sb.st_size));
+            rc = bad(m->path, what);
+        } else if (end < 0) {
+            snprintf(what, sizeof what, "is not a netCDF file: it is %lld bytes and starts with neither the classic "
+                                        "(CDF) nor the HDF5 signature", (long long)sb.st_size);
+            rc = bad(m->path, what);
+        }
+    }
+    if (fd >= 0) close(fd);
+    return rc;
+}
+
 int fms_member_read(fms_set *s, int i, const fms_opts *o)
 {
     fms_member *m = &s->mem[i];
     int id, st, is_first = i == s->first;
-    (void)o;
+    m->raw = 0;
+    if (check_file(s, m, is_first)) return 1;
     if ((st = nc_open(m->path, NC_NOWRITE, &id)) != NC_NOERR) {
-        struct stat sb;
-        char why[256] = "";
-        if (stat(m->path, &sb) == 0 && S_ISDIR(sb.st_mode)) snprintf(why, sizeof why, " (it is a directory, not a file)");
-        else cio_nc_open_diagnosis(m->path, why, sizeof why);
-        fprintf(stderr, "Error: cannot open input file \"%s\" (%s)%s\n", m->path, nc_strerror(st), why);
+        char why[400];
+        fms_open_error(m->path, st, errno, why, sizeof why);
+        fprintf(stderr, "Error: cannot open input file \"%s\" (%s)\n", m->path, why);
         return 1;
     }
-    int bad = is_first ? read_set_description(s, id, m->path) : same_variables(s, id, m->path);
-    if (!bad) {
+    int rc = plain_file(id, m->path);
+    if (!rc) rc = is_first ? read_set_description(s, o, id, m->path) : same_variables(s, id, m->path);
+    if (!rc && !m->start) {
         m->start = calloc((size_t)(s->ndims ? s->ndims : 1), sizeof *m->start);
         m->count = calloc((size_t)(s->ndims ? s->ndims : 1), sizeof *m->count);
-        for (int d = 0; d < s->ndims && !bad; d++) bad = place_dim(s, m, id, d, is_first);
+        if (!m->start || !m->count) rc = bad(m->path, "cannot be placed: out of memory");
     }
-    if (!bad && is_first)
+    for (int d = 0; d < s->ndims && !rc; d++) rc = place_dim(s, m, id, d, is_first);
+    if (!rc && is_first)
         for (int v = 0; v < s->nvars; v++)
             for (int d = 0; d < s->vars[v].ndims; d++)
                 if (s->dimdecomp[s->vars[v].dims[d]]) s->vars[v].decomposed = 1;
+    if (!rc) rc = check_decomposed_vars(s, m, is_first);
     m->nrec = s->recdim >= 0 && m->count ? m->count[s->recdim] : 1;
-    if (bad) {
-        nc_close(id);
-        return 1;
-    }
-    m->ncid = id;
-    return 0;
+    nc_close(id);
+    return rc;
 }
 
-/* Classic members give a CDF-2 output (mppnccombine 2.2.8), others their own kind. */
-static int output_mode(const fms_set *s, const fms_opts *o)
+/* Rank 0, all placements known: members with other record counts than the first
+ * are refused (FRE-NCtools' words). */
+int fms_check_set(fms_set *s, const fms_opts *o)
 {
-    if (o->format) return o->format;
-    switch (s->in_format) {
-    case NC_FORMAT_NETCDF4: return NC_NETCDF4;
-    case NC_FORMAT_NETCDF4_CLASSIC: return NC_NETCDF4 | NC_CLASSIC_MODEL;
-    case NC_FORMAT_64BIT_DATA: return NC_64BIT_DATA;
-    default: return NC_64BIT_OFFSET;
-    }
-}
-
-static int copy_var_atts(const fms_set *s, int in, int out, int v)
-{
-    for (int n = 0; n < s->vars[v].natts; n++) {
-        char att[NC_MAX_NAME + 1];
-        nc_inq_attname(in, v, n, att);
-        if (strcmp(att, "domain_decomposition") == 0) continue;
-        int st = nc_copy_att(in, v, att, out, v);
-        if (st != NC_NOERR) {
-            fprintf(stderr, "Error: cannot copy variable \"%s\"'s attributes! (%s: %s)\n", s->vars[v].name, att,
-                    nc_strerror(st));
-            return 1;
-        }
-    }
-    return 0;
-}
-
-static int copy_global_atts(const fms_set *s, int in, int out)
-{
-    for (int n = 0; n < s->ngatts; n++) {
-        char att[NC_MAX_NAME + 1];
-        nc_inq_attname(in, NC_GLOBAL, n, att);
-        int st = NC_NOERR;
-        if (strcmp(att, "NumFilesInSet") == 0) continue;
-        if (strcmp(att, "filename") == 0) st = nc_put_att_text(out, NC_GLOBAL, att, strlen(s->output), s->output);
-        else st = nc_copy_att(in, NC_GLOBAL, att, out, NC_GLOBAL);
-        if (st != NC_NOERR) {
-            fprintf(stderr, "Error: cannot copy the file's global attributes! (%s: %s)\n", att, nc_strerror(st));
-            return 1;
-        }
-    }
-    return 0;
-}
-
-static int define_vars(const fms_set *s, const fms_opts *o, int in, int out)
-{
-    for (int v = 0; v < s->nvars; v++) {
-        const fms_var *fv = &s->vars[v];
-        int id, st = nc_def_var(out, fv->name, fv->type, fv->ndims, fv->dims, &id);
-        if (st != NC_NOERR) {
-            fprintf(stderr, "Error: cannot define variable \"%s\" in %s: %s\n", fv->name, s->output, nc_strerror(st));
-            return 1;
-        }
-        if (copy_var_atts(s, in, out, v)) return 1;
-    }
-    if (copy_global_atts(s, in, out)) return 1;
-    if (o->deflate > 0)
-        for (int v = 0; v < s->nvars; v++)
-            if (nc_def_var_deflate(out, v, o->shuffle, 1, o->deflate) != NC_NOERR) {
-                fprintf(stderr, "Error: nc_def_var_deflate failed! Are you setting NETCDF4? (-d needs a netCDF-4 "
-                                "output: -n4, or netCDF-4 members)\n");
-                break;
-            }
-    return 0;
-}
-
-int fms_output_define(fms_set *s, const fms_opts *o)
-{
-    int mode = output_mode(s, o), out, st, old;
-    size_t blksz = 65536;
-    if (o->verbose) printf("    Creating output \"%s\"\n", s->output);
-    if ((st = nc__create(s->output, NC_NOCLOBBER | mode, 0, &blksz, &out)) != NC_NOERR) {
-        fprintf(stderr, "Error: cannot create the output netCDF file! (%s: %s)\n", s->output, nc_strerror(st));
-        return -1;
-    }
-    nc_set_fill(out, NC_NOFILL, &old);
-    int in = s->mem[s->first].ncid, bad = 0;
-    for (int d = 0; d < s->ndims && !bad; d++) {
-        int id;
-        st = nc_def_dim(out, s->dimname[d], d == s->recdim ? NC_UNLIMITED : (size_t)s->dimfull[d], &id);
-        if (st != NC_NOERR) {
-            fprintf(stderr, "Error: cannot define dimension %s in %s: %s\n", s->dimname[d], s->output,
-                    nc_strerror(st));
-            bad = 1;
-        }
-    }
-    if (!bad) bad = define_vars(s, o, in, out);
-    if (!bad && (st = nc__enddef(out, (size_t)o->headerpad, 4, 0, 4)) != NC_NOERR) {
-        fprintf(stderr, "Error: cannot write the header of %s: %s\n", s->output, nc_strerror(st));
-        bad = 1;
-    }
-    if (bad) {
-        nc_close(out);
-        remove(s->output);
-        return -1;
-    }
-    return out;
-}
-
-/* -a: the existing output, whose variables must be the set's (by name, in order). */
-int fms_output_open_append(fms_set *s, const fms_opts *o)
-{
-    int out, st;
+    int refused = 0;
     (void)o;
-    if ((st = nc_open(s->output, NC_WRITE, &out)) != NC_NOERR) {
-        fprintf(stderr, "Error: cannot open the output netCDF file for appending! (%s: %s)\n", s->output,
-                nc_strerror(st));
-        return -1;
-    }
-    for (int v = 0; v < s->nvars; v++) {
-        int id;
-        if (nc_inq_varid(out, s->vars[v].name, &id) != NC_NOERR || id != v) {
-            fprintf(stderr, "Error: -a: %s has no variable \"%s\" as number %d: it is not a combined file of this "
-                            "set\n",
-                    s->output, s->vars[v].name, v);
-            nc_close(out);
-            return -1;
+    s->nrec = s->mem[s->first].nrec;
+    for (int i = 0; i < s->nmem; i++) {
+        fms_member *m = &s->mem[i];
+        if (m->present && m->nrec != s->nrec) {
+            fprintf(stderr, "Error: different number of records than the first input file! (\"%s\": %lld, \"%s\": "
+                            "%lld)\n",
+                    m->path, (long long)m->nrec, s->mem[s->first].path, (long long)s->nrec);
+            m->present = 0;
+            refused++;
         }
     }
-    return out;
+    return refused;
 }

@@ -6,8 +6,10 @@
 #include "fms_combine.h"
 
 #include <stdio.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char fms_usage[] =
     "Usage:  mom_combine [-v] [-vv] [-V] [-M] [-f] [-a] [-r] [-n #] [-k #] [-e #] [-h #] [-64] [-n4] [-d #] [-s]\n"
@@ -27,7 +29,10 @@ static const char fms_usage[] =
     "  -x   print the peak memory estimate (MB) and exit\n"
     "  --bench  print the timings of each phase (--json FILE: also as JSON)\n"
     "  --mom5   MOM5's mppnccombine 2.2.5 instead (classic output; climio's --key value options)\n"
-    "  Under mpiexec -n N (N > 1), ranks 1..N-1 read the members and rank 0 writes: the same bytes.\n"
+    "  Under mpiexec -n N (N > 1), ranks 1..N-1 read the members and rank 0 writes: the same bytes. It pays only\n"
+    "  where N cores are free for it: on a 2-core machine the serial form was faster (doc/mom.md); use it there.\n"
+    "  Every member is checked before anything is written (a bad one named; -f combines without it); a failure\n"
+    "  after the output exists leaves it as output.nc.incomplete.\n"
     "Exit status: 0 success, 1 error (or members missing under -f), 9 a member missing.\n";
 
 /* The FRE-NCtools meanings of the options read. */
@@ -51,6 +56,8 @@ static int fms_options(const mpp_cli *c, fms_opts *o, char *err, size_t n)
     o->mem_stats = c->mem_stats, o->estimate = c->estimate, o->append = c->append;
     o->remove_inputs = c->remove_inputs, o->force = c->force, o->missing = c->missing;
     o->start = c->start, o->end = c->end, o->block = c->block, o->headerpad = c->headerpad;
+    o->headerpad_given = c->h_given;
+    o->format_given = strcmp(c->format, "cdf1") != 0;
     o->format = !strcmp(c->format, "cdf2") ? NC_64BIT_OFFSET
                 : !strcmp(c->format, "nc4c") ? (NC_NETCDF4 | NC_CLASSIC_MODEL) : 0;
     o->deflate = c->d_given ? c->deflate : c->compress ? 5 : 0;
@@ -80,12 +87,19 @@ static void block_notes(fms_opts *o, int rank)
 
 int fms_dropin_main(int argc, char **argv, const mpp_cli *cli, const char *perr)
 {
+    /* HDF5 allocates and frees a chunk-sized buffer for every chunk it reads or
+     * writes; glibc would map and unmap each (and trim the heap after each free),
+     * faulting its pages in again every time: keep buffers under 32 MiB on the
+     * heap and the heap as it is (the peak is unchanged, the page faults of a
+     * netCDF-4 combine fall from 120k to 86k and its system time by a third) */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
     MPI_Comm comm = MPI_COMM_NULL;      /* serial, MPI not started, unless under a launcher */
     if (fms_launched()) {
         MPI_Init(&argc, &argv);
         comm = MPI_COMM_WORLD;
     }
-    int rank = fms_rank(comm), rc = 0;
+    int rank = fms_rank(comm), rc = 0, quick_exit = 0;
     fms_opts o;
     char err[512] = "";
     if (cli->version) {
@@ -102,9 +116,13 @@ int fms_dropin_main(int argc, char **argv, const mpp_cli *cli, const char *perr)
         rc = 1;
     } else {
         block_notes(&o, rank);
-        rc = fms_combine_main(&o, comm);
+        rc = fms_combine_main(&o, comm, &quick_exit);
     }
     fflush(stdout);
     if (comm != MPI_COMM_NULL) MPI_Finalize();
+    if (quick_exit) {
+        fflush(NULL);
+        _exit(rc);
+    }
     return rc;
 }

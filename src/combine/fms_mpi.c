@@ -46,8 +46,16 @@ void fms_allreduce(const void *in, void *out, int count, size_t size, MPI_Dataty
     else memcpy(out, in, (size_t)count * size);
 }
 
+static fms_set *g_output;
+
+void fms_fatal_discards(fms_set *s)
+{
+    g_output = s;
+}
+
 void fms_fatal(MPI_Comm c)
 {
+    if (g_output) fms_output_discard(g_output);
     if (c != MPI_COMM_NULL) MPI_Abort(c, 1);
     exit(1);
 }
@@ -57,4 +65,9 @@ double fms_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int fms_reader_of(int m, int nprocs)
+{
+    return nprocs == 1 ? 0 : 1 + m % (nprocs - 1);
 }

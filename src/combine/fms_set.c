@@ -3,6 +3,7 @@
  * first is found so), up to -e or to the first member's NumFilesInSet. */
 #include "fms_combine.h"
 
+#include <limits.h>
 #include <netcdf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,16 +29,20 @@ static void add(fms_set *s, const char *path, int present)
     m->ncid = -1;
 }
 
-/* NumFilesInSet of a member (-1 when it has none or cannot be opened). */
+/* NumFilesInSet of a member (FMS_NO_COUNT when it has none or cannot be opened;
+ * a file that is not a regular one is not opened: a FIFO would never answer). */
+#define FMS_NO_COUNT INT_MIN
 static int files_in_set(const char *path)
 {
-    int id, n = -1;
-    if (nc_open(path, NC_NOWRITE, &id) != NC_NOERR) return -1;
+    int id, n = FMS_NO_COUNT;
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || nc_open(path, NC_NOWRITE, &id) != NC_NOERR)
+        return FMS_NO_COUNT;
     nc_type t;
     size_t len;
     if (nc_inq_att(id, NC_GLOBAL, "NumFilesInSet", &t, &len) != NC_NOERR || len != 1 ||
         nc_get_att_int(id, NC_GLOBAL, "NumFilesInSet", &n) != NC_NOERR)
-        n = -1;
+        n = FMS_NO_COUNT;
     nc_close(id);
     return n;
 }
@@ -88,7 +93,15 @@ static int list_numbered(fms_set *s, const fms_opts *o)
         int p = exists(name);
         if (!p && !o->force) return missing_member(name);
         add(s, name, p);
-        if (s->nmem == 1) want = files_in_set(name);
+        if (s->nmem == 1) {
+            want = files_in_set(name);
+            if (want != FMS_NO_COUNT && want < 1) {
+                fprintf(stderr, "Error: input file \"%s\": NumFilesInSet is %d: a set has at least one member, so the "
+                                "members to combine cannot be counted from it (name them, or give -e)\n",
+                        name, want);
+                return 1;
+            }
+        }
         if (want > 0 && s->nmem == want) break;
     }
     if (s->nmem == 0) {
@@ -102,9 +115,30 @@ static int list_numbered(fms_set *s, const fms_opts *o)
     return 0;
 }
 
+/* Each member once: two names of one file would combine it twice. */
+static int listed_twice(const fms_set *s)
+{
+    struct stat *sb = calloc((size_t)s->nmem + 1, sizeof *sb);
+    int rc = 0;
+    if (!sb) return 0;
+    for (int i = 0; i < s->nmem && !rc; i++) {
+        if (!s->mem[i].present || stat(s->mem[i].path, &sb[i]) != 0) continue;
+        for (int j = 0; j < i && !rc; j++)
+            if (s->mem[j].present && sb[j].st_dev == sb[i].st_dev && sb[j].st_ino == sb[i].st_ino) {
+                fprintf(stderr, "Error: input file \"%s\" is listed twice (as input %d and, as \"%s\", input %d): "
+                                "each member is combined once\n",
+                        s->mem[j].path, j + 1, s->mem[i].path, i + 1);
+                rc = 1;
+            }
+    }
+    free(sb);
+    return rc;
+}
+
 int fms_set_list(fms_set *s, const fms_opts *o)
 {
     int rc = o->ninputs ? list_named(s, o) : list_numbered(s, o);
+    if (!rc) rc = listed_twice(s);
     if (rc) return rc;
     s->first = -1;
     for (int i = 0; i < s->nmem && s->first < 0; i++)

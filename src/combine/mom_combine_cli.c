@@ -132,6 +132,7 @@ static int parse_option(int argc, char **argv, int *a, mpp_cli *o, char *err, si
     } else if (!strcmp(s, "-h")) {
         if (int_arg(argc, argv, a, s, 0, 1073741824, &v, err, n)) return -1;
         o->headerpad = v;
+        o->h_given = 1;
     } else if (!strcmp(s, "-d")) {     /* a level implies -z */
         if (int_arg(argc, argv, a, s, -999999999L, 999999999L, &v, err, n)) return -1;
         if (v < 0 || v > 9) {       /* mppnccombine: "Illegal deflate level %d" */

@@ -17,6 +17,7 @@ typedef struct mpp_cli {
     int deflate;                /* -d N: the level (MOM5's mppnccombine: 5) */
     int shuffle;                /* 1, -s: 0 (MOM5's mppnccombine: shuffle on unless -s) */
     int s_given, d_given;       /* -s, -d N given (FRE-NCtools: -s turns shuffle on, -d N alone deflates) */
+    int h_given;                /* -h N given */
     int mom5;                   /* --mom5: MOM5's mppnccombine 2.2.5, through the engine */
     int bench;                  /* --bench: the timings and the climio report */
     int help;                   /* --help */

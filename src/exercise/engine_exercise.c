@@ -4,11 +4,13 @@
  * over several records, optionally reopened for each record.  --extras adds the
  * awkward cases: a fixed scalar owned by the last rank, a short record variable
  * whose records need padding in the classic formats, and an int64 variable
- * (formats that have int64 only) that some ranks have no share of. */
+ * (formats that have int64 only) that some ranks have no share of.
+ * --shape ior is the other plan: IOR's files (exercise_ior.h). */
 #include "config.h"
-#include "app/app.h"
+#include "app/kernel.h"
 #include "app/outputs.h"
 #include "base/util.h"
+#include "exercise_ior.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -22,31 +24,53 @@ static void exercise_asks(const cio_params *p, cio_kernel_asks *k)
     k->kernel_format = CIO_FMT_CDF5;
 }
 
-static const cio_kernel_facts exercise_facts = {.output_folder = &exercise_output_folder, .asks = exercise_asks};
+/* engine_exercise's plain parameters (base/params.h): each line is a row of
+ * exercise_params and the field of exercise of the same name, filled by
+ * exercise_setup. */
+#define EXERCISE_PLAIN_PARAMS(X) \
+    X(nx, INT, "16", "x extent", 1, 1e9) \
+    X(ny, INT, "12", "y extent", 1, 1e9) \
+    X(nz, INT, "3", "z extent", 1, 1e9) \
+    X(nrec, INT, "3", "records", 1, 1e6) \
+    X(blocks, INT, "2", "slabs per rank for temp", 1, 1e6) \
+    X(reopen, BOOL, "true", "close and reopen the file for every record", 0, 0) \
+    X(mkdir, BOOL, "true", "create the output folder (false: the driver meets a missing one)", 0, 0) \
+    X(extras, BOOL, "false", "add a scalar, a padded short record variable and an int64 variable", 0, 0) \
+    X(files, INT, "2", "shape ior: files, one per output event (IOR's -m -i FILES)", 1, 1e6) \
+    X(block, SIZE, "64k", "shape ior: bytes each rank writes into each file, one contiguous block (IOR's -b); " \
+      "the requests are max_request_size bytes (IOR's -t)", 1, 1e15) \
+    X(records, INT, "1", "shape ior: records per file, the file closed and reopened between them (a model's " \
+      "history file; 1 is IOR's)", 1, 1e6) \
+    X(vars, INT, "1", "shape ior: variables each rank's block is spread over (more, smaller requests and a " \
+      "longer header; 1 is IOR's)", 1, 1e6) \
+    X(segments, INT, "1", "shape ior: runs each rank's share of a variable is cut into, interleaved with the " \
+      "other ranks' (IOR's -s; a request then holds several runs where max_request_size allows)", 1, 1e9) \
+    /* a new plain parameter: one line above this one */
 
 static const cio_param_spec exercise_params[] = {
     {"driver", CIO_P_STRING, "null", "I/O driver", 0, 0, 0, 0},
-    {"nx", CIO_P_INT, "16", "x extent", 0, 1, 1e9, 0},
-    {"ny", CIO_P_INT, "12", "y extent", 0, 1, 1e9, 0},
-    {"nz", CIO_P_INT, "3", "z extent", 0, 1, 1e9, 0},
-    {"nrec", CIO_P_INT, "3", "records", 0, 1, 1e6, 0},
-    {"blocks", CIO_P_INT, "2", "slabs per rank for temp", 0, 1, 1e6, 0},
-    {"reopen", CIO_P_BOOL, "true", "close and reopen the file for every record", 0, 0, 0, 0},
+    {"shape", CIO_P_CHOICE, "model",
+     "the plan: model (one file of model-like variables: nx, ny, nz, nrec, blocks, reopen, flush, extras) or ior "
+     "(IOR's files, as `ior -m -i FILES -b BLOCK -t max_request_size -s 1` writes them: files, block, records, vars, "
+     "segments)",
+     "model|ior", 0, 0, 0},
+    EXERCISE_PLAIN_PARAMS(CIO_PLAIN_ROW)
     {"flush", CIO_P_CHOICE, "file", "wait after each field or once per file", "field|file", 0, 0, 0},
-    {"mkdir", CIO_P_BOOL, "true", "create the output folder (false: the driver meets a missing one)", 0, 0, 0, 0},
-    {"extras", CIO_P_BOOL, "false", "add a scalar, a padded short record variable and an int64 variable", 0, 0, 0, 0},
     CIO_PARAM_END,
 };
 
 static const char builtin[] = "! engine exerciser defaults\nnx 16\n";
 
 typedef struct exercise {
-    int64_t nx, ny, nz, nrec, blocks;
-    int reopen, per_field, is_null;
-    int extras, has_int64;
+    EXERCISE_PLAIN_PARAMS(CIO_PLAIN_FIELD)
+    int per_field, is_null, has_int64;
     MPI_Comm comm;
     cio_app *app;
+    const char *outdir;         /* the output folder (output_folder.h) */
+    char outdir_origin[600];
     char path[4096];
+    int ior;                    /* --shape ior: the plan is ior's */
+    exercise_ior io;
 } exercise;
 
 /* time = 60 s per record: a kernel value function, verified like the pattern */
@@ -182,6 +206,10 @@ static void write_records(const exercise *x, cio_engine *eng, cio_schema *s, con
 static void plan_rank(void *ctx, cio_engine *eng, int rank, int n)
 {
     exercise *x = ctx;
+    if (x->ior) {
+        exercise_ior_plan(&x->io, eng, rank, n);
+        return;
+    }
     cio_schema *s = cio_schema_new("exercise");
     int v[NVARS] = {-1, -1, -1, -1, -1, -1, -1};
     main_vars(x, s, rank, n, v);
@@ -198,48 +226,114 @@ static void output_once(void *ctx, int repetition)
     plan_rank(x, x->app->engine, x->app->rank, x->app->nprocs);
 }
 
+/* A key of the other shape, given by the user, is refused rather than ignored
+ * (the built-in parameter text sets nx for the model shape). */
+static void refuse_other_shape(const cio_app *a, int ior)
+{
+    static const char *const model_keys[] = {"nx", "ny", "nz", "nrec", "blocks", "reopen", "flush", "extras", NULL};
+    static const char *const ior_keys[] = {"files", "block", "records", "vars", "segments", NULL};
+    const char *const *keys = ior ? model_keys : ior_keys;
+    for (int i = 0; keys[i]; i++)
+        if (cio_params_is_set(a->params, keys[i]))
+            cio_die_all(a->comm, "%s: %s belongs to shape %s, and this run's shape is %s (shape %s, %s)",
+                        cio_param_origin(a->params, keys[i]), keys[i], ior ? "model" : "ior", ior ? "ior" : "model",
+                        ior ? "ior" : "model", cio_param_origin(a->params, "shape"));
+}
+
+/* --shape ior's settings; the block must divide into records x vars shares. */
+static void ior_settings(const cio_app *a, exercise *x, const char *suffix)
+{
+    exercise_ior *io = &x->io;
+    io->files = x->files;
+    io->block = x->block;
+    io->records = x->records;
+    io->vars = x->vars;
+    io->segments = x->segments;
+    io->ext = suffix;
+    io->comm = a->comm;
+    snprintf(io->folder, sizeof io->folder, "%s", x->outdir);
+    if (io->block % (io->records * io->vars * io->segments) != 0)
+        cio_die_all(a->comm, "%s: block %lld: expected a multiple of records x vars x segments = %lld x %lld x %lld, so "
+                    "each run of each record of each variable gets the same share of it",
+                    cio_param_origin(a->params, "block"), (long long)io->block, (long long)io->records,
+                    (long long)io->vars, (long long)io->segments);
+}
+
+/* ---------------------------------------------------------------- the descriptor's steps */
+static void load_plain(exercise *cfg, const cio_params *prm) { EXERCISE_PLAIN_PARAMS(CIO_PLAIN_LOAD) }
+
+static cio_format exercise_setup(cio_app *a, void *ctx)
+{
+    exercise *x = ctx;
+    cio_params *p = a->params;
+    *x = (exercise){.per_field = strcmp(cio_param_str(p, "flush"), "field") == 0, .comm = a->comm, .app = a};
+    load_plain(x, p);
+    x->ior = strcmp(cio_param_str(p, "shape"), "ior") == 0;
+    refuse_other_shape(a, x->ior);
+    cio_err e = {0};
+    if (cio_output_folder_resolve(p, &exercise_output_folder, &x->outdir, x->outdir_origin, sizeof x->outdir_origin,
+                                  &e) != 0)
+        cio_die_all(a->comm, "%s", e.msg);
+    return CIO_FMT_NONE;   /* exercise_asks' */
+}
+
+/* What the format the engine will write decides: the variables it holds and the file's name. */
+static void exercise_configure(cio_app *a, void *ctx)
+{
+    exercise *x = ctx;
+    cio_format fmt = a->ecfg.opts.format;
+    x->is_null = !a->ecfg.drv->stores_data;
+    x->has_int64 = fmt != CIO_FMT_CDF1 && fmt != CIO_FMT_CDF2 && fmt != CIO_FMT_NC4C;
+    snprintf(x->path, sizeof x->path, "%s/exercise%s", x->outdir, cio_format_suffix(fmt));
+    if (x->ior) ior_settings(a, x, cio_format_suffix(fmt));
+}
+
+static void exercise_prepare(cio_app *a, void *ctx)
+{
+    exercise *x = ctx;
+    cio_err e = {0};
+    if (a->rank == 0 && x->mkdir) cio_mkdir_p(x->outdir, &e);
+    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
+}
+
+/* The files, claimed before anything is written; with --mkdir false the folder is
+ * left for the driver to meet (its error is what is tried). */
+static void exercise_outputs(cio_app *a, void *ctx, cio_outputs *out)
+{
+    exercise *x = ctx;
+    if (x->is_null || !x->mkdir) return;
+    char src[700];
+    snprintf(src, sizeof src, "output_dir '%s' (%s)", x->outdir, cio_param_origin(a->params, "output_dir"));
+    if (!x->ior) {
+        cio_outputs_add(out, x->path, src, NULL, 1);
+        return;
+    }
+    char path[sizeof x->path];
+    for (int64_t k = 0; k < x->io.files; k++) {
+        exercise_ior_path(&x->io, k, path, sizeof path);
+        cio_outputs_add(out, path, src, NULL, 1);
+    }
+}
+
+static void exercise_output(cio_app *a, void *ctx) { cio_app_repeat(a, output_once, ctx); }
+
+static const cio_kernel exercise_kernel = {
+    .name = "engine_exercise",
+    .usage = "engine_exercise [params] [--key value ...]",
+    .params = exercise_params,
+    .facts = {.output_folder = &exercise_output_folder, .asks = exercise_asks},
+    .builtin_name = "<built-in>",
+    .builtin_text = builtin,
+    .setup = exercise_setup,
+    .configure = exercise_configure,
+    .plan_rank = plan_rank,
+    .prepare = exercise_prepare,
+    .list_outputs = exercise_outputs,
+    .output = exercise_output,
+};
+
 int main(int argc, char **argv)
 {
-    cio_app app;
-    cio_app_init_folder(&app, &argc, &argv, "engine_exercise", "engine_exercise [params] [--key value ...]",
-                        exercise_params, &exercise_facts, NULL, "<built-in>", builtin);
-    cio_params *p = app.params;
-    exercise x = {
-        .nx = cio_param_int(p, "nx"), .ny = cio_param_int(p, "ny"), .nz = cio_param_int(p, "nz"),
-        .nrec = cio_param_int(p, "nrec"), .blocks = cio_param_int(p, "blocks"),
-        .reopen = cio_param_bool(p, "reopen"), .per_field = strcmp(cio_param_str(p, "flush"), "field") == 0,
-        .comm = app.comm, .extras = cio_param_bool(p, "extras"), .app = &app,
-    };
-    cio_app_setup_engine(&app, CIO_FMT_NONE);   /* exercise_asks' */
-    x.is_null = !app.ecfg.drv->stores_data;
-    cio_format fmt = app.ecfg.opts.format;
-    x.has_int64 = fmt != CIO_FMT_CDF1 && fmt != CIO_FMT_CDF2 && fmt != CIO_FMT_NC4C;
-    const char *outdir;
-    char origin[600];
-    cio_err e = {0};
-    if (cio_output_folder_resolve(p, &exercise_output_folder, &outdir, origin, sizeof origin, &e) != 0)
-        cio_die_all(app.comm, "%s", e.msg);
-    snprintf(x.path, sizeof x.path, "%s/exercise.%s", outdir,
-             fmt == CIO_FMT_RAW ? "raw" : fmt == CIO_FMT_HDF5 ? "h5" : "nc");
-
-    if (cio_param_bool(p, "dry_run")) {
-        int rc = cio_app_dry_run(&app, (int)cio_param_int(p, "nprocs"), plan_rank, NULL, &x);
-        cio_engine_free(app.engine);
-        cio_app_exit(&app, rc);
-    }
-    if (app.rank == 0 && cio_param_bool(p, "mkdir")) cio_mkdir_p(outdir, &e);
-    if (cio_agree(app.comm, &e)) cio_die_all(app.comm, "%s", e.msg);
-    /* the file, --json and the lock checked and claimed before anything is written; with
-     * --mkdir false the folder is left for the driver to meet (its error is what is tried) */
-    cio_outputs *outs = cio_outputs_new();
-    if (app.rank == 0 && !x.is_null && cio_param_bool(p, "mkdir")) {
-        char src[600];
-        snprintf(src, sizeof src, "output_dir '%s' (%s)", outdir, cio_param_origin(p, "output_dir"));
-        cio_outputs_add(outs, x.path, src, NULL, 1);
-    }
-    cio_app_claim_outputs(&app, outs);
-    cio_app_repeat(&app, output_once, &x);
-    int rc = cio_app_finish(&app, NULL, NULL);
-    cio_engine_free(app.engine);
-    cio_app_exit(&app, rc);
+    static exercise x;
+    return cio_kernel_main(&exercise_kernel, &x, argc, argv);
 }

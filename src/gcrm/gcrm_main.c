@@ -22,7 +22,7 @@ static const char usage[] = "gcrm_io [PARAMETER_FILE] [--key value ...]   (defau
 static void set_gio_hints(cio_app *a, const gcrm_settings *s)
 {
     static char buf[4096];
-    if (!cio_param_bool(a->params, "gio_hints")) return;
+    if (!s->gio_hints) return;
     const char *hal = cio_getenv("nc_header_align_size"), *val = cio_getenv("nc_var_align_size");
     snprintf(buf, sizeof buf,
              "nc_header_align_size=%s;nc_var_align_size=%s;romio_no_indep_rw=true;romio_ds_write=disable;"

@@ -21,10 +21,7 @@ const cio_output_folder gcrm_output_folder = {
 const cio_param_spec gcrm_params[] = {
     {"level_max", CIO_P_INT, NULL, "grid refinement level: 10*4^level_max+2 cells (3 to 13)", 0, 0, 0,
      CIO_PF_FIRST_WINS},
-    {"end_days", CIO_P_INT, "12", "simulated length: days", 0, 0, 1e6, 0},
-    {"end_hours", CIO_P_INT, "0", "simulated length: hours", 0, 0, 1e8, 0},
-    {"end_minutes", CIO_P_INT, "0", "simulated length: minutes", 0, 0, 1e9, 0},
-    {"end_seconds", CIO_P_INT, "0", "simulated length: seconds", 0, 0, 1e12, 0},
+    GCRM_PLAIN_PARAMS(CIO_PLAIN_ROW)
     /* GCRM-IO turns physics off for any value starting with "disable"; its inputs spell
      * it enabled / disabled, its default is "FULL PHYSICS": those spellings, nothing else */
     {"physics_mode", CIO_P_CHOICE, "enabled", "physics fields on (enabled) or off (disabled)",
@@ -38,10 +35,7 @@ const cio_param_spec gcrm_params[] = {
      "sep_grid (one grid file), all_files (grid in every history file) or nogrid", "sep_grid|all_files|nogrid", 0, 0,
      0},
     {"cdf_sep_grid", CIO_P_STRING, "grid_", "name of the separate grid file ('.nc' is appended)", 0, 0, 0, CIO_PF_NONEMPTY},
-    {"restart_interval", CIO_P_DOUBLE, "0", "seconds of model time between restart files (0: none)", 0, 0, 1e12, 0},
     {"restart_output", CIO_P_STRING, "", "restart file name prefix (the time stamp and '.nc' follow)", 0, 0, 0, 0},
-    {"restart_overwrite", CIO_P_BOOL, "false", "one restart file named restart_output, rewritten each time", 0, 0,
-     0, 0},
     {"io_procs", CIO_P_STRING, NULL, "GCRM's I/O agents: every rank writes here", 0, 0, 0,
      CIO_PF_IGNORED | CIO_PF_FIRST_WINS},
     {"clusdet_enable", CIO_P_STRING, NULL, "GCRM's cluster detection", 0, 0, 0, CIO_PF_IGNORED | CIO_PF_FIRST_WINS},
@@ -60,14 +54,6 @@ const cio_param_spec gcrm_params[] = {
      "original: GCRM-IO's calls (its blocking_collective is iput + wait_all per field); textbook: "
      "blocking_collective writes with put_vara_all",
      "original|textbook", 0, 0, 0},
-    {"gio_hints", CIO_P_BOOL, "true",
-     "set the hints GIO sets on every file (nc_header_align_size, nc_var_align_size, romio_*)", 0, 0, 0, 0},
-    {"cf_metadata", CIO_P_BOOL, "false",
-     "CF-valid metadata (a CF calendar, Conventions, UDUNITS units, standard names that fit their units, "
-     "coordinates of this file only, climio's history): climio's inputs set it; GCRM-IO's leave it off and get "
-     "GCRM-IO's headers", 0, 0, 0, 0},
-    {"headers_only", CIO_P_BOOL, "false", "create and define every file but write no data (metadata cost)", 0, 0,
-     0, 0},
     CIO_PARAM_END,
 };
 
@@ -78,9 +64,12 @@ double gcrm_time_step(int level)
     return level >= 3 && level <= 13 ? dt[level] : 0;
 }
 
+static void load_plain(gcrm_settings *cfg, const cio_params *prm) { GCRM_PLAIN_PARAMS(CIO_PLAIN_LOAD) }
+
 int gcrm_settings_load(gcrm_settings *s, const cio_params *p, cio_err *e)
 {
     memset(s, 0, sizeof *s);
+    load_plain(s, p);
     if (!cio_param_isset(p, "level_max") && !cio_param_str(p, "level_max"))
         return cio_seterr(e, "level_max is not set: expected 'level_max N' (3 to 13) in the parameter file or "
                              "--level_max N");
@@ -94,9 +83,8 @@ int gcrm_settings_load(gcrm_settings *s, const cio_params *p, cio_err *e)
                              "step above level 13)", lo, (long long)level);
     s->level = (int)level;
     s->dt = gcrm_time_step(s->level);
-    s->end_time = (double)cio_param_int(p, "end_seconds") +
-                  60.0 * ((double)cio_param_int(p, "end_minutes") +
-                          60.0 * ((double)cio_param_int(p, "end_hours") + 24.0 * (double)cio_param_int(p, "end_days")));
+    s->end_time = (double)s->end_seconds +
+                  60.0 * ((double)s->end_minutes + 60.0 * ((double)s->end_hours + 24.0 * (double)s->end_days));
     s->physics = strcmp(cio_param_str(p, "physics_mode"), "enabled") == 0;
     s->frequency = (double)cio_param_int(p, "cdf_output_frequency");
     s->nsamples = cio_param_int(p, "cdf_output_nsamples");
@@ -109,9 +97,7 @@ int gcrm_settings_load(gcrm_settings *s, const cio_params *p, cio_err *e)
     snprintf(s->restart_origin, sizeof s->restart_origin, "%s", cio_param_origin(p, "restart_output"));
     snprintf(s->frequency_origin, sizeof s->frequency_origin, "%s", cio_param_origin(p, "cdf_output_frequency"));
     snprintf(s->interval_origin, sizeof s->interval_origin, "%s", cio_param_origin(p, "restart_interval"));
-    s->restart_interval = cio_param_double(p, "restart_interval");
     s->restart_output = cio_param_str(p, "restart_output");
-    s->restart_overwrite = cio_param_bool(p, "restart_overwrite");
     if (s->restart_interval > 0 && s->restart_overwrite && !*s->restart_output)
         return cio_seterr(e, "%s: restart_overwrite needs a restart_output file name",
                           cio_param_origin(p, "restart_overwrite"));
@@ -123,8 +109,6 @@ int gcrm_settings_load(gcrm_settings *s, const cio_params *p, cio_err *e)
     cio_mode_from_name(cio_param_str(p, "iotype"), &s->gio_mode);
     s->textbook = strcmp(cio_param_str(p, "call_pattern"), "textbook") == 0;
     s->memory_original = strcmp(cio_param_str(p, "memory_mode"), "original") == 0;
-    s->headers_only = cio_param_bool(p, "headers_only");
-    s->cf_metadata = cio_param_bool(p, "cf_metadata");
 
     const char *path;
     if (cio_output_folder_resolve(p, &gcrm_output_folder, &path, s->out_origin, sizeof s->out_origin, e) != 0)

@@ -7,12 +7,30 @@
 #include "app/app.h"
 #include "drivers/driver.h"
 
+/* gcrm_io's plain parameters (base/params.h): each line is a row of gcrm_params
+ * and the field of gcrm_settings of the same name, filled by gcrm_settings_load. */
+#define GCRM_PLAIN_PARAMS(X) \
+    X(end_days, INT, "12", "simulated length: days", 0, 1e6) \
+    X(end_hours, INT, "0", "simulated length: hours", 0, 1e8) \
+    X(end_minutes, INT, "0", "simulated length: minutes", 0, 1e9) \
+    X(end_seconds, INT, "0", "simulated length: seconds", 0, 1e12) \
+    X(restart_interval, DOUBLE, "0", "seconds of model time between restart files (0: none)", 0, 1e12) \
+    X(restart_overwrite, BOOL, "false", "one restart file named restart_output, rewritten each time", 0, 0) \
+    X(gio_hints, BOOL, "true", "set the hints GIO sets on every file (nc_header_align_size, nc_var_align_size, " \
+      "romio_*)", 0, 0) \
+    X(cf_metadata, BOOL, "false", "CF-valid metadata (a CF calendar, Conventions, UDUNITS units, standard names " \
+      "that fit their units, coordinates of this file only, climio's history): climio's inputs set it; " \
+      "GCRM-IO's leave it off and get GCRM-IO's headers", 0, 0) \
+    X(headers_only, BOOL, "false", "create and define every file but write no data (metadata cost)", 0, 0) \
+    /* a new plain parameter: one line above this one */
+
 extern const cio_param_spec gcrm_params[];
 extern const cio_output_folder gcrm_output_folder;
 
 enum { GCRM_GRID_NONE = 0, GCRM_GRID_ALL_FILES, GCRM_GRID_SEPARATE };
 
 typedef struct gcrm_settings {
+    GCRM_PLAIN_PARAMS(CIO_PLAIN_FIELD)
     int level;
     double end_time;            /* simulated seconds */
     double dt;                  /* model time step of this level */
@@ -21,9 +39,7 @@ typedef struct gcrm_settings {
     int64_t nsamples;           /* cdf_output_nsamples */
     int grid_option;
     const char *sep_grid;
-    double restart_interval;    /* 0: no restart files */
     const char *restart_output;
-    int restart_overwrite;
     char out_path[4096];        /* ends with '/' */
     char out_origin[600];       /* where the path came from: "file:line", environment, command line */
     char sep_grid_origin[600], restart_origin[600];     /* where cdf_sep_grid and restart_output were set */
@@ -31,8 +47,6 @@ typedef struct gcrm_settings {
     cio_mode gio_mode;          /* the iotype as GCRM-IO names it */
     int textbook;               /* call_pattern textbook */
     int memory_original;        /* memory_mode original */
-    int headers_only;
-    int cf_metadata;            /* CF-valid metadata instead of GCRM-IO's (gcrm_cf.h) */
 } gcrm_settings;
 
 /* Resolve and check the parameters (same result on every rank). */

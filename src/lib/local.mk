@@ -65,7 +65,8 @@ src_lib_libcio_drivers_a_SOURCES = \
 	src/lib/drivers/nc_blksz.h \
 	src/lib/drivers/storage.c \
 	src/lib/drivers/storage.h \
-	src/lib/drivers/storage_h5.c
+	src/lib/drivers/storage_h5.c \
+	src/lib/drivers/sync_closed.c
 if HAVE_PNETCDF
 src_lib_libcio_drivers_a_SOURCES += src/lib/drivers/io_pnetcdf.c src/lib/drivers/pnetcdf_end.c src/lib/drivers/pnetcdf_end.h
 endif
@@ -87,6 +88,8 @@ src_lib_libcio_engine_a_SOURCES = \
 	src/lib/engine/aggregate.h \
 	src/lib/engine/piobox.c \
 	src/lib/engine/piobox.h \
+	src/lib/engine/pioregions.c \
+	src/lib/engine/pioregions.h \
 	src/lib/engine/engine.c \
 	src/lib/engine/engine.h \
 	src/lib/engine/engine_agg.c \

@@ -30,7 +30,15 @@ typedef struct pf_varspec {
     int is3d;                   /* (lev, lat, lon) else (lat, lon) */
 } pf_varspec;
 
+/* pfio_io's plain parameters (base/params.h): each line is a row of pf_params and
+ * the field of pf_opts of the same name, filled by pf_opts_parse. */
+#define PF_PLAIN_PARAMS(X) \
+    X(fast_oclient, BOOL, "false", "clients copy their data and return before the sends complete", 0, 0) \
+    X(compute_time, DOUBLE, "0", "model computation per step in seconds, between outputs", 0, 1e6) \
+    /* a new plain parameter: one line above this one */
+
 typedef struct pf_opts {
+    PF_PLAIN_PARAMS(CIO_PLAIN_FIELD)
     /* process layout (the MAPL command line) */
     int npes_model;             /* -1: every rank */
     int nserver;                /* output servers (0: the simple server on the model ranks) */
@@ -43,7 +51,6 @@ typedef struct pf_opts {
     int ml_spawn;               /* multilayer: the writers come from MPI_Comm_spawn (else the job's last ranks) */
     int split;                  /* the server splits into a frontend and a backend (multigroup, multicomm) */
     int npes_backend_pernode;
-    int fast_oclient;
     int isolate;                /* node isolation (not --compress_nodes) */
     int with_profiler;
     pf_prof_style prof_style;   /* the profiler report's layout */
@@ -57,7 +64,6 @@ typedef struct pf_opts {
     int num_steps, num_time_records, done_every;
     int nfiles;                 /* per collection */
     int nphases;                /* write phases (a Done each) */
-    double compute_time;
     pf_compute_kind compute_kind;
     const char *output_dir, *file_prefix, *file_ext;
     int quiet, writer_log;

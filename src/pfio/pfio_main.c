@@ -26,19 +26,6 @@ static const char builtin[] =
     "im_world 360\njm_world 181\nkm_world 72\nvariables temperature:3d,tracer:2d\n"
     "num_steps 18\nnum_time_records 6\n";
 
-static const char *ext_of(cio_format f)
-{
-    switch (f) {
-    case CIO_FMT_CDF1:
-    case CIO_FMT_CDF2:
-    case CIO_FMT_CDF5: return ".nc";
-    case CIO_FMT_HDF5: return ".h5";
-    case CIO_FMT_RAW: return ".raw";
-    case CIO_FMT_BP: return ".bp";
-    default: return ".nc4";
-    }
-}
-
 /* Server options of another server type than the one run are said, not ignored. */
 static void note_server_options(cio_app *a, const pf_opts *o)
 {
@@ -100,7 +87,9 @@ static cio_format pfio_setup(cio_app *a, void *ctx)
 static void pfio_prepare(cio_app *a, void *ctx)
 {
     pf_ctx *c = ctx;
-    c->o.file_ext = ext_of(a->ecfg.opts.format);
+    /* the format's suffix, but netCDF-4 files are .nc4, as MAPL's demo names them */
+    cio_format fmt = a->ecfg.opts.format;
+    c->o.file_ext = cio_format_is_netcdf4(fmt) ? ".nc4" : cio_format_suffix(fmt);
     cio_err e = {0};
     if (a->rank == 0) cio_mkdir_p(c->o.output_dir, &e);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "output_dir: %s", e.msg);

@@ -42,7 +42,7 @@ const cio_param_spec pf_params[] = {
      "spawn|world", 0, 0, 0},
     {"one_node_output", CIO_P_BOOL, "false", "make every node of --nodes_output_server its own one-node server", 0, 0,
      0, 0},
-    {"fast_oclient", CIO_P_BOOL, "false", "clients copy their data and return before the sends complete", 0, 0, 0, 0},
+    PF_PLAIN_PARAMS(CIO_PLAIN_ROW)
     {"compress_nodes", CIO_P_BOOL, "false", "pack the model and servers onto nodes without node isolation", 0, 0, 0, 0},
     {"isolate_nodes", CIO_P_BOOL, "true", "start each group on a new node (the old spelling of not --compress_nodes)",
      0, 0, 0, 0},
@@ -66,7 +66,6 @@ const cio_param_spec pf_params[] = {
     {"done_every", CIO_P_INT, "0",
      "steps per write phase (done_collective_stage); 0: num_time_records, one phase per file as the demo", 0, 0, 1e7,
      0},
-    {"compute_time", CIO_P_DOUBLE, "0", "model computation per step in seconds, between outputs", 0, 0, 1e6, 0},
     {"compute_kind", CIO_P_CHOICE, "busy", "how the model computes: busy work, sleep, or both (half each)",
      "busy|sleep|both", 0, 0, 0},
     {"file_prefix", CIO_P_STRING, "Nsample_pfio_file", "file names: <prefix>[_c<collection>]_Day<n>", 0, 0, 0, CIO_PF_NONEMPTY},
@@ -248,10 +247,13 @@ void pf_opts_free(pf_opts *o)
 static int parse_opts(pf_opts *o, cio_params *p, cio_err *e, int **npes_, int **nodes_);
 
 /* Every rank runs this on the same input, so every rank finds the same error. */
+static void load_plain(pf_opts *cfg, const cio_params *prm) { PF_PLAIN_PARAMS(CIO_PLAIN_LOAD) }
+
 int pf_opts_parse(pf_opts *o, cio_params *p, cio_err *e)
 {
     int *npes = NULL, *nodes = NULL;
     memset(o, 0, sizeof *o);
+    load_plain(o, p);
     int rc = parse_opts(o, p, e, &npes, &nodes);
     cio_free(npes);
     cio_free(nodes);
@@ -345,7 +347,6 @@ static int parse_server_type(pf_opts *o, cio_params *p, cio_err *e)
 /* The clients, the placement of servers on nodes and the profiler. */
 static int parse_placement(pf_opts *o, cio_params *p, cio_err *e)
 {
-    o->fast_oclient = cio_param_bool(p, "fast_oclient");
     int compress = cio_param_bool(p, "compress_nodes"), isolate = cio_param_bool(p, "isolate_nodes");
     if (compress && cio_param_isset(p, "isolate_nodes") && isolate)
         return cio_seterr(e, "--compress_nodes and --isolate_nodes true contradict each other");
@@ -387,7 +388,6 @@ static int parse_model(pf_opts *o, cio_params *p, cio_err *e)
                           o->ncollections, PF_REQ_LAST - PF_REQ_FIRST + 1);
     o->nfiles = (o->num_steps + o->num_time_records - 1) / o->num_time_records;
     o->nphases = (o->num_steps + o->done_every - 1) / o->done_every;
-    o->compute_time = cio_param_double(p, "compute_time");
     const char *ck = cio_param_str(p, "compute_kind");
     o->compute_kind = !strcmp(ck, "sleep") ? PF_COMPUTE_SLEEP : !strcmp(ck, "both") ? PF_COMPUTE_BOTH : PF_COMPUTE_BUSY;
     char origin[600];

@@ -4,16 +4,17 @@
 # by tests/combine/fms_sets.py with ncgen: MOM5 ocean, MOM6 (h and symmetric q
 # points), an FV3 tile (grid_xt/grid_yt, uneven), a static land set decomposed
 # in y (packed shorts, int, byte, char, scalar), an ice set with a masked-out
-# processor (-f, -m), members a user edited, netCDF-4 members (six digits, -n).
+# processor (-f, -m), members a user edited, netCDF-4 members (six digits, -n);
+# AM4's atmosphere, FV3's static grid (corners), LM4's land restart and a land
+# history set with a compressed tile_index axis, SIS2's and MOM6's restarts, a
+# regional domain (axes from point 101), a crashed run (records differ), a
+# member cut short, CDF-5 members with unsigned types, netCDF-4 members with a
+# string and a scalar variable (-d 2 -s: the per-variable deflate failure).
 # Each result's exit status, ncdump -k and ncdump text are what FRE-NCtools'
 # mppnccombine (0b7d1c4) gave on the same sets (tests/combine/expected/*.cdl);
 # 2 and 3 ranks, and a run without mpiexec, write the serial run's bytes.
-. "$top_srcdir/tests/lib.sh"
-[ -n "$NCDUMP" ] && command -v ncgen >/dev/null || skip "ncdump and ncgen are needed"
-have_driver netcdf || skip "mom_combine was built without netCDF-C"
+. "$top_srcdir/tests/combine/common.sh"
 set -e
-comb="$top_builddir/src/combine/mom_combine"
-sets="$top_srcdir/tests/combine/fms_sets.py"
 exp="$top_srcdir/tests/combine/expected"
 
 # combine NAME CASE RC KIND EXPECTED [OPTIONS...]: a fresh set, one rank
@@ -52,6 +53,20 @@ combine ice-fm ice 1 "64-bit offset" ice-fm -f -m
 combine ice ice 9 none none
 combine mom5-n4 mom5 0 "netCDF-4 classic model" mom5 -n4 -d 3 -s
 combine mom5-64k mom5 0 "64-bit offset" mom5 -64 -k 2
+# more components and writers: the real tool's ncdump text, except where noted
+combine am4 am4 0 "64-bit offset" am4
+combine fv3-grid fv3-grid 0 "64-bit offset" fv3-grid
+combine lm4-restart lm4-restart 0 "64-bit offset" lm4-restart
+combine lm4-history lm4-history 0 "64-bit offset" lm4-history
+combine sis2-restart sis2-restart 0 "64-bit offset" sis2-restart
+combine mom6-restart mom6-restart 0 "64-bit offset" mom6-restart
+combine regional-m regional 0 "64-bit offset" regional-m -m
+combine crashed crashed 1 none none
+combine crashed-f crashed 1 "64-bit offset" crashed-f -f
+combine truncated truncated 1 none none
+combine truncated-f truncated 1 "64-bit offset" truncated-f -f     # ours: FRE combines the cut member's bytes
+combine cdf5 cdf5 0 "cdf5" cdf5                                    # ours: FRE leaves ubyte, ushort, uint 0
+combine nc4-strings nc4-strings 0 "netCDF-4" nc4-strings -d 2 -s
 
 grep -qx 'ERROR: missing at least ice_month.nc.0003 from the input file set.  Exiting.' "$TESTTMP/ice/out.txt" \
   || { cat "$TESTTMP/ice/out.txt"; fail "missing member: mppnccombine's message on standard output"; }
@@ -59,6 +74,18 @@ grep -qx 'Warning: output file may be incomplete!' "$TESTTMP/ice-f/err.txt" || f
 grep -qx 'Error: cannot open input file "ice_month.nc.0003"' "$TESTTMP/ice-f/err.txt" || fail "-f: no note of the member"
 "$NCDUMP" -s "$TESTTMP/mom5-n4/ocean_month.nc" | grep -q 'temp:_DeflateLevel = 3' || fail "-d 3: not deflated"
 "$NCDUMP" -s "$TESTTMP/mom5-n4/ocean_month.nc" | grep -q 'temp:_Shuffle = "true"' || fail "-s: no shuffle"
+# a compressed axis: the first member's, said; the per-variable filter failure: said, the rest deflated
+grep -q '^Note: axis tile_index is not decomposed, yet its length differs from member to member' \
+  "$TESTTMP/lm4-restart/err.txt" || fail "lm4-restart: the compressed axis not said"
+for v in station crs; do
+  grep -q "^Error: nc_def_var_deflate failed! Are you setting NETCDF4? (variable \"$v\"" "$TESTTMP/nc4-strings/err.txt" \
+    || fail "nc4-strings: the deflate failure of $v not said"
+done
+"$NCDUMP" -s "$TESTTMP/nc4-strings/xr_out.nc" | grep -q 'wind:_DeflateLevel = 2' || fail "nc4-strings: wind not deflated"
+grep -q '^Error: different number of records than the first input file! ("ocean_month.nc.0003": 1' \
+  "$TESTTMP/crashed/err.txt" || fail "crashed: the member not named"
+grep -q '^Error: input file "ocean_month.nc.0002" is cut short: it is [0-9]* bytes, but its header promises [0-9]* (2 records of 12 variables): 100 bytes are missing' \
+  "$TESTTMP/truncated/err.txt" || { cat "$TESTTMP/truncated/err.txt"; fail "truncated: not said"; }
 
 # more ranks: the same bytes as one
 for np in 2 3; do

@@ -38,12 +38,12 @@ mkdir d.nc.0000
 set +e
 "$MC" d.nc d.nc.0000 >out.txt 2>err.txt
 set -e
-grep -qF 'Error: cannot open input file "d.nc.0000" (NetCDF: Unknown file format) (it is a directory, not a file)' err.txt \
+grep -qF 'Error: input file "d.nc.0000" is a directory, not a regular file' err.txt \
   || { cat err.txt; fail "a folder as a member"; }
 head -c 2000 $m1 >t.nc.0000
 set +e
 "$MC" t.nc t.nc.0000 >out.txt 2>err.txt
 set -e
-grep -qF "(the file, 2000 bytes, starts as a classic netCDF file (CDF-1) but its header is cut short or damaged)" err.txt \
+grep -qF "Error: input file \"t.nc.0000\" is cut short: it is 2000 bytes, and its classic header (CDF-1) goes on past its end" err.txt \
   || { cat err.txt; fail "a cut member"; }
 pass

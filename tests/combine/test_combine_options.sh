@@ -3,11 +3,7 @@
 # mom_combine's FRE-NCtools form: its refusals (first line and exit status as
 # FRE-NCtools' mppnccombine: 1 on an error, 9 for a missing member, nothing
 # written), and -r, -x, -v, -M, -V, -a, -k on a small MOM5-like set.
-. "$top_srcdir/tests/lib.sh"
-[ -n "$NCDUMP" ] && command -v ncgen >/dev/null || skip "ncdump and ncgen are needed"
-have_driver netcdf || skip "mom_combine was built without netCDF-C"
-comb="$top_builddir/src/combine/mom_combine"
-sets="$top_srcdir/tests/combine/fms_sets.py"
+. "$top_srcdir/tests/combine/common.sh"
 
 fresh() {       # fresh DIR [CASE]: a new set in DIR
   rm -rf "$1"
@@ -57,25 +53,29 @@ grep -q "Error: no input file: neither nothing.nc.0000 nor nothing.nc.000000 exi
 [ ! -e "$d/nothing.nc" ] || fail "no set: an output was left"
 mv "$d/hidden" "$d/ocean_month.nc.0002"
 
-# members that are not netCDF, of another set, with other records: 1, the rest combined
+# members that are not netCDF, of another set, with other records: each named,
+# 1, nothing written; with -f the others are combined (1, the warning)
 cp "$d/ocean_month.nc.0003" "$d/keep"
 : >"$d/ocean_month.nc.0003"
 try 1 "$d" ocean_month.nc
-grep -q '^Error: cannot open input file "ocean_month.nc.0003"' "$d/err.txt" || fail "empty member"
-grep -qx "Warning: output file may be incomplete!" "$d/err.txt" || fail "empty member: no warning"
+grep -q '^Error: input file "ocean_month.nc.0003" is empty (0 bytes)' "$d/err.txt" || fail "empty member"
+grep -q "^Error: 1 member of the set is refused (each is named above); nothing was written" "$d/err.txt" \
+  || { cat "$d/err.txt"; fail "empty member: no refusal"; }
+[ ! -e "$d/ocean_month.nc" ] || fail "empty member: an output was left"
+try 1 "$d" -f ocean_month.nc
+grep -qx "Warning: output file may be incomplete!" "$d/err.txt" || fail "empty member with -f: no warning"
 rm -f "$d/ocean_month.nc"
 fresh "$TESTTMP/other" edited
 cp "$TESTTMP/other/ocean_edit.nc.0001" "$d/ocean_month.nc.0003"
 try 1 "$d" ocean_month.nc
-grep -q "ocean_month.nc.0003 has 3 dimensions and 6 variables, ocean_month.nc.0000 7 and 12: not a member of the same set" \
+grep -q 'ocean_month.nc.0003" has 3 dimensions and 6 variables (record dimension #2), "ocean_month.nc.0000" 7 and 12 (#5): not a member of the same set' \
   "$d/err.txt" || { cat "$d/err.txt"; fail "member of another set"; }
-rm -f "$d/ocean_month.nc"
 fresh "$TESTTMP/one" mom5-1rec
 cp "$TESTTMP/one/ocean_month.nc.0003" "$d/ocean_month.nc.0003"
 try 1 "$d" ocean_month.nc
-grep -q "^Error: different number of records than the first input file! (ocean_month.nc.0003: 1, ocean_month.nc.0000: 2)" \
+grep -q '^Error: different number of records than the first input file! ("ocean_month.nc.0003": 1, "ocean_month.nc.0000": 2)' \
   "$d/err.txt" || { cat "$d/err.txt"; fail "member with other records"; }
-rm -f "$d/ocean_month.nc"
+[ ! -e "$d/ocean_month.nc" ] || fail "member with other records: an output was left"
 mv "$d/keep" "$d/ocean_month.nc.0003"
 
 # -r removes the members after a successful combine, not after a failed one

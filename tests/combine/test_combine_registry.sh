@@ -4,11 +4,7 @@
 # members (its declared role); an -a output that is one of the members, by name
 # or through a link, is refused before anything is written and the member is
 # left as it was.
-. "$top_srcdir/tests/lib.sh"
-[ -n "$NCDUMP" ] && command -v ncgen >/dev/null || skip "ncdump and ncgen are needed"
-have_driver netcdf || skip "mom_combine was built without netCDF-C"
-comb="$top_builddir/src/combine/mom_combine"
-sets="$top_srcdir/tests/combine/fms_sets.py"
+. "$top_srcdir/tests/combine/common.sh"
 d="$TESTTMP/s"
 mkdir -p "$d"
 (cd "$d" && "$PYTHON" "$sets" mom5 . >/dev/null) || fail "making a set"

@@ -13,7 +13,7 @@ cd "$TESTTMP"
 
 run 2 "$top_builddir/src/mom/mom_io" "$inputs/mom.in.tiny" --driver hdf5 --data model --verify --quiet --out h5 \
   >mom.log 2>&1 || { cat mom.log; fail "mom_io hdf5"; }
-"$NCDUMP" -h h5/ocean.nc >mom.cdl || fail "ncdump cannot read the hdf5 driver's mom file"
+"$NCDUMP" -h h5/ocean.h5 >mom.cdl || fail "ncdump cannot read the hdf5 driver's mom file"
 ! grep -q phony_dim mom.cdl || fail "mom: phony dimensions"
 for want in "time = UNLIMITED ; // (3 currently)" "xt_ocean = 40 ;" "yu_ocean = 30 ;" "st_ocean = 5 ;" "nv = 2 ;" \
             "float temp(time, st_ocean, yt_ocean, xt_ocean) ;" "float u(time, st_ocean, yu_ocean, xu_ocean) ;" \
@@ -21,16 +21,16 @@ for want in "time = UNLIMITED ; // (3 currently)" "xt_ocean = 40 ;" "yu_ocean = 
   grep -qF "$want" mom.cdl || { cat mom.cdl; fail "mom: ncdump -h lacks '$want'"; }
 done
 # h5dump: the coordinate variable is a scale named after its dimension, temp lists its scales
-"$H5DUMP" -A -d /xt_ocean h5/ocean.nc >xt.txt
+"$H5DUMP" -A -d /xt_ocean h5/ocean.h5 >xt.txt
 grep -q 'ATTRIBUTE "CLASS"' xt.txt && grep -q '"DIMENSION_SCALE"' xt.txt || fail "xt_ocean is not a dimension scale"
 grep -q 'ATTRIBUTE "REFERENCE_LIST"' xt.txt || fail "xt_ocean: no variable attached"
-"$H5DUMP" -A -d /temp h5/ocean.nc | grep -q 'ATTRIBUTE "DIMENSION_LIST"' || fail "temp has no DIMENSION_LIST"
+"$H5DUMP" -A -d /temp h5/ocean.h5 | grep -q 'ATTRIBUTE "DIMENSION_LIST"' || fail "temp has no DIMENSION_LIST"
 # the same data as the netcdf driver's netCDF-4 file
 if have_driver netcdf; then
   run 2 "$top_builddir/src/mom/mom_io" "$inputs/mom.in.tiny" --driver netcdf --format nc4 --data model --quiet --out nc4 \
     >nc4.log 2>&1 || { cat nc4.log; fail "mom_io netcdf nc4"; }
   for v in temp u xt_ocean time_bnds; do
-    "$NCDUMP" -v $v h5/ocean.nc | sed -n '/^data:/,$p' >a.txt
+    "$NCDUMP" -v $v h5/ocean.h5 | sed -n '/^data:/,$p' >a.txt
     "$NCDUMP" -v $v nc4/ocean.nc | sed -n '/^data:/,$p' >b.txt
     [ -s a.txt ] && cmp -s a.txt b.txt || fail "mom: $v reads differently from the hdf5 and netcdf drivers' files"
   done
@@ -49,9 +49,9 @@ for f in g/*; do
   n=$((n + 1))
 done
 [ $n -gt 0 ] || fail "gcrm wrote no files"
-"$NCDUMP" -h g/temperature_19010101_000000.nc >t.cdl
+"$NCDUMP" -h g/temperature_19010101_000000.h5 >t.cdl
 grep -q "cells = 642 ;" t.cdl || { cat t.cdl; fail "gcrm: no cells dimension"; }
-"$H5DUMP" -A -d /cells g/temperature_19010101_000000.nc | grep -q "This is a netCDF dimension but not a netCDF variable." \
+"$H5DUMP" -A -d /cells g/temperature_19010101_000000.h5 | grep -q "This is a netCDF dimension but not a netCDF variable." \
   || fail "cells: not a bare scale"
 
 run 2 "$top_builddir/src/pfio/pfio_io" "$inputs/pfio.in" --num_steps 6 --im_world 48 --jm_world 25 --km_world 6 \

@@ -45,6 +45,7 @@ check_kernel() {
 }
 
 # every driver with mom_io and pfio_io (small grids); gcrm_io (18 MB a run) with two
+drivers_built
 drivers="$CLIMIO_DRIVERS"
 check_kernel mom out "$mom" "$inputs/mom.in.tiny" --iotype blocking_collective
 check_kernel pfio output_dir "$pfio" "$inputs/pfio.in" --num_steps 6 --im_world 48 --jm_world 25 --km_world 6 \

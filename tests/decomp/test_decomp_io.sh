@@ -36,16 +36,21 @@ for drvfmt in pnetcdf netcdf netcdf:cdf1 hdf5 mpiio; do
     # runs fill, and the hole reads as the fill value in every file
     fill=""
     [ $drv = hdf5 ] && fill="--nofill false"
+    # the file's suffix is its format's (doc/drivers.md): raw files are no netCDF
+    sfx=.nc
+    case $drv in mpiio) sfx=.raw ;; hdf5) sfx=.h5 ;; esac
     for np in 1 2 3 4; do
         run $np "$X" --decomp "$D/example_f.dat" --nvars 2 --records 2 --driver ${drv%%_*} $fmt --iotype blocking_collective $fill \
             --out "$drv$np" --verify --json "$drv$np.json" >"$drv$np.log" 2>&1 || { cat "$drv$np.log"; fail "$drv at $np ranks"; }
         grep -Eq "verify +PASS: 109 elements checked, 0 mismatches" "$drv$np.log" || fail "$drv at $np ranks: verify"
         json_get "$drv$np.json" 'd["checksums"]' >"$drv$np.sum"
         if [ $np -gt 1 ]; then
-            same_file "$drv""1/decomp_io.nc" "$drv$np/decomp_io.nc" "$drv: the file at $np ranks differs from 1 rank's"
+            same_file "$drv""1/decomp_io$sfx" "$drv$np/decomp_io$sfx" "$drv: the file at $np ranks differs from 1 rank's"
             cmp -s "$drv""1.sum" "$drv$np.sum" || fail "$drv: checksums at $np ranks differ"
         fi
     done
+    [ -f "$drv""1/decomp_io$sfx" ] && { [ $sfx = .nc ] || [ ! -e "$drv""1/decomp_io.nc" ]; } \
+        || fail "$drv: wrote $(ls "$drv""1"), expected decomp_io$sfx"
 done
 # adios2 (when built): BP output depends on the process count, so the checksums are
 # compared (pnetcdf's, less rundate: the driver writes no text arrays, so adios2 runs
@@ -89,12 +94,12 @@ if have_driver netcdf; then
     "$NCDUMP" rd_nc4/decomp_io.nc | grep -qF " rundate = \"$rd\" ;" || fail "netcdf (netCDF-4): rundate"
 fi
 if have_driver hdf5 && [ -n "$H5DUMP" ]; then   # netCDF-4's char: 1-byte strings
-    "$H5DUMP" -d rundate hdf5""2/decomp_io.nc >rd_h5.txt
+    "$H5DUMP" -d rundate hdf5""2/decomp_io.h5 >rd_h5.txt
     grep -q "STRSIZE 1;" rd_h5.txt && grep -q "CTYPE H5T_C_S1;" rd_h5.txt || fail "hdf5: rundate's type"
     grep -qF '(0): "2", "0", "2", "3", "1", "1", "1", "4", " ", "2", "2", "1", "3"' rd_h5.txt || fail "hdf5: rundate"
 fi
 if have_driver mpiio; then
-    [ "$(grep -a -c "$rd" mpiio""2/decomp_io.nc)" -eq 1 ] || fail "mpiio: rundate's bytes"
+    [ "$(grep -a -c "$rd" mpiio""2/decomp_io.raw)" -eq 1 ] || fail "mpiio: rundate's bytes"
 fi
 run 2 "$X" --decomp "$D/example_f.dat" --nvars 1 --driver null --out rd_null --quiet || fail "null driver with rundate"
 

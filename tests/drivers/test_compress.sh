@@ -142,10 +142,11 @@ run 2 "$mom" "$tiny" --driver netcdf --format nc4 --data model --szip true --ver
 for d in "netcdf --format nc4" hdf5; do
   have_driver ${d%% *} || continue
   t=sz180_${d%% *}
+  sfx=.nc; [ "${d%% *}" = hdf5 ] && sfx=.h5    # the format's suffix (plain HDF5: .h5)
   run 2 "$mom" --ni 360 --nj 180 --nk 2 --records 1 --driver $d --iotype blocking_collective --data model \
     --szip true --verify --out $t --json $t.json >$t.log 2>&1 || { cat $t.log; fail "$t: run failed"; }
   [ "$(json_get $t.json 'd["verify"]["verdict"]')" = pass ] || fail "$t: verify verdict"
-  h5dump -p -H -d /temp $t/ocean.nc.0000 >$t.h5 || fail "$t: h5dump"
+  h5dump -p -H -d /temp $t/ocean$sfx.0000 >$t.h5 || fail "$t: h5dump"
   grep -q "CHUNKED ( 1, 2, 180, 176 )" $t.h5 || { cat $t.h5; fail "$t: temp's chunks not lowered to 176 columns"; }
   grep -q "PIXELS_PER_BLOCK 16" $t.h5 || { cat $t.h5; fail "$t: no szip with 16-pixel blocks on temp"; }
   r=$(json_get $t.json 'round(d["storage"]["ratio"], 2)')
@@ -157,9 +158,9 @@ if have_driver hdf5; then
   run 2 "$mom" "$tiny" --driver hdf5 --data model --deflate 1 --shuffle true --verify --out h5 --json h5.json \
     >h5.log 2>&1 || { cat h5.log; fail "hdf5 deflate run"; }
   [ "$(json_get h5.json 'd["verify"]["verdict"]')" = pass ] || fail "hdf5: verify"
-  [ "$(json_get h5.json 'd["storage"]["stored_bytes"]')" = "$(raw h5/ocean.nc)" ] || fail "hdf5: storage != h5stat"
-  h5dump -p -H -d /temp h5/ocean.nc | grep -q "SHUFFLE" || fail "hdf5: no shuffle filter on temp"
-  h5dump -p -H -d /temp h5/ocean.nc | grep -q "DEFLATE" || fail "hdf5: no deflate filter on temp"
+  [ "$(json_get h5.json 'd["storage"]["stored_bytes"]')" = "$(raw h5/ocean.h5)" ] || fail "hdf5: storage != h5stat"
+  h5dump -p -H -d /temp h5/ocean.h5 | grep -q "SHUFFLE" || fail "hdf5: no shuffle filter on temp"
+  h5dump -p -H -d /temp h5/ocean.h5 | grep -q "DEFLATE" || fail "hdf5: no deflate filter on temp"
   # the hdf5 driver does not quantize: a note, recorded in the JSON, and no quantization
   run 1 "$mom" "$tiny" --driver hdf5 --quantize bitround:3 --out q --json q.json >q.log 2>&1 || { cat q.log; fail "hdf5 quantize"; }
   grep -q "quantize bitround:3 (command line) has no effect: the hdf5 driver does not quantize hdf5 (drivers that quantize: netcdf (nc4))" q.log || fail "hdf5: no quantize note"
@@ -188,8 +189,9 @@ for d in "netcdf --format nc4" hdf5; do
   run 2 "$dio" --decomp "$top_srcdir/inputs/decomp.cubed_sphere.4p.dat" --nvars 1 --data model --szip true --driver $d \
     --verify --out "sz_${d%% *}" >sz.log 2>&1 || { cat sz.log; fail "decomp_io --szip with $d"; }
   grep -Eq "verify +PASS" sz.log || fail "decomp_io --szip with $d: verify"
-  h5dump -p -H -d /vard0001 "sz_${d%% *}/decomp_io.nc" | grep -q "SZIP" || fail "$d: no szip filter on vard0001"
-  ! h5dump -p -H -d /rundate "sz_${d%% *}/decomp_io.nc" | grep -q "SZIP" || fail "$d: szip on the char variable"
+  sfx=.nc; [ "${d%% *}" = hdf5 ] && sfx=.h5
+  h5dump -p -H -d /vard0001 "sz_${d%% *}/decomp_io$sfx" | grep -q "SZIP" || fail "$d: no szip filter on vard0001"
+  ! h5dump -p -H -d /rundate "sz_${d%% *}/decomp_io$sfx" | grep -q "SZIP" || fail "$d: szip on the char variable"
   # a scanline (fastest chunk length) of 40 or 48 with 32-pixel blocks gave chunks HDF5 could not
   # decompress ("szip_filter: decompression failed"): the block now divides the scanline
   for dims in 30,40 30,48; do

@@ -15,6 +15,12 @@ run 2 "$top_builddir/src/mom/mom_io" --driver mpiio --out m --records 1 --patter
 run 2 "$top_builddir/src/mom/mom_io" --driver mpiio --out s --records 1 --pattern perpe --single_writer mpiio --quiet true >/dev/null \
     || fail "mom_io per-PE mpiio run"
 [ "$(ls s | tr '\n' ' ')" = "ocean.raw.0000 ocean.raw.0001 " ] || fail "mom_io per-PE set: $(ls s | tr '\n' ' ')"
+run 2 "$top_builddir/src/decomp/decomp_io" --driver mpiio --nvars 1 --out d --quiet true >/dev/null || fail "decomp_io mpiio run"
+[ "$(ls d)" = decomp_io.raw ] || fail "decomp_io wrote $(ls d), expected decomp_io.raw"
+run 2 "$top_builddir/src/pfio/pfio_io" "$top_srcdir/inputs/pfio.in" --driver mpiio --im_world 36 --jm_world 19 --km_world 4 \
+    --output_dir p --quiet true >/dev/null || fail "pfio_io mpiio run"
+[ "$(ls p | tr '\n' ' ')" = "Nsample_pfio_file_Day0001.raw Nsample_pfio_file_Day0002.raw Nsample_pfio_file_Day0003.raw " ] \
+    || fail "pfio_io wrote $(ls p | tr '\n' ' ')"
 run 2 "$top_builddir/src/exercise/engine_exercise" --driver mpiio --out r --quiet true >/dev/null || fail "engine_exercise mpiio"
 run 2 "$top_builddir/src/exercise/engine_exercise" --driver pnetcdf --format cdf5 --out n --quiet true >/dev/null \
     || fail "engine_exercise pnetcdf"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The bench scripts' flags (and climio-sweep's folder flags), as a hostile user gives them: counts below 1, a
 # timeout that is no number of seconds, a launcher or kernel arguments that do
-# not split, a file where a folder goes.  Each ends with one usage error
+# not split, a file where a folder goes, an output file that is a folder or an
+# input, an unknown kernel.  Each ends with one usage error
 # (exit 2) naming the flag before any run: no traceback.
 . "$top_srcdir/tests/lib.sh"
 [ -n "${PYTHON:-}" ] || skip "no Python 3 configured (./configure PYTHON=...)"
@@ -9,6 +10,7 @@ export PYTHONDONTWRITEBYTECODE=1
 S="$top_srcdir/scripts"
 cd "$TESTTMP"
 : >f
+mkdir -p set && : >set/a.nc.0000 && : >set/a.nc.0001
 n=0
 # case: script | expected words on stderr | flags
 while IFS='|' read -r script want flags; do
@@ -23,6 +25,8 @@ while IFS='|' read -r script want flags; do
   grep -q "Traceback" err.txt && { cat err.txt; fail "$script $flags: traceback"; }
   [ $rc = 2 ] || { cat err.txt; fail "$script $flags: exit $rc, expected 2"; }
   grep -qF -- "$want" err.txt || { cat err.txt; fail "$script $flags: stderr lacks '$want'"; }
+  # refused before the first run (each run says "run K of N" before it starts)
+  grep -q "run 1 of" err.txt && { cat err.txt; fail "$script $flags: a run started before the refusal"; }
 done <<'CASES'
 bench-gcrm|--np: expected a whole number >= 1, found 0|--np 0
 bench-gcrm|--np: expected a whole number >= 1, found -2|--np 1 -2
@@ -45,6 +49,24 @@ bench-aggregation|--kernel f: not an executable program|--kernel f
 bench-compress|--np: expected a whole number >= 1, found 0|--np 0
 bench-scale|--np: expected whole numbers >= 1 separated by blanks, found 'x'|--np x
 bench-scale|--json .: is a directory, expected a file name|--json .
+bench-ior|--ior: expected the IOR program you built|-- engine_exercise
+bench-ior|--ior f: not an executable program|--ior f -- engine_exercise
+bench-ior|expected a climio program and its options after each '--'|--ior /bin/true
+bench-ior|expected a climio program and its options after each '--'|--ior /bin/true -- engine_exercise --
+bench-ior|--json: bench-ior sets it on the climio run itself|--ior /bin/true -- engine_exercise --driver mpiio --json x
+bench-ior|--dry_run: bench-ior sets it on the climio run itself|--ior /bin/true -- engine_exercise --dry_run=true
+bench-ior|nope/x: not an executable program|--ior /bin/true -- nope/x
+bench-ior|--np: expected a whole number >= 1, found 0|--np 0 --ior /bin/true -- engine_exercise
+bench-ior|--ior-options: -b 4q: expected a size such as 131072, 128k or 4m, found '4q'|--ior /bin/true --ior-options "-b 4q" -- engine_exercise
+bench-scale|--kernels: expected names among gcrm_io mom_io pfio_io engine_exercise, found 'decomp_io' 'nope'|--kernels "decomp_io nope"
+bench-scale|--kernels: expected names among gcrm_io mom_io pfio_io engine_exercise, found none|--kernels " "
+bench-gcrm|--json .: is a directory, expected a file name|--json .
+bench-gcrm|--json nodir/x.json: expected a file in an existing folder, found no folder|--json nodir/x.json
+bench-gcrm|zgrd.in.r3: is an input of this run|--json "$top_srcdir/inputs/zgrd.in.r3"
+bench-drivers|--json .: is a directory, expected a file name|--json .
+bench-mom|--json f: is an input of this run (f): it would be overwritten|--json f f
+bench-combine|--json .: is a directory, expected a file name|--json . set/a.nc
+bench-combine|--json set/a.nc.0000: is an input of this run|--json set/a.nc.0000 set/a.nc
 plan-tables|--output /: is a directory, expected a file name|--output / --run .
 plan-tables|--run f: expected the folder of the programs and inputs|--run f
 climio-sweep|--out: expected a folder name, found ''|run f --out ""

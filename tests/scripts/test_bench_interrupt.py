@@ -61,7 +61,11 @@ def test_ctrl_c_prints_the_partial_table(tmp_path):
 def test_closing_line_only_from_the_test():
     fast, slow = [100, 101, 102, 103, 104], [90, 91, 92, 93, 94]
     assert bench.compare("pnetcdf", fast, "mpiio", slow).startswith(
-        "pnetcdf is faster than mpiio (Mann-Whitney U, two-sided, alpha 0.05, at least 5 repetitions each, p = 0.00794)")
+        "pnetcdf is faster than mpiio (Mann-Whitney U, two-sided, alpha 0.05, at least 5 repetitions each, and medians "
+        "at least 10% apart, p = 0.00794; ratio of medians 1.11 [1.08-1.14], 95% bootstrap interval)")
+    # separated by the test, but medians only 5% apart: no claim
+    assert bench.compare("pnetcdf", fast, "mpiio", [95, 96, 97, 98, 99]).startswith(
+        "no clear winner between pnetcdf and mpiio (p = 0.00794, but the medians are only 5.2% apart")
     assert bench.compare("pnetcdf", fast[:3], "mpiio", slow[:3]).startswith(
         "no clear winner between pnetcdf and mpiio (3 repetitions, the test needs at least 5")
     assert bench.compare("a", [1, 5, 2, 6, 3], "b", [2, 4, 3, 5, 4]).startswith("no clear winner between a and b (p =")

@@ -34,7 +34,8 @@ nx = [8, 16, 0]          # the kernel refuses nx 0: those runs fail
     page = open(os.path.join(rep, "report.html")).read()
     assert "4 successful run(s), 2 failed" in page
     assert "<h2>Failed runs</h2>" in page and page.count("<tr class=\"failed\">") == 2
-    assert "Run np2,nrec=2,nx=16/rep0: fastest, mean and slowest rank" in page
+    assert "Run np2,nrec=2,nx=16/rep0 (null/none nonblocking_collective), chosen with --run: fastest, mean and " \
+           "slowest rank" in page
     p = run_tool(["report", out, "--run", "nosuch"], cwd=str(tmp_path), check=False)
     assert p.returncode == 2 and "report --run: expected a successful run of this sweep, found 'nosuch'" in p.stderr
     # a metric no run measured (these runs did not read back), and --out beside a folder target

@@ -1,6 +1,7 @@
 """The report's honesty rules on synthetic results (no kernel runs): a heatmap
-boxes a best cell only when its whole min-max range beats the runner-up's,
-else it says there is no clear winner; cells and tables show the median with
+boxes a best cell only when the test separates it from the runner-up and
+their medians are at least 10% apart, else it says there is no clear winner
+and why; cells and tables show the median with
 [min-max]; --metric picks what is shown (time: lower is better); --format
 writes every format asked; the page shows the run context the results carry,
 and says so when they carry none."""
@@ -31,6 +32,15 @@ def test_clear_winner_rule():
     assert cw({"a": [1.0, 1.1, 1.05, 1.02, 1.08], "b": [2.0, 2.2, 2.1, 2.05, 2.15]}, higher=False).winner == "a"
     assert cw({"a": [1.0, 2.3, 1.05, 2.4, 1.08], "b": [2.0, 2.2, 2.1, 2.05, 2.15]}, higher=False).winner is None
     assert tuple(cw({})) == (None, None, None)
+    # separated by the test (p = 2/252) but medians only 4% apart: no winner, and the page says why
+    v = cw({"a": [104, 104.5, 105, 105.5, 106], "b": [100, 100.5, 101, 101.5, 102]})
+    assert v.winner is None and v.best == "a" and abs(v.p - 2 / 252) < 1e-12
+    assert v.reason == "p = 0.00794, but the medians are only 4.0% apart (at least 10% needed)"
+    # the effect: the ratio of the medians with a reproducible bootstrap interval around it
+    v = cw({"a": [100, 110, 120, 105, 115], "b": [80, 90, 95, 85, 92]})
+    assert abs(v.ratio - 110 / 90) < 1e-12 and v.low <= v.ratio <= v.high
+    again = cw({"b": [92, 85, 95, 90, 80], "a": [115, 105, 120, 110, 100]})    # same values, another order
+    assert (again.ratio, again.low, again.high) == (v.ratio, v.low, v.high) and v.low > 1
 
 
 def test_mann_whitney_matches_the_tables():
@@ -74,11 +84,12 @@ def test_heatmap_boxes_only_a_clear_winner(tmp_path):
     assert len(heat) == 1 and os.path.isfile(heat[0][1])
     assert res.notes == ["cb_nodes x striping_factor: cb_nodes=1, striping_factor=1 beats the runner-up "
                          "(cb_nodes=2, striping_factor=2): Mann-Whitney U, two-sided, alpha 0.05, at least 5 "
-                         "repetitions each, p = 0.00794"]
+                         "repetitions each, and medians at least 10% apart, p = 0.00794, ratio of medians 1.46 "
+                         "[1.37-1.54] (95% bootstrap interval)"]
     figs, res = report.make_all(doc(UNCLEAR), str(tmp_path / "b"))
     assert res.notes == ["cb_nodes x striping_factor: no clear winner between cb_nodes=1, striping_factor=1 and "
                          "cb_nodes=1, striping_factor=2 (p = 0.69, not below 0.05; Mann-Whitney U, two-sided, "
-                         "alpha 0.05, at least 5 repetitions each)"]
+                         "alpha 0.05, at least 5 repetitions each, and medians at least 10% apart)"]
     page = html.page(res, figs, str(tmp_path))
     assert "no clear winner" in page
     # the per-point table: median and range, not the mean (98.82)

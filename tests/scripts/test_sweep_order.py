@@ -1,7 +1,8 @@
-"""The sweep's run order, as its dry run prints it: repetitions interleaved
-across points (round-robin), or each round shuffled from a seed that the
-header and plan.json record; and, before any run, the points that will run
-as another iotype (gcrm_io's blocking_collective) with the cause."""
+"""The sweep's run order, as its dry run prints it: by default each round
+shuffled from a seed that the header and plan.json record (derived from the
+sweep's settings when the file gives none), or round-robin when asked; and,
+before any run, the points that will run as another iotype (gcrm_io's
+blocking_collective) with the cause."""
 
 import json
 import os
@@ -9,7 +10,7 @@ import re
 import subprocess
 
 import pytest
-from conftest import BUILDDIR, run_tool, tool_env
+from conftest import BUILDDIR, run_tool, tool_env, write
 
 GCRM = os.path.join(BUILDDIR, "src", "gcrm", "gcrm_io")
 
@@ -28,8 +29,33 @@ def order(stdout):
     return re.findall(r"^\[\s*\d+/\d+\] (\S+): would run", stdout, re.M)
 
 
-def test_round_robin(tmp_path):
+def test_shuffled_by_default_with_its_seed_recorded(tmp_path, exercise):
+    """No order in the file: each round shuffled, from a seed derived from
+    the sweep's settings (the same file, the same order), which the header
+    and plan.json give."""
     p = run_tool(["run", sweep(tmp_path), "--dry-run", "--no-check"], cwd=str(tmp_path))
+    m = re.search(r"^order: interleaved: every point once per round, each round shuffled \(seed (\d+)\), 3 rounds$",
+                  p.stdout, re.M)
+    assert m, p.stdout
+    runs = order(p.stdout)
+    rounds = [tuple(r.rsplit("/", 1)[0] for r in runs[i * 4:(i + 1) * 4]) for i in range(3)]
+    assert len(set(rounds)) > 1 and all(sorted(rd) == sorted(rounds[0]) for rd in rounds)
+    assert order(run_tool(["run", sweep(tmp_path), "--dry-run", "--no-check"], cwd=str(tmp_path)).stdout) == runs
+    # the seed in the header orders the same runs when the file gives it
+    seeded = run_tool(["run", sweep(tmp_path, 'seed = %s\n' % m.group(1)), "--dry-run", "--no-check"],
+                      cwd=str(tmp_path))
+    assert order(seeded.stdout) == runs
+    # plan.json records the order and the seed of a sweep that ran
+    sw = write(str(tmp_path / "e.toml"), '[sweep]\nkernel = "engine_exercise"\nnprocs = 1\nrepetitions = 2\n'
+               '[parameters]\nnx = [8, 16]\nny = 4\nnz = 1\nnrec = 1\n')
+    out = run_tool(["run", sw], cwd=str(tmp_path)).stdout
+    plan = json.load(open(str(tmp_path / "e.sweep" / "plan.json")))
+    assert plan["order"] == "shuffle" and isinstance(plan["seed"], int)
+    assert "each round shuffled (seed %d), 2 rounds" % plan["seed"] in out
+
+
+def test_round_robin(tmp_path):
+    p = run_tool(["run", sweep(tmp_path, 'order = "round-robin"\n'), "--dry-run", "--no-check"], cwd=str(tmp_path))
     runs = order(p.stdout)
     points = ["np1,iotype=blocking_collective", "np1,iotype=nonblocking_collective",
               "np2,iotype=blocking_collective", "np2,iotype=nonblocking_collective"]
@@ -41,7 +67,7 @@ def test_shuffle_with_a_recorded_seed(tmp_path):
     p = run_tool(["run", sweep(tmp_path, 'order = "shuffle"\nseed = 7\n'), "--dry-run", "--no-check"],
                  cwd=str(tmp_path))
     runs = order(p.stdout)
-    assert "order: interleaved: every point once per round, each round shuffled (seed 7)" in p.stdout
+    assert "order: interleaved: every point once per round, each round shuffled (seed 7), 3 rounds" in p.stdout
     # every round holds every point once; the rounds differ in order
     rounds = [runs[i * 4:(i + 1) * 4] for i in range(3)]
     assert all(sorted(r.rsplit("/", 1)[0] for r in rd) == sorted(x.rsplit("/", 1)[0] for x in rounds[0])
@@ -54,8 +80,8 @@ def test_shuffle_with_a_recorded_seed(tmp_path):
     other = run_tool(["run", sweep(tmp_path, 'order = "shuffle"\nseed = 8\n'), "--dry-run", "--no-check"],
                      cwd=str(tmp_path))
     assert order(other.stdout) != runs
-    bad = run_tool(["run", sweep(tmp_path, 'seed = 7\n'), "--dry-run", "--no-check"], cwd=str(tmp_path),
-                   check=False)
+    bad = run_tool(["run", sweep(tmp_path, 'order = "round-robin"\nseed = 7\n'), "--dry-run", "--no-check"],
+                   cwd=str(tmp_path), check=False)
     assert bad.returncode == 2 and "seed: expected order = \"shuffle\" beside it" in bad.stderr
 
 

@@ -22,7 +22,8 @@ def listed(stdout):
 
 
 def test_dry_run_shows_the_warmup_runs_first_and_left_out(tmp_path):
-    p = run_tool(["run", sweep(tmp_path, "warmup = 1\n"), "--dry-run", "--no-check"], cwd=str(tmp_path))
+    p = run_tool(["run", sweep(tmp_path, 'order = "round-robin"\nwarmup = 1\n'), "--dry-run", "--no-check"],
+                 cwd=str(tmp_path))
     runs = listed(p.stdout)
     assert [r for r, _ in runs] == ["np1/warmup0", "np2/warmup0", "np1/rep0", "np2/rep0", "np1/rep1", "np2/rep1"]
     assert [tail for _, tail in runs[:2]] == [" (warm-up: left out of the results)"] * 2
@@ -33,7 +34,7 @@ def test_dry_run_shows_the_warmup_runs_first_and_left_out(tmp_path):
     assert "params.in sets:" in p.stdout
     bad = run_tool(["run", sweep(tmp_path, "warmup = -1\n"), "--dry-run", "--no-check"], cwd=str(tmp_path),
                    check=False)
-    assert bad.returncode == 2 and "warmup: expected a whole number >= 0" in bad.stderr, bad.stderr
+    assert bad.returncode == 2 and "warmup: expected a whole number from 0 to 100" in bad.stderr, bad.stderr
 
 
 def test_shuffled_measured_rounds_keep_their_order(tmp_path):

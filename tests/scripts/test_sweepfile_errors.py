@@ -29,7 +29,20 @@ CASES = [
      "nprocs: expected a process count >= 1 or a list of them, found a list ([0, 2])"),
     ("nprocs-duplicate", HEAD + "nprocs = [1, 1]\n", 3, "nprocs: expected distinct values, found [1, 1]"),
     ("repetitions", HEAD + "nprocs = 1\nrepetitions = 0\n", 4,
-     "repetitions: expected a whole number >= 1, found a number (0)"),
+     "repetitions: expected a whole number from 1 to 1000, found a number (0)"),
+    # counts with an upper bound, and a bound on the whole grid: refused here, not by a MemoryError later
+    ("repetitions-huge", HEAD + "nprocs = 1\nrepetitions = 100000000\n", 4,
+     "repetitions: expected a whole number from 1 to 1000, found a number (100000000)"),
+    ("warmup-huge", HEAD + "nprocs = 1\nwarmup = 100000000\n", 4,
+     "warmup: expected a whole number from 0 to 100 (warm-up rounds, left out of the results), found a number "
+     "(100000000)"),
+    ("runs-too-many", HEAD + "nprocs = [1, 2]\nrepetitions = 1000\nwarmup = 1\n[parameters]\n"
+     "nx = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\n", 4,
+     "expected at most 20000 runs (points x (repetitions + warm-up rounds)), found 20020 (20 points x 1001)"),
+    ("grid-too-large", HEAD + "nprocs = 1\n[parameters]\n" + "".join(
+        "p%d = [%s]\n" % (i, ", ".join(str(v) for v in range(1, 11))) for i in range(7)), 1,
+     "expected at most 1000000 points in the grid of swept values, found 10000000 (1 x 10 x 10 x 10 x 10 x 10 x 10 "
+     "x 10)"),
     ("keep-data-type", HEAD + 'nprocs = 1\nkeep_data = "yes"\n', 4,
      'keep_data: expected true or false, found a string ("yes")'),
     ("empty-list", HEAD + "nprocs = 1\n[parameters]\niotype = []\n", 5,

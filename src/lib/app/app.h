@@ -29,10 +29,8 @@ void cio_app_headline(const struct cio_app *a, char *buf, size_t len);
 /* "nonblocking_collective (asked blocking_collective[; cause: KEY])", or the iotype when it ran as asked. */
 void cio_app_iotype_text(const struct cio_app *a, char *buf, size_t len, int with_cause);
 void cio_app_which_repetition(FILE *out, const struct cio_app *a);
-/* --fsync: the mode's name (CIO_FSYNC_*: none, close, end), and the syncs of
- * --fsync end after an output phase (collective). */
+/* --fsync: the mode's name (CIO_FSYNC_*: none, close, end). */
 const char *cio_app_fsync_name(int mode);
-void cio_app_sync_at_end(struct cio_app *a);
 
 typedef struct cio_app cio_app;
 typedef void (*cio_json_fn)(cio_json *j, void *ctx);
@@ -61,6 +59,7 @@ struct cio_app {
     cio_storage storage;        /* rank 0: every file's figures */
     char mode_note[256];        /* why the iotype was adjusted (filters need collective writes), or "" */
     char mode_cause[48];        /* why another iotype than asked runs (results-schema.md; iotype_effective.h), or "" */
+    const char *call_pattern;   /* the kernel's call pattern as it resolved it (NULL: its call_pattern parameter) */
     void *driver_conf;          /* what the driver's configure hook made of its parameters */
     int mode_adjusted;          /* the kernel's default iotype replaced by the driver's blocking mode */
     int param_file_given;       /* the parameter file was named on the command line */
@@ -117,6 +116,10 @@ void cio_app_start_engine(cio_app *a);
  * a->stats holds the last repetition.  Collective. */
 typedef void (*cio_output_fn)(void *ctx, int repetition);
 void cio_app_repeat(cio_app *a, cio_output_fn output, void *ctx);
+/* The end of every output phase, cio_app_repeat's and that of a kernel that
+ * writes once (cio_app_finish): --fsync end's syncs, then the phase's figures
+ * into *rep.  Collective. */
+void cio_app_end_phase(cio_app *a, cio_rep *rep);
 /* With --compression_reference and a filter in effect, each repetition is preceded
  * by the same output with no filter and no quantization (cio_engine_filters_off),
  * its files removed at once; output() is then called twice a repetition, its

@@ -83,14 +83,13 @@ int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx)
 {
     cio_params *p = a->params;
     int verify = a->set.verify, readb = a->set.read;
-    if (a->nreps == 0) cio_app_sync_at_end(a);   /* a kernel that wrote once, outside cio_app_repeat */
-    cio_stats_reduce(&a->stats, a->comm, &a->summary);
-    note_chunk_list_unused(a);
-    if (a->nreps == 0) {    /* a kernel that writes once, outside cio_app_repeat */
+    if (a->nreps == 0) {    /* a kernel that wrote once, outside cio_app_repeat: its phase ends here */
         a->nreps = 1;
         a->reps = cio_calloc(1, sizeof *a->reps);
-        cio_rep_from_summary(&a->reps[0], &a->summary);
+        cio_app_end_phase(a, &a->reps[0]);
     }
+    cio_stats_reduce(&a->stats, a->comm, &a->summary);
+    note_chunk_list_unused(a);
     cio_rep_summarise(a->reps, a->nreps, &a->rep_summary);
     int stores = a->ecfg.drv && a->ecfg.drv->stores_data;
     cio_context_gather(&a->context, a->comm, a->engine && stores ? cio_engine_first_path(a->engine) : NULL,

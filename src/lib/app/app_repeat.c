@@ -39,41 +39,19 @@ static void pause_seconds(double s)
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
 }
 
-/* Restart the statistics and the engine's per-repetition state for the next output phase. */
-static void next_phase(cio_app *a)
+/* The end of an output phase, whatever the phase is for: --fsync end makes every
+ * file written durable (collective: a failure on any rank stops every rank),
+ * then the phase's end-to-end figures go into *rep. */
+void cio_app_end_phase(cio_app *a, cio_rep *rep)
 {
-    cio_engine_new_repetition(a->engine);
-    cio_stats_reset(&a->stats);
-    cio_stats_mark_start(&a->stats, a->comm);
-}
-
-/* --warmup N: the output phase N times before the measured ones, each recorded
- * apart (the JSON's "warmup") and left out of every figure; returns N. */
-static int warm_up(cio_app *a, cio_output_fn output, void *ctx, int quiet)
-{
-    int n = (int)cio_param_int(a->params, "warmup");
-    double delay = cio_param_double(a->params, "repetition_delay");
-    cio_free(a->warm_reps);
-    a->warm_reps = n > 0 ? cio_calloc((size_t)n, sizeof *a->warm_reps) : NULL;
-    for (int w = 0; w < n; w++) {
-        if (w > 0) {
-            if (!cio_param_bool(a->params, "keep_files")) remove_created(a);
-            if (delay > 0) pause_seconds(delay);
-            next_phase(a);
-        }
-        output(ctx, w);
-        cio_app_sync_at_end(a);
-        cio_summary s;
-        cio_stats_reduce(&a->stats, a->comm, &s);
-        cio_rep_from_summary(&a->warm_reps[w], &s);
-        if (a->rank == 0 && !quiet) {
-            printf("warm-up %d of %d (left out of the figures): %.4f s end to end, %.2f MiB/s\n", w + 1, n,
-                   a->warm_reps[w].seconds, a->warm_reps[w].mibps);
-            fflush(stdout);
-        }
+    if (a->engine && a->ecfg.fsync == CIO_FSYNC_END) {
+        cio_err e = {0};
+        cio_engine_sync_written(a->engine, &e);
+        if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
     }
-    a->nwarm = n;
-    return n;
+    cio_summary s;
+    cio_stats_reduce(&a->stats, a->comm, &s);
+    cio_rep_from_summary(rep, &s);
 }
 
 int cio_app_wants_reference(const cio_app *a)
@@ -82,54 +60,72 @@ int cio_app_wants_reference(const cio_app *a)
            a->ecfg.drv->stores_data && !a->ecfg.verify_only && !cio_param_bool(a->params, "dry_run");
 }
 
+/* What an output phase is for: left out of the figures (--warmup), the unfiltered
+ * reference before a repetition (--compression_reference), or measured. */
+enum { PHASE_WARMUP, PHASE_REFERENCE, PHASE_MEASURED };
+
+/* Phase i of the run's sequence: warm-ups, then each repetition, preceded by its
+ * reference when there is one; *k is its number among the phases of its kind. */
+static int phase_kind(int i, int nwarm, int ref, int *k)
+{
+    if (i < nwarm) {
+        *k = i;
+        return PHASE_WARMUP;
+    }
+    i -= nwarm;
+    *k = ref ? i / 2 : i;
+    return ref && i % 2 == 0 ? PHASE_REFERENCE : PHASE_MEASURED;
+}
+
+/* Between phases: the files of the one before removed (a reference's always,
+ * the others' unless --keep_files), the pause, the statistics restarted. */
+static void between_phases(cio_app *a, int after_reference)
+{
+    if (after_reference || !cio_param_bool(a->params, "keep_files")) remove_created(a);
+    double delay = cio_param_double(a->params, "repetition_delay");
+    if (delay > 0) pause_seconds(delay);
+    cio_engine_new_repetition(a->engine);
+    cio_stats_reset(&a->stats);
+    cio_stats_mark_start(&a->stats, a->comm);
+}
+
+static void say_phase(const cio_app *a, int kind, int k, int n)
+{
+    const cio_rep *r = kind == PHASE_WARMUP ? &a->warm_reps[k] : kind == PHASE_REFERENCE ? &a->ref_reps[k] : &a->reps[k];
+    if (kind == PHASE_WARMUP)
+        printf("warm-up %d of %d (left out of the figures): ", k + 1, a->nwarm);
+    else if (kind == PHASE_REFERENCE)
+        printf("reference %d of %d (no filter): ", k + 1, n);
+    else
+        printf("repetition %d of %d: ", k + 1, n);
+    printf("%.4f s end to end, %.2f MiB/s\n", r->seconds, r->mibps);
+    fflush(stdout);
+}
+
 void cio_app_repeat(cio_app *a, cio_output_fn output, void *ctx)
 {
     int n = (int)cio_param_int(a->params, "repetitions");
-    double delay = cio_param_double(a->params, "repetition_delay");
-    int keep = cio_param_bool(a->params, "keep_files");
     int quiet = cio_param_bool(a->params, "quiet");
     int ref = cio_app_wants_reference(a);
     cio_free(a->reps);
     cio_free(a->ref_reps);
+    cio_free(a->warm_reps);
+    a->nwarm = (int)cio_param_int(a->params, "warmup");
     a->reps = cio_calloc((size_t)n, sizeof *a->reps);
     a->ref_reps = ref ? cio_calloc((size_t)n, sizeof *a->ref_reps) : NULL;
-    int phase = warm_up(a, output, ctx, quiet);   /* output phases run: the kernels start afresh when > 0 */
-    for (int r = 0; r < n; r++) {
-        if (phase > 0) {
-            if (!keep) remove_created(a);
-            if (delay > 0) pause_seconds(delay);
-        }
-        if (ref) {
-            /* the reference: the same output with no filter, just before the filtered one,
-             * its files removed before the filtered run writes the same paths */
-            if (phase > 0) next_phase(a);
-            cio_engine_filters_off(a->engine, 1);
-            output(ctx, phase++);
-        cio_app_sync_at_end(a);
-            cio_app_sync_at_end(a);
-            cio_engine_filters_off(a->engine, 0);
-            cio_summary s;
-            cio_stats_reduce(&a->stats, a->comm, &s);
-            cio_rep_from_summary(&a->ref_reps[r], &s);
-            if (a->rank == 0 && !quiet) {
-                printf("reference %d of %d (no filter): %.4f s end to end, %.2f MiB/s\n", r + 1, n,
-                       a->ref_reps[r].seconds, a->ref_reps[r].mibps);
-                fflush(stdout);
-            }
-            remove_created(a);
-            if (delay > 0) pause_seconds(delay);
-        }
-        if (phase > 0) next_phase(a);
-        output(ctx, phase++);
-        cio_app_sync_at_end(a);
-        cio_summary s;
-        cio_stats_reduce(&a->stats, a->comm, &s);
-        cio_rep_from_summary(&a->reps[r], &s);
-        if ((n > 1 || ref) && a->rank == 0 && !quiet) {
-            printf("repetition %d of %d: %.4f s end to end, %.2f MiB/s\n", r + 1, n, a->reps[r].seconds,
-                   a->reps[r].mibps);
-            fflush(stdout);
-        }
+    a->warm_reps = a->nwarm > 0 ? cio_calloc((size_t)a->nwarm, sizeof *a->warm_reps) : NULL;
+    int total = a->nwarm + n * (ref ? 2 : 1), prev = PHASE_MEASURED;
+    for (int i = 0; i < total; i++) {   /* output(ctx, i): the kernels start afresh when i > 0 */
+        int k, kind = phase_kind(i, a->nwarm, ref, &k);
+        if (i > 0) between_phases(a, prev == PHASE_REFERENCE);
+        /* the reference: the same output with no filter, just before the filtered one */
+        if (kind == PHASE_REFERENCE) cio_engine_filters_off(a->engine, 1);
+        output(ctx, i);
+        if (kind == PHASE_REFERENCE) cio_engine_filters_off(a->engine, 0);
+        cio_app_end_phase(a, kind == PHASE_WARMUP ? &a->warm_reps[k] : kind == PHASE_REFERENCE ? &a->ref_reps[k]
+                                                                                               : &a->reps[k]);
+        if (a->rank == 0 && !quiet && (kind != PHASE_MEASURED || n > 1 || ref)) say_phase(a, kind, k, n);
+        prev = kind;
     }
     a->nreps = n;
     a->nref = ref ? n : 0;

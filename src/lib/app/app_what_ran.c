@@ -18,16 +18,9 @@ const char *cio_app_fsync_name(int mode)
     return mode == CIO_FSYNC_CLOSE ? "close" : mode == CIO_FSYNC_END ? "end" : "none";
 }
 
-void cio_app_sync_at_end(cio_app *a)
-{
-    if (!a->engine || a->ecfg.fsync != CIO_FSYNC_END) return;
-    cio_err e = {0};
-    cio_engine_sync_written(a->engine, &e);
-    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
-}
-
 const char *cio_app_call_pattern(const cio_app *a)
 {
+    if (a->call_pattern) return a->call_pattern;
     return cio_param_known(a->params, "call_pattern") ? cio_param_str(a->params, "call_pattern") : NULL;
 }
 

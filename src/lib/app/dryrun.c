@@ -261,6 +261,14 @@ static void file_totals(plan_result *res)
     }
 }
 
+static cio_ior_plan ior_plan(const cio_app *a, const plan_result *res)
+{
+    cio_ior_plan ior = {a->ecfg.drv->ior_api, res->nprocs, res->files.n, res->fig[F_BYTES].sum / res->nprocs,
+                        res->hist, CIO_HIST_BINS, cio_mode_collective(a->ecfg.opts.mode),
+                        a->ecfg.fsync == CIO_FSYNC_END};
+    return ior;
+}
+
 static void print_plan(FILE *out, const cio_app *a, const plan_result *res)
 {
     const double MiB = 1048576.0;
@@ -292,9 +300,7 @@ static void print_plan(FILE *out, const cio_app *a, const plan_result *res)
     if (res->nplanned < res->nprocs)
         fprintf(out, " (%d planned, every other rank like one of them)\n", res->nplanned);
     else fprintf(out, " (each rank planned)\n");
-    cio_ior_plan ior = {a->ecfg.drv->ior_api, res->nprocs, res->files.n, res->fig[F_BYTES].sum / res->nprocs,
-                        res->hist, CIO_HIST_BINS, cio_mode_collective(a->ecfg.opts.mode),
-                        a->ecfg.fsync == CIO_FSYNC_END};
+    cio_ior_plan ior = ior_plan(a, res);
     cio_ior_equivalent(out, &ior);
 }
 
@@ -345,6 +351,8 @@ static void json_plan(cio_json *j, const cio_app *a, const plan_result *res)
     cio_json_num(j, "planner_seconds", res->elapsed);
     cio_json_int(j, "planner_memory_bytes", (int64_t)res->hw);
     cio_json_int(j, "planned_ranks", res->nplanned);
+    cio_ior_plan ior = ior_plan(a, res);
+    cio_ior_equivalent_json(j, "ior_equivalent", &ior);
     cio_json_obj_end(j);
 }
 
@@ -357,6 +365,7 @@ int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, const cio_ran
     plan_result res;
     memset(&res, 0, sizeof res);
     res.nprocs = nprocs;
+    res.hw = cio_mem_peak();    /* what the kernel's preamble held (a map read for its summary) counts too */
     plan_all(a, plan, classes, ctx, &res);
     res.elapsed = MPI_Wtime() - t0;
     file_totals(&res);

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "base/json.h"
 
 typedef struct cio_ior_plan {
     const char *ior_api;        /* IOR's -a for the driver's library (cio_driver.ior_api); NULL: MPIIO */
@@ -17,5 +18,10 @@ typedef struct cio_ior_plan {
 
 /* Two lines: the command and what it matches. */
 void cio_ior_equivalent(FILE *out, const cio_ior_plan *p);
+/* The same as a JSON object under key (null when the plan writes nothing):
+ * "options" (IOR's options after its name, the words of the line above),
+ * nprocs, api, files, block_bytes, transfer_bytes, collective, fsync,
+ * share_of_plan_bytes. */
+void cio_ior_equivalent_json(cio_json *j, const char *key, const cio_ior_plan *p);
 
 #endif

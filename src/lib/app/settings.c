@@ -252,19 +252,18 @@ int cio_settings_hints(const cio_params *p, const cio_kernel_asks *k, cio_settin
     return 0;
 }
 
-/* --fsync: true is close, false none (CIO_FSYNC_*). */
-static int fsync_mode(const char *value)
-{
-    if (strcmp(value, "true") == 0 || strcmp(value, "close") == 0) return CIO_FSYNC_CLOSE;
-    if (strcmp(value, "end") == 0) return CIO_FSYNC_END;
-    return CIO_FSYNC_NONE;
-}
-
+/* --fsync (the parser has made true close and false none): close through the
+ * driver's sync verb, end through its sync_closed verb (CIO_FSYNC_*). */
 int cio_settings_fsync(const cio_params *p, cio_settings *s, cio_err *e)
 {
-    s->fsync = fsync_mode(cio_param_str(p, "fsync"));
-    if (s->fsync && !s->driver->sync)
-        return cio_seterr(e, "%s: fsync: the %s driver has no call that makes its files durable",
+    const char *v = cio_param_str(p, "fsync");
+    s->fsync = strcmp(v, "close") == 0 ? CIO_FSYNC_CLOSE : strcmp(v, "end") == 0 ? CIO_FSYNC_END : CIO_FSYNC_NONE;
+    if (s->fsync == CIO_FSYNC_CLOSE && !s->driver->sync)
+        return cio_seterr(e, "%s: fsync close: the %s driver has no call that makes an open file durable%s",
+                          cio_param_origin(p, "fsync"), s->driver->name,
+                          s->driver->sync_closed ? " (--fsync end syncs each file once after its last write)" : "");
+    if (s->fsync == CIO_FSYNC_END && !s->driver->sync_closed)
+        return cio_seterr(e, "%s: fsync end: the %s driver has no call that makes a closed file durable",
                           cio_param_origin(p, "fsync"), s->driver->name);
     return 0;
 }

@@ -45,30 +45,34 @@ static inline int cio_mode_nonblocking(cio_mode m)
 const char *cio_mode_name(cio_mode m);
 int cio_mode_from_name(const char *s, cio_mode *m);
 
-/* File formats: the one list of their names (CIO_FORMAT_CHOICES for parameters). */
-#define CIO_FORMAT_LIST(X)                              \
-    X(CDF1, "cdf1")     /* classic */                   \
-    X(CDF2, "cdf2")     /* 64-bit offset */             \
-    X(CDF5, "cdf5")     /* 64-bit data */               \
-    X(NC4, "nc4")       /* netCDF-4 (HDF5) */           \
-    X(NC4C, "nc4c")     /* netCDF-4 classic model */    \
-    X(HDF5, "hdf5")     /* plain HDF5 */                \
-    X(RAW, "raw")       /* raw bytes (MPI-IO baseline) */ \
-    X(BP, "bp")         /* ADIOS2 BP */                 \
-    X(NONE, "none")     /* nothing stored (null driver) */
+/* File formats: the one list of their names (CIO_FORMAT_CHOICES for parameters)
+ * and of the suffix a kernel gives a file of the format.  A BP output is named
+ * for the netCDF file it stands for (the adios2 driver adds ".bp": NAME.nc.bp,
+ * which climio_bp2nc turns into NAME.nc); the null driver's names are only said. */
+#define CIO_FORMAT_LIST(X)                                      \
+    X(CDF1, "cdf1", ".nc")    /* classic */                     \
+    X(CDF2, "cdf2", ".nc")    /* 64-bit offset */               \
+    X(CDF5, "cdf5", ".nc")    /* 64-bit data */                 \
+    X(NC4, "nc4", ".nc")      /* netCDF-4 (HDF5) */             \
+    X(NC4C, "nc4c", ".nc")    /* netCDF-4 classic model */      \
+    X(HDF5, "hdf5", ".h5")    /* plain HDF5 */                  \
+    X(RAW, "raw", ".raw")     /* raw bytes (MPI-IO baseline): netCDF tools cannot read them */ \
+    X(BP, "bp", ".nc")        /* ADIOS2 BP */                   \
+    X(NONE, "none", ".nc")    /* nothing stored (null driver) */
 
 typedef enum cio_format {
-#define CIO_FORMAT_ENUM_(id, name) CIO_FMT_##id,
+#define CIO_FORMAT_ENUM_(id, name, suffix) CIO_FMT_##id,
     CIO_FORMAT_LIST(CIO_FORMAT_ENUM_)
     CIO_NFORMATS
 } cio_format;
-#define CIO_FORMAT_CHOICE_(id, name) "|" name
+#define CIO_FORMAT_CHOICE_(id, name, suffix) "|" name
 #define CIO_FORMAT_CHOICES (CIO_FORMAT_LIST(CIO_FORMAT_CHOICE_) + 1)
 #define CIO_FMT_BIT(f) (1u << (f))
 const char *cio_format_name(cio_format f);
-/* The file name suffix kernels give a file of this format: ".raw" for the mpiio
- * driver's raw files (netCDF tools cannot read them), ".nc" otherwise. */
+/* The file name suffix kernels give a file of this format (CIO_FORMAT_LIST). */
 const char *cio_format_suffix(cio_format f);
+/* Whether f is a netCDF-4 format (nc4, nc4c). */
+int cio_format_is_netcdf4(cio_format f);
 int cio_format_from_name(const char *s, cio_format *f);
 
 struct cio_params;
@@ -113,6 +117,8 @@ typedef struct cio_req {
     int max_nblocks;            /* over the file's communicator (equal collective call counts) */
     void *buf;
     int64_t nelems;
+    int one_call;               /* the variable is CIO_VAR_ONE_CALL: a driver with posts_varn makes one
+                                 * call of all the blocks (none: an empty call), in every mode */
 } cio_req;
 
 struct cio_driver;
@@ -145,6 +151,12 @@ typedef struct cio_dfile {
                                  * collectively), so the engine makes the same number of put calls
                                  * on every rank for record variables there too, as in the
                                  * collective modes (empty calls where a rank has nothing) */
+    /* The engine's exchange at a point where the driver synchronizes the ranks
+     * anyway (cio_dfile_ranks_meet): agree_n ints of agree_in reduced with
+     * MPI_MAX into agree_out, agree_done set; none (agree_n 0): a barrier. */
+    const int *agree_in;
+    int *agree_out;
+    int agree_n, agree_done;
     char err[CIO_ERRMSG_LEN];   /* "ncmpi_create: <library message>" */
 } cio_dfile;
 
@@ -164,6 +176,9 @@ typedef struct cio_driver {
     int serial_api;             /* writes a one-rank file through the library's serial API when
                                  * cio_driver_opts.serial asks (FMS's and MAPL's single writers) */
     int no_char;                /* its library has no text type: CIO_CHAR variables are refused */
+    int posts_varn;             /* writes a request's blocks in one library call (cio_req.one_call) in every
+                                 * mode (PnetCDF's iput_varn, put_varn); elsewhere each block is a call, or
+                                 * what the library's own collective call makes of them */
     unsigned fill_formats;      /* formats whose variables it pre-fills unless --nofill (nc_set_fill,
                                  * H5Pset_fill_time); elsewhere --nofill has no effect */
     unsigned pad_formats;       /* formats where --header_pad reaches the file (or, for a format that is
@@ -212,6 +227,14 @@ typedef struct cio_driver {
      * MPI_File_sync; collective over the file's communicator.  NULL: the library
      * offers no such call, and --fsync is refused for the driver. */
     int (*sync)(cio_dfile *f);
+    /* Make a file this rank wrote, now closed, durable (--fsync end: once per file,
+     * after the output phase's last write, as IOR's -e): what the library handed
+     * the operating system at its close reaches storage.  No file is open: f->path
+     * is the path the engine gave (the driver knows where it put the file), f->comm
+     * MPI_COMM_SELF; not collective.  *calls: the fsync calls made (a folder
+     * output: one a file; 0 where nothing is stored).  NULL: --fsync end is
+     * refused for the driver. */
+    int (*sync_closed)(cio_dfile *f, int *calls);
     /* The hints the MPI-IO layer applied (caller frees with MPI_Info_free). */
     int (*file_info)(cio_dfile *f, MPI_Info *info);
     /* Optional: why the file at path would not open, from its bytes, as " (the file

@@ -36,12 +36,17 @@ int cio_mode_from_name(const char *s, cio_mode *m)
 }
 
 static const char *format_names[CIO_NFORMATS] = {
-#define FORMAT_NAME_(id, name) [CIO_FMT_##id] = name,
+#define FORMAT_NAME_(id, name, suffix) [CIO_FMT_##id] = name,
     CIO_FORMAT_LIST(FORMAT_NAME_)
+};
+static const char *format_suffixes[CIO_NFORMATS] = {
+#define FORMAT_SUFFIX_(id, name, suffix) [CIO_FMT_##id] = suffix,
+    CIO_FORMAT_LIST(FORMAT_SUFFIX_)
 };
 
 const char *cio_format_name(cio_format f) { return (unsigned)f < CIO_NFORMATS ? format_names[f] : "?"; }
-const char *cio_format_suffix(cio_format f) { return f == CIO_FMT_RAW ? ".raw" : ".nc"; }
+const char *cio_format_suffix(cio_format f) { return (unsigned)f < CIO_NFORMATS ? format_suffixes[f] : ".nc"; }
+int cio_format_is_netcdf4(cio_format f) { return f == CIO_FMT_NC4 || f == CIO_FMT_NC4C; }
 
 int cio_format_from_name(const char *s, cio_format *f)
 {

@@ -801,6 +801,7 @@ const cio_driver cio_driver_hdf5 = {
     .wait = h5_wait,
     .close = h5_close,
     .sync = h5_sync,
+    .sync_closed = cio_sync_closed_path,
     .file_info = h5_file_info,
     .get_att = h5_get_att,
     .describe = h5_describe,

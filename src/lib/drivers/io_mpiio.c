@@ -13,7 +13,11 @@
  * library can aggregate (two-phase) across ranks: blocking collective = one
  * MPI_File_write_all per put; nonblocking collective keeps the posted requests
  * and at wait writes them all through one combined view with one write_all, the
- * way PnetCDF flushes.  Independent modes write each run with its own
+ * way PnetCDF flushes.  A collective call in which no rank has more than one run
+ * needs no view: it is one MPI_File_write_at_all through the file's default view,
+ * as IOR writes (MPI_File_set_view is collective and resets the shared file
+ * pointer, a barrier in OMPIO and ROMIO alike; at IOR's 128 KiB transfers a view
+ * per call made the writes about half as fast).  Independent modes write each run with its own
  * MPI_File_write_at, no view: a noncontiguous independent write through a view
  * lets the library read-modify-write the holes (data sieving) or walk the view
  * per call, which made this "baseline" about half as fast as PnetCDF on the
@@ -68,6 +72,7 @@ typedef struct raw_file {
     int64_t put_bytes, get_bytes;
     int64_t data_end, data_bytes;   /* of the data this rank wrote (the size check at close) */
     int created;
+    int view_set;           /* a file view other than the default one is in place (the same on every rank) */
     cio_runs pend;          /* posted, src = absolute addresses */
     int pend_read, pend_write;
 } raw_file;
@@ -273,7 +278,7 @@ static int raw_create(cio_dfile *f, MPI_Info info)
      * flush the whole file at close (auto_da_alloc), which would charge the
      * baseline a write-back no other driver pays */
     if (f->rank == 0) MPI_File_delete(f->path, MPI_INFO_NULL);
-    MPI_Barrier(f->comm);
+    cio_dfile_ranks_meet(f);
     int amode = MPI_MODE_CREATE | MPI_MODE_RDWR;
     int rc = MPI_File_open(f->comm, f->path, amode, info, &rf->fh);
     if (rc != MPI_SUCCESS) {
@@ -329,15 +334,28 @@ static int raw_open(cio_dfile *f, MPI_Info info)
         }
         if (msg[0]) hlen = -1;
     }
-    MPI_Bcast(&hlen, 1, MPI_LONG_LONG, 0, f->comm);
-    MPI_Bcast(&fsize, 1, MPI_LONG_LONG, 0, f->comm);
-    MPI_Bcast(msg, sizeof msg, MPI_CHAR, 0, f->comm);
+    /* the lengths, the message and the header's first RAW_ALIGN bytes (all of a
+     * usual header) in one broadcast: each is a wait for rank 0 */
+    struct {
+        long long hlen, fsize;
+        char msg[256];
+        char first[RAW_ALIGN];
+    } said = {hlen, fsize, "", ""};
+    memcpy(said.msg, msg, sizeof msg);
+    if (text) memcpy(said.first, text, (size_t)(hlen < RAW_ALIGN ? hlen : RAW_ALIGN));
+    MPI_Bcast(&said, (int)sizeof said, MPI_BYTE, 0, f->comm);
+    hlen = said.hlen;
+    fsize = said.fsize;
     if (hlen < 0) {
         cio_free(text);
-        return cio_driver_err(f, "MPI_File_read_at (header)", "%s", msg);
+        return cio_driver_err(f, "MPI_File_read_at (header)", "%s", said.msg);
     }
-    if (f->rank != 0) text = cio_malloc((size_t)hlen + 1);
-    MPI_Bcast(text, (int)hlen + 1, MPI_CHAR, 0, f->comm);
+    if (f->rank != 0) {
+        text = cio_malloc((size_t)hlen + 1);
+        memcpy(text, said.first, (size_t)(hlen < RAW_ALIGN ? hlen : RAW_ALIGN));
+        text[hlen] = '\0';
+    }
+    if (hlen > RAW_ALIGN) MPI_Bcast(text + RAW_ALIGN, (int)(hlen - RAW_ALIGN), MPI_CHAR, 0, f->comm);
     rc = parse_header(f, rf, text);
     cio_free(text);
     if (rc != 0) return rc;
@@ -482,14 +500,33 @@ static void make_types(const cio_runs *rs, MPI_Datatype *ftype, MPI_Datatype *mt
     cio_free(md);
 }
 
-/* One write or read of the runs through fh (collective or not).  membase: the
- * buffer the src offsets count from (MPI_BOTTOM for absolute addresses). */
-static int xfer_runs(cio_dfile *f, MPI_File fh, int coll, int is_read, cio_runs *rs, void *membase, int64_t *moved)
+/* Collective blocking calls: 1 when no rank's part of this call is more than
+ * one contiguous run, so it needs no file view.  Every rank reaches the same
+ * answer: from the most blocks any rank has (the engine agreed on it) and the
+ * variable's shape when they settle it (a block of a variable of at most one
+ * dimension besides the record is one run), else by one MPI_Allreduce. */
+static int no_view_needed(cio_dfile *f, const cio_req *r, const cio_runs *rs)
 {
     raw_file *rf = f->priv;
-    int rc;
+    if (r->max_nblocks > 1) return 0;
+    const raw_var *v = &rf->vars[r->varid];
+    if (v->ndims - v->is_record <= 1) return 1;
+    int mine = rs->n > 1, any = 0;
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, f->comm);
+    return !any;
+}
+
+/* One collective write or read of the runs through fh.  membase: the buffer
+ * the src offsets count from (MPI_BOTTOM for absolute addresses).  no_view:
+ * every rank has at most one run (the same on every rank): one *_at_all through
+ * the default view; else the runs through an indexed view. */
+static int xfer_runs(cio_dfile *f, MPI_File fh, int is_read, int no_view, cio_runs *rs, void *membase,
+                     int64_t *moved)
+{
+    raw_file *rf = f->priv;
+    int rc = MPI_SUCCESS;
     MPI_Status st;
-    const char *call;
+    const char *call = "MPI_File_set_view";
     MPI_Datatype ftype = MPI_BYTE, mtype = MPI_BYTE;
     MPI_Offset disp = 0;
     int count = 0;
@@ -509,15 +546,20 @@ static int xfer_runs(cio_dfile *f, MPI_File fh, int coll, int is_read, cio_runs 
         make_types(rs, &ftype, &mtype);
         count = 1;
     }
-    rc = MPI_File_set_view(fh, disp, MPI_BYTE, ftype, "native", MPI_INFO_NULL);
-    call = "MPI_File_set_view";
-    if (rc == MPI_SUCCESS) {
-        if (is_read) {
-            call = coll ? "MPI_File_read_all" : "MPI_File_read";
-            rc = coll ? MPI_File_read_all(fh, mem, count, mtype, &st) : MPI_File_read(fh, mem, count, mtype, &st);
-        } else {
-            call = coll ? "MPI_File_write_all" : "MPI_File_write";
-            rc = coll ? MPI_File_write_all(fh, mem, count, mtype, &st) : MPI_File_write(fh, mem, count, mtype, &st);
+    if (no_view) {
+        if (rf->view_set) rc = MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
+        rf->view_set = 0;
+        if (rc == MPI_SUCCESS) {
+            call = is_read ? "MPI_File_read_at_all" : "MPI_File_write_at_all";
+            rc = is_read ? MPI_File_read_at_all(fh, disp, mem, count, mtype, &st)
+                         : MPI_File_write_at_all(fh, disp, mem, count, mtype, &st);
+        }
+    } else {
+        rc = MPI_File_set_view(fh, disp, MPI_BYTE, ftype, "native", MPI_INFO_NULL);
+        rf->view_set = 1;
+        if (rc == MPI_SUCCESS) {
+            call = is_read ? "MPI_File_read_all" : "MPI_File_write_all";
+            rc = is_read ? MPI_File_read_all(fh, mem, count, mtype, &st) : MPI_File_write_all(fh, mem, count, mtype, &st);
         }
     }
     MPI_Count got = 0;
@@ -577,7 +619,8 @@ static int raw_blocking(cio_dfile *f, const cio_req *r, int is_read)
     if (request_runs(f, r, &rs, 0) != 0) return -1;
     cio_runs_sort_merge(&rs, INT_MAX);
     int64_t *moved = is_read ? &rf->get_bytes : &rf->put_bytes;
-    int rc = rf->indep ? xfer_runs_at(f, is_read, &rs, r->buf, moved) : xfer_runs(f, rf->fh, 1, is_read, &rs, r->buf, moved);
+    int rc = rf->indep ? xfer_runs_at(f, is_read, &rs, r->buf, moved)
+                       : xfer_runs(f, rf->fh, is_read, no_view_needed(f, r, &rs), &rs, r->buf, moved);
     cio_runs_free(&rs);
     return rc;
 }
@@ -609,20 +652,20 @@ static int raw_wait(cio_dfile *f)
 {
     raw_file *rf = f->priv;
     int coll = !rf->indep;
-    int flags[2] = {rf->pend_read, rf->pend_write}, any[2];
+    cio_runs_sort_merge(&rf->pend, INT_MAX);
+    /* posted reads, posted writes, more than one run (then a view is needed) */
+    int flags[3] = {rf->pend_read, rf->pend_write, rf->pend.n > 1}, any[3];
     if (coll) {
         /* a rank with nothing posted joins whichever collective the others make */
-        MPI_Allreduce(flags, any, 2, MPI_INT, MPI_MAX, f->comm);
+        MPI_Allreduce(flags, any, 3, MPI_INT, MPI_MAX, f->comm);
         if (any[0] && any[1]) return cio_driver_err(f, "wait", "ranks posted reads and writes in the same round");
     } else {
-        any[0] = flags[0];
-        any[1] = flags[1];
+        memcpy(any, flags, sizeof any);
     }
     int rc = 0;
     if (any[0] || any[1]) {
-        cio_runs_sort_merge(&rf->pend, INT_MAX);
         int64_t *moved = any[0] ? &rf->get_bytes : &rf->put_bytes;
-        rc = coll ? xfer_runs(f, rf->fh, 1, any[0], &rf->pend, MPI_BOTTOM, moved)
+        rc = coll ? xfer_runs(f, rf->fh, any[0], !any[2], &rf->pend, MPI_BOTTOM, moved)
                   : xfer_runs_at(f, any[0], &rf->pend, MPI_BOTTOM, moved);
     }
     cio_runs_clear(&rf->pend);
@@ -760,6 +803,7 @@ const cio_driver cio_driver_mpiio = {
     .inq_get_size = raw_inq_get_size,
     .close = raw_close,
     .sync = raw_sync,
+    .sync_closed = cio_sync_closed_path,
     .file_info = raw_file_info,
     .header_size = raw_header_size,
     .max_extent = raw_max_extent,

@@ -54,11 +54,8 @@
 #include <netcdf.h>
 #include <netcdf_filter.h>
 #include <netcdf_par.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef struct ncv {
     int ndims;
@@ -523,16 +520,8 @@ static int ncd_sync(cio_dfile *f)
     ncd_file *p = f->priv;
     int rc = nc_sync(p->ncid);
     if (rc != NC_NOERR) return ncd_err(f, "nc_sync", rc);
-    if (p->serial) {
-        int fd = open(f->path, O_RDONLY);
-        if (fd < 0 || fsync(fd) != 0) {
-            int err = errno;
-            if (fd >= 0) close(fd);
-            return cio_driver_err(f, "fsync", "%s after nc_sync: %s", fd < 0 ? "open" : "fsync", strerror(err));
-        }
-        close(fd);
-    }
-    return 0;
+    int calls;
+    return p->serial ? cio_fsync_path(f, f->path, &calls) : 0;
 }
 
 static int ncd_close(cio_dfile *f)
@@ -668,6 +657,7 @@ const cio_driver cio_driver_netcdf = {
     .wait = ncd_wait,
     .close = ncd_close,
     .sync = ncd_sync,
+    .sync_closed = cio_sync_closed_path,
     .get_att = ncd_get_att,
     .describe = ncd_describe,
     .inq_dimlen = ncd_inq_dimlen,

@@ -7,6 +7,11 @@
  *   nonblocking_collective   ncmpi_iput_vara per block, ncmpi_wait_all at wait
  *   nonblocking_independent  the same in independent data mode, ncmpi_wait
  *
+ * A variable the kernel marks CIO_VAR_ONE_CALL (posts_varn) is written as E3SM-IO
+ * and PIO write one: each request's blocks in one call, ncmpi_iput_varn (bput_varn)
+ * in the nonblocking modes, ncmpi_put_varn in blocking_independent, an empty call
+ * where the rank has none (blocking_collective is put_varn_all either way).
+ *
  * With --bput the nonblocking modes use ncmpi_bput_vara into a buffer attached
  * per file (ncmpi_buffer_attach), sized from the plan (this rank's bytes of one
  * record of every variable) or bput_buffer_size, never above what one wait round
@@ -318,6 +323,50 @@ static int add_req(pn_file *p, int id)
     return 0;
 }
 
+/* Whether a posted write of this many bytes goes into the attached buffer (bput),
+ * which it then takes; else it is an iput, counted when bput was asked. */
+static int take_bput(cio_dfile *f, pn_file *p, MPI_Offset bytes)
+{
+    if (p->attached && p->bput_used + bytes <= p->bput_size) {
+        p->bput_used += bytes;
+        bput_stats.requests++;
+        return 1;
+    }
+    if (pn_conf_of(f)->use_bput) {
+        bput_stats.fallback++;
+        bput_stats.fallback_bytes += bytes;
+    }
+    return 0;
+}
+
+/* A request's blocks in one call (cio_req.one_call), as E3SM-IO and PIO write a
+ * variable: ncmpi_put_varn / get_varn (blocking independent), ncmpi_iput_varn /
+ * bput_varn / iget_varn (nonblocking), with no blocks too.  Returns the status. */
+static int xfer_varn(cio_dfile *f, pn_file *p, const cio_req *r, const offsets *o, MPI_Datatype mt, int is_read,
+                     const char **call)
+{
+    MPI_Offset n = r->nelems, bytes = n * (MPI_Offset)cio_type_size(r->type);
+    void *buf = r->buf;
+    if (f->opts->mode == CIO_MODE_BLOCKING_INDEPENDENT) {
+        *call = is_read ? "ncmpi_get_varn" : "ncmpi_put_varn";
+        return is_read ? ncmpi_get_varn(p->ncid, r->varid, r->nblocks, o->sp, o->cp, buf, n, mt)
+                       : ncmpi_put_varn(p->ncid, r->varid, r->nblocks, o->sp, o->cp, buf, n, mt);
+    }
+    int req = NC_REQ_NULL, rc;
+    if (is_read) {
+        *call = "ncmpi_iget_varn";
+        rc = ncmpi_iget_varn(p->ncid, r->varid, r->nblocks, o->sp, o->cp, buf, n, mt, &req);
+    } else if (take_bput(f, p, bytes)) {
+        *call = "ncmpi_bput_varn";
+        rc = ncmpi_bput_varn(p->ncid, r->varid, r->nblocks, o->sp, o->cp, buf, n, mt, &req);
+    } else {
+        *call = "ncmpi_iput_varn";
+        rc = ncmpi_iput_varn(p->ncid, r->varid, r->nblocks, o->sp, o->cp, buf, n, mt, &req);
+    }
+    if (rc == NC_NOERR && req != NC_REQ_NULL) add_req(p, req);
+    return rc;
+}
+
 static int pn_xfer(cio_dfile *f, const cio_req *r, int is_read)
 {
     pn_file *p = f->priv;
@@ -349,6 +398,8 @@ static int pn_xfer(cio_dfile *f, const cio_req *r, int is_read)
             rc = ncmpi_wait_all(p->ncid, r->nblocks > 0, &req, &st);
             if (rc == NC_NOERR) rc = st;
         }
+    } else if (r->one_call && r->ndims > 0 && mode != CIO_MODE_BLOCKING_COLLECTIVE) {
+        rc = xfer_varn(f, p, r, &o, mt, is_read, &call);
     } else if (mode == CIO_MODE_BLOCKING_COLLECTIVE) {
         call = is_read ? "ncmpi_get_varn_all" : "ncmpi_put_varn_all";
         rc = is_read ? ncmpi_get_varn_all(p->ncid, r->varid, r->nblocks, o.sp, o.cp, buf, r->nelems, mt)
@@ -369,16 +420,10 @@ static int pn_xfer(cio_dfile *f, const cio_req *r, int is_read)
             if (is_read) {
                 call = "ncmpi_iget_vara";
                 rc = ncmpi_iget_vara(p->ncid, r->varid, o.sp[b], o.cp[b], buf, n, mt, &req);
-            } else if (p->attached && p->bput_used + bytes <= p->bput_size) {
+            } else if (take_bput(f, p, bytes)) {
                 call = "ncmpi_bput_vara";
                 rc = ncmpi_bput_vara(p->ncid, r->varid, o.sp[b], o.cp[b], buf, n, mt, &req);
-                p->bput_used += bytes;
-                bput_stats.requests++;
             } else {
-                if (pn_conf_of(f)->use_bput) {
-                    bput_stats.fallback++;
-                    bput_stats.fallback_bytes += bytes;
-                }
                 call = "ncmpi_iput_vara";
                 rc = ncmpi_iput_vara(p->ncid, r->varid, o.sp[b], o.cp[b], buf, n, mt, &req);
             }
@@ -437,46 +482,17 @@ static int pn_header_size(cio_dfile *f, int64_t *bytes)
     return 0;
 }
 
-static int pn_max_extent(cio_dfile *f, int64_t *bytes)
+/* The most bytes the file may hold (padded) and where its data ends: one extent. */
+static int pn_extent(cio_dfile *f, int padded, int64_t *bytes)
 {
     pn_file *p = f->priv;
-    int nvars = 0, ud = -1;
-    MPI_Offset extent = 0, recsize = 0, nrecs = 0;
-    PN(f, "ncmpi_inq_nvars", ncmpi_inq_nvars(p->ncid, &nvars));
-    PN(f, "ncmpi_inq_header_extent", ncmpi_inq_header_extent(p->ncid, &extent));
-    PN(f, "ncmpi_inq_recsize", ncmpi_inq_recsize(p->ncid, &recsize));
-    PN(f, "ncmpi_inq_unlimdim", ncmpi_inq_unlimdim(p->ncid, &ud));
-    if (ud >= 0) PN(f, "ncmpi_inq_dimlen", ncmpi_inq_dimlen(p->ncid, ud, &nrecs));
-    int64_t end = extent;
-    for (int v = 0; v < nvars; v++) {
-        int ndims = 0, dimids[CIO_MAX_DIMS];
-        nc_type t;
-        MPI_Offset off = 0, len, size;
-        PN(f, "ncmpi_inq_varndims", ncmpi_inq_varndims(p->ncid, v, &ndims));
-        if (ndims > CIO_MAX_DIMS)
-            return cio_driver_err(f, "ncmpi_inq_varndims", "variable %d has %d dimensions (at most %d expected)", v,
-                                  ndims, CIO_MAX_DIMS);
-        PN(f, "ncmpi_inq_var", ncmpi_inq_var(p->ncid, v, NULL, &t, &ndims, dimids, NULL));
-        PN(f, "ncmpi_inq_varoffset", ncmpi_inq_varoffset(p->ncid, v, &off));
-        int is_record = ndims > 0 && dimids[0] == ud;
-        if (is_record && nrecs == 0) continue;
-        switch (t) {
-        case NC_BYTE: case NC_CHAR: case NC_UBYTE: size = 1; break;
-        case NC_SHORT: case NC_USHORT: size = 2; break;
-        case NC_INT: case NC_UINT: case NC_FLOAT: size = 4; break;
-        default: size = 8; break;
-        }
-        for (int d = is_record; d < ndims; d++) {
-            PN(f, "ncmpi_inq_dimlen", ncmpi_inq_dimlen(p->ncid, dimids[d], &len));
-            size *= len;
-        }
-        size = (size + 3) / 4 * 4;      /* every variable is padded to 4 bytes */
-        int64_t e = (int64_t)off + (is_record ? (int64_t)(nrecs - 1) * (int64_t)recsize : 0) + (int64_t)size;
-        if (e > end) end = e;
-    }
-    *bytes = end;
-    return 0;
+    const char *call = "";
+    int rc = cio_pnetcdf_extent(p->ncid, padded, bytes, &call);
+    return rc == NC_NOERR ? 0 : pn_err(f, call, rc);
 }
+
+static int pn_max_extent(cio_dfile *f, int64_t *bytes) { return pn_extent(f, 1, bytes); }
+static int pn_data_end(cio_dfile *f, int64_t *bytes) { return pn_extent(f, 0, bytes); }
 
 static int pn_file_info(cio_dfile *f, MPI_Info *info)
 {
@@ -575,14 +591,6 @@ static int pn_inq_var(cio_dfile *f, int varid, cio_var_layout *out)
     return rc == NC_NOERR ? 0 : pn_err(f, "ncmpi_inq_var", rc);
 }
 
-static int pn_data_end(cio_dfile *f, int64_t *bytes)
-{
-    pn_file *p = f->priv;
-    const char *call = "";
-    int rc = cio_pnetcdf_data_end(p->ncid, bytes, &call);
-    return rc == NC_NOERR ? 0 : pn_err(f, call, rc);
-}
-
 static void pn_describe(char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -600,6 +608,7 @@ const cio_driver cio_driver_pnetcdf = {
     .formats = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
     .default_format = CIO_FMT_CDF5,
     .stores_data = 1,
+    .posts_varn = 1,
     .fill_formats = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
     .pad_formats = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
     .hint_formats = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
@@ -624,6 +633,7 @@ const cio_driver cio_driver_pnetcdf = {
     .inq_get_size = pn_inq_get_size,
     .close = pn_close,
     .sync = pn_sync,
+    .sync_closed = cio_sync_closed_path,
     .file_info = pn_file_info,
     .header_size = pn_header_size,
     .max_extent = pn_max_extent,

@@ -178,21 +178,30 @@ int cio_check_file_size(cio_dfile *f, int64_t end, int64_t bytes)
 {
     /* the ranks' writes do not overlap (but those written again over
      * themselves, counted apart), so the file holds at least their sum, and at
-     * least up to the furthest byte any rank wrote */
+     * least up to the furthest byte any rank wrote.  Only rank 0 looks:
+     * reductions to it, which the other ranks leave at once, not allreduces
+     * and a broadcast that keep every rank until the slowest arrives; a short
+     * file stops the run from rank 0 (the engine's failure aborts every rank) */
     long long e = end, maxend = -1, b = bytes > 0 ? bytes - f->again_bytes : bytes, total = 0;
-    MPI_Allreduce(&e, &maxend, 1, MPI_LONG_LONG, MPI_MAX, f->comm);
-    MPI_Allreduce(&b, &total, 1, MPI_LONG_LONG, MPI_SUM, f->comm);
+    MPI_Reduce(&e, &maxend, 1, MPI_LONG_LONG, MPI_MAX, 0, f->comm);
+    MPI_Reduce(&b, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, f->comm);
+    if (f->rank != 0) return 0;
     long long need = maxend > total ? maxend : total;
-    long long size = -1;
-    if (f->rank == 0 && need > 0) {
-        struct stat sb;
-        if (stat(f->path, &sb) == 0) size = (long long)sb.st_size;
-    }
-    MPI_Bcast(&size, 1, MPI_LONG_LONG, 0, f->comm);
-    if (need <= 0 || size < 0 || size >= need) return 0;
+    struct stat sb;
+    if (need <= 0 || stat(f->path, &sb) != 0 || (long long)sb.st_size >= need) return 0;
     return cio_driver_err(f, "size check after close", "the file holds %lld bytes but data was written up to byte %lld: writes were "
                           "lost although MPI-IO reported success (a full file system? see the MPI-IO messages above)",
-                          size, need);
+                          (long long)sb.st_size, need);
+}
+
+void cio_dfile_ranks_meet(cio_dfile *f)
+{
+    if (f->agree_n > 0 && !f->agree_done) {
+        MPI_Allreduce(f->agree_in, f->agree_out, f->agree_n, MPI_INT, MPI_MAX, f->comm);
+        f->agree_done = 1;
+    } else {
+        MPI_Barrier(f->comm);
+    }
 }
 
 int cio_szip_pixels(cio_type t, int64_t n)

@@ -81,8 +81,20 @@ void cio_dir_hint(struct cio_dfile *f);
  * OMPIO) print a failed write on stderr and still return success, so a full
  * file system would otherwise go unnoticed.  end: the file offset just past
  * the last byte this rank wrote (-1 unknown); bytes: the data bytes this rank
- * wrote since open.  Collective over f->comm; returns 0, or -1 with f->err set. */
+ * wrote since open.  Collective over f->comm (reductions to rank 0: the other
+ * ranks do not wait); returns 0, or -1 with f->err set on rank 0 alone. */
 int cio_check_file_size(struct cio_dfile *f, int64_t end, int64_t bytes);
+
+/* fsync a closed output at path (sync_closed, --fsync end): a regular file, or each
+ * regular file directly in a folder (an ADIOS2 BP output); *calls counts the
+ * fsync calls.  0, or -1 with f->err naming the path. */
+int cio_fsync_path(struct cio_dfile *f, const char *path, int *calls);
+/* sync_closed for a driver whose file is at the path the engine gave. */
+int cio_sync_closed_path(struct cio_dfile *f, int *calls);
+/* Where a driver must hold every rank of the file's communicator (after rank 0
+ * removed an old file, before the open): the engine's exchange when it left one
+ * (cio_dfile agree_*), which holds them as well, else a barrier. */
+void cio_dfile_ranks_meet(struct cio_dfile *f);
 
 /* Why a netCDF or HDF5 file would not open, from its size and first bytes, as
  * " (the file is empty: 0 bytes)" and the like ("" when it cannot tell): the

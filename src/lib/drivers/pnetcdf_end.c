@@ -1,11 +1,11 @@
-/* cio_pnetcdf_data_end (pnetcdf_end.h). */
+/* cio_pnetcdf_extent (pnetcdf_end.h). */
 #include "config.h"
 #include "drivers/pnetcdf_end.h"
 #include "data/schema.h"
 
 #include <pnetcdf.h>
 
-int cio_pnetcdf_data_end(int ncid, int64_t *bytes, const char **call)
+int cio_pnetcdf_extent(int ncid, int padded, int64_t *bytes, const char **call)
 {
     int nvars = 0, ud = -1, rc;
     MPI_Offset nrec = 0, recsize = 0, end = 0;
@@ -40,10 +40,13 @@ int cio_pnetcdf_data_end(int ncid, int64_t *bytes, const char **call)
             n *= len;
         }
         if (rec && nrec == 0) continue;
-        MPI_Offset e = off + (rec ? (nrec - 1) * recsize : 0) + n * sz;
+        MPI_Offset bytes_of_var = padded ? (n * sz + 3) / 4 * 4 : n * sz;
+        MPI_Offset e = off + (rec ? (nrec - 1) * recsize : 0) + bytes_of_var;
         if (e > end) end = e;
     }
 #undef PNE
     *bytes = end;
     return NC_NOERR;
 }
+
+int cio_pnetcdf_data_end(int ncid, int64_t *bytes, const char **call) { return cio_pnetcdf_extent(ncid, 0, bytes, call); }

@@ -30,8 +30,9 @@
 #define CIO_MAX_REQUEST_DEFAULT ((int64_t)CIO_MAX_REQUEST_DEFAULT_NUM)
 
 /* --fsync: none; close: every written file before each close (reopens
- * included); end: every file written once, when the output phase ends
- * (cio_engine_sync_written), as IOR's -e. */
+ * included), the driver's sync verb; end: every file written once, when the
+ * output phase ends (cio_engine_sync_written), the driver's sync_closed verb,
+ * as IOR's -e. */
 enum { CIO_FSYNC_NONE, CIO_FSYNC_CLOSE, CIO_FSYNC_END };
 
 typedef struct cio_engine_cfg {
@@ -56,8 +57,9 @@ cio_engine *cio_engine_new(const cio_engine_cfg *cfg, MPI_Comm world, cio_stats 
  * `rank` of `nprocs` would write.  Collective agreements use this rank's values. */
 cio_engine *cio_engine_new_virtual(const cio_engine_cfg *cfg, int rank, int nprocs, cio_stats *stats);
 void cio_engine_free(cio_engine *e);
-/* --fsync end: sync every file this rank wrote since the last call, once each
- * (the sync timer, inside the end-to-end window); 0, or an error naming the
+/* --fsync end: sync every file this rank wrote since the last call, once each,
+ * through the driver's sync_closed (the sync timer, inside the end-to-end
+ * window); 0, or an error naming the
  * file.  Not collective. */
 int cio_engine_sync_written(cio_engine *e, cio_err *err);
 int cio_engine_is_virtual(const cio_engine *e);

@@ -31,6 +31,9 @@ cio_file *eng_file_new(cio_engine *e, const char *path, cio_schema *s, MPI_Comm 
 void eng_file_free(cio_file *f)
 {
     cio_free(f->pend);
+    cio_free(f->arena);
+    cio_free(f->agreed);
+    cio_free(f->agreed_gen);
     cio_free(f->dvar);
     cio_free(f->path);
     cio_schema_free(f->s);
@@ -65,7 +68,23 @@ cio_file *eng_plain_create(cio_engine *e, const char *path, cio_schema *s, MPI_C
     const cio_driver *d = e->cfg.drv;
     MPI_Info info = cio_hints_to_info(&e->cfg.hints);
     note_open(e);
+    /* collective modes: the file's agreement offered to the driver's own
+     * synchronization at create (engine_split.c) */
+    int *rows = NULL, *agreed = NULL;
+    if (cio_mode_collective(e->cfg.opts.mode)) {
+        int n = s->nvars * AGREE_ROW;
+        rows = eng_agree_rows(f);
+        agreed = cio_calloc((size_t)(n ? n : 1), sizeof *agreed);
+        f->df.agree_in = rows;
+        f->df.agree_out = agreed;
+        f->df.agree_n = n;
+    }
     DCALL(f, CIO_T_CREATE, 0, "create", d->create(&f->df, info));
+    if (f->df.agree_done) eng_agree_keep(f, agreed);
+    f->df.agree_in = f->df.agree_out = NULL;
+    f->df.agree_n = 0;
+    cio_free(rows);
+    cio_free(agreed);
     f->opened = 1;
     if (info != MPI_INFO_NULL) MPI_Info_free(&info);
     capture_applied_hints(f);

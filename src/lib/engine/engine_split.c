@@ -133,6 +133,7 @@ void eng_make_req(const cio_file *f, int varid, const piece_list *p, int piece, 
     r->varid = f->dvar[varid];
     r->type = v->type;
     r->ndims = v->ndims;
+    r->one_call = (v->flags & CIO_VAR_ONE_CALL) != 0;
     if (piece < 0 || piece >= p->npieces) return;   /* an empty call to match other ranks */
     int k = p->first[piece];
     r->nblocks = p->nsubs[piece];
@@ -184,32 +185,119 @@ void eng_count_var_requests(cio_stats *st, const cio_var *v, int64_t limit)
 }
 
 /* For collective blocking calls every rank must make the same number of driver
- * calls: agree on the number of pieces and, per piece, the most blocks any rank has. */
-static int *agree_pieces(cio_file *f, const piece_list *p, int *npieces)
+ * calls: agree on the number of pieces and, per piece, the most blocks any rank
+ * has.  A variable's row: its pieces, then the blocks of the first AGREE_ROW - 2
+ * pieces exactly, and the most blocks of any later piece (a bound, which the
+ * drivers meet with empty calls or take as "several blocks"), so one
+ * MPI_Allreduce holds it whatever the number of pieces. */
+enum { EXACT = AGREE_ROW - 2 };
+
+static void piece_row(const piece_list *p, int *row)
 {
-    enum { NFIX = 16 };
-    int local[NFIX], global[NFIX];
-    memset(local, 0, sizeof local);
-    local[0] = p->npieces;
-    for (int i = 0; i < p->npieces && i < NFIX - 1; i++) local[i + 1] = p->nsubs[i];
-    if (f->e->virt) memcpy(global, local, sizeof local);
-    else MPI_Allreduce(local, global, NFIX, MPI_INT, MPI_MAX, f->comm);
-    int n = global[0];
-    int *maxnb = cio_calloc((size_t)(n ? n : 1), sizeof *maxnb);
-    for (int i = 0; i < n && i < NFIX - 1; i++) maxnb[i] = global[i + 1];
-    if (n > NFIX - 1) {
-        int rest = n - (NFIX - 1);
-        int *l = cio_calloc((size_t)rest, sizeof *l);
-        for (int i = NFIX - 1; i < p->npieces; i++) l[i - (NFIX - 1)] = p->nsubs[i];
-        if (f->e->virt) memcpy(maxnb + NFIX - 1, l, (size_t)rest * sizeof *l);
-        else MPI_Allreduce(l, maxnb + NFIX - 1, rest, MPI_INT, MPI_MAX, f->comm);
-        cio_free(l);
+    memset(row, 0, AGREE_ROW * sizeof *row);
+    row[0] = p->npieces;
+    for (int i = 0; i < p->npieces; i++) {
+        int *slot = &row[1 + (i < EXACT ? i : EXACT)];
+        if (p->nsubs[i] > *slot) *slot = p->nsubs[i];
     }
+}
+
+static int *row_blocks(const int *row, int *npieces)
+{
+    int n = row[0];
+    int *maxnb = cio_calloc((size_t)(n ? n : 1), sizeof *maxnb);
+    for (int i = 0; i < n; i++) maxnb[i] = row[1 + (i < EXACT ? i : EXACT)];
     *npieces = n;
     return maxnb;
 }
 
-/* One variable, now, through blocking calls (write or read). */
+/* One variable's agreement, now: an MPI_Allreduce, a point where every rank
+ * waits for the slowest. */
+static int *agree_pieces(cio_file *f, const piece_list *p, int *npieces)
+{
+    int local[AGREE_ROW], global[AGREE_ROW];
+    piece_row(p, local);
+    if (f->e->virt) memcpy(global, local, sizeof local);
+    else MPI_Allreduce(local, global, AGREE_ROW, MPI_INT, MPI_MAX, f->comm);
+    return row_blocks(global, npieces);
+}
+
+/* Every variable of a file agreed at once: at create, in the exchange the
+ * driver makes where it synchronizes the ranks anyway (cio_dfile_ranks_meet),
+ * else at the file's first collective transfer, so a file costs one such
+ * point, not one per variable written.  The pieces do not depend on the
+ * record. */
+int *eng_agree_rows(const cio_file *f)
+{
+    int nv = f->s->nvars;
+    int *rows = cio_calloc((size_t)(nv ? nv : 1) * AGREE_ROW, sizeof *rows);
+    for (int v = 0; v < nv; v++) {
+        piece_list p;
+        eng_build_pieces(&f->s->vars[v], 0, f->e->cfg.max_request, &p);
+        piece_row(&p, rows + (size_t)v * AGREE_ROW);
+        eng_pl_free(&p);
+    }
+    return rows;
+}
+
+void eng_agree_keep(cio_file *f, const int *reduced)
+{
+    int nv = f->s->nvars;
+    cio_free(f->agreed);
+    cio_free(f->agreed_gen);
+    f->agreed = cio_malloc((size_t)(nv ? nv : 1) * AGREE_ROW * sizeof *f->agreed);
+    f->agreed_gen = cio_calloc((size_t)(nv ? nv : 1), sizeof *f->agreed_gen);
+    memcpy(f->agreed, reduced, (size_t)nv * AGREE_ROW * sizeof *f->agreed);
+    for (int v = 0; v < nv; v++) f->agreed_gen[v] = f->s->vars[v].decomp_gen;
+}
+
+/* Collective modes: the file's agreement on variable varid (made at the first
+ * need), or, when its decomposition changed since (an aggregation sets its I/O
+ * tasks' at the first write; the ranks of a file change decompositions alike),
+ * the variable's own. */
+static int *file_agreement(cio_file *f, int varid, const piece_list *p, int *npieces)
+{
+    if (!f->agreed) {
+        int nv = f->s->nvars;
+        int *local = eng_agree_rows(f), *global = cio_calloc((size_t)(nv ? nv : 1) * AGREE_ROW, sizeof *global);
+        MPI_Allreduce(local, global, nv * AGREE_ROW, MPI_INT, MPI_MAX, f->comm);
+        eng_agree_keep(f, global);
+        cio_free(local);
+        cio_free(global);
+    }
+    if (f->agreed_gen[varid] != f->s->vars[varid].decomp_gen) return agree_pieces(f, p, npieces);
+    return row_blocks(f->agreed + (size_t)varid * AGREE_ROW, npieces);
+}
+
+/* The buffer a streamed write needs: one piece, at most max_request bytes. */
+int64_t eng_stream_bytes(const cio_engine *e, const cio_var *v)
+{
+    int64_t bytes = cio_var_rank_bytes(v);
+    return bytes < e->cfg.max_request ? bytes : e->cfg.max_request;
+}
+
+/* The values of this rank's piece i into out (the pack timer, so the I/O clock
+ * stops); returns their checksum. */
+static uint64_t fill_piece(cio_file *f, const cio_var *v, int64_t record, const piece_list *p, int i, char *out)
+{
+    cio_engine *e = f->e;
+    size_t ts = cio_type_size(v->type);
+    int off = v->is_record ? 1 : 0;
+    const cio_decomp *d = v->decomp;
+    uint64_t sum = 0;
+    cio_timer_begin(e->stats, CIO_T_PACK);
+    for (int k = p->first[i]; k < p->first[i] + p->nsubs[i]; k++) {
+        size_t at = (size_t)k * (size_t)p->ndims + (size_t)off;
+        cio_box box = {d->ndims, d->shape, p->start ? p->start + at : NULL, p->count ? p->count + at : NULL};
+        sum += eng_fill_box(e, v, record, &box, out);
+        out += (size_t)p->sub_elems[k] * ts;
+    }
+    cio_timer_end(e->stats, CIO_T_PACK);
+    return sum;
+}
+
+/* One variable, now, through blocking calls (write or read); buf NULL: a
+ * streamed write (engine_int.h). */
 void eng_transfer_blocking(cio_file *f, int varid, int64_t record, void *buf, int is_read)
 {
     cio_engine *e = f->e;
@@ -225,15 +313,27 @@ void eng_transfer_blocking(cio_file *f, int varid, int64_t record, void *buf, in
     cio_mode mode = e->cfg.opts.mode;
     int n = p.npieces;
     int *maxnb = NULL;
-    if (cio_mode_collective(mode) || (!is_read && v->is_record && f->df.extend_collective))
-        maxnb = agree_pieces(f, &p, &n);
+    if (cio_mode_collective(mode)) maxnb = file_agreement(f, varid, &p, &n);
+    else if (!is_read && v->is_record && f->df.extend_collective) maxnb = agree_pieces(f, &p, &n);
+    if (n == 0 && !maxnb && eng_one_call(e, v)) n = 1;    /* the variable's one call, empty here */
+    char *piece_buf = !buf && !is_read ? eng_buf_get(e, (size_t)(eng_stream_bytes(e, v) > 0 ? eng_stream_bytes(e, v) : 1))
+                                       : NULL;
+    uint64_t sum = 0;
     for (int i = 0; i < n; i++) {
         cio_req r;
         eng_make_req(f, varid, &p, i, buf, &r);
+        if (piece_buf) {
+            if (i < p.npieces) sum += fill_piece(f, v, record, &p, i, piece_buf);
+            r.buf = piece_buf;
+        }
         if (maxnb) r.max_nblocks = maxnb[i];
         int64_t bytes = r.nelems * (int64_t)ts;
         if (is_read) DCALL(f, CIO_T_GET, bytes, "get", e->cfg.drv->get(&f->df, &r));
         else DCALL(f, CIO_T_PUT, bytes, "put", e->cfg.drv->put(&f->df, &r));
+    }
+    if (piece_buf) {
+        if (v->decomp) eng_checksum_of(e, v, sum);
+        eng_buf_put(e, piece_buf);
     }
     cio_free(maxnb);
     eng_pl_free(&p);

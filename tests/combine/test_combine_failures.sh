@@ -1,0 +1,75 @@
+#!/bin/sh
+# mom_combine's FRE-NCtools form when something fails or cannot apply: -a with an
+# option that makes a file (-n4, -d, -s, -h, -64) refused; -a onto a file of
+# another set refused; -a with -n/-e writes only the appended members' points;
+# a block that does not fit in memory (ulimit -v) said before any output exists;
+# a write that fails after the output was created (ulimit -f) leaves it renamed
+# NAME.incomplete, said, and a rerun is not refused for it.
+. "$top_srcdir/tests/combine/common.sh"
+make_set() { mkdir -p "$1" && (cd "$1" && "$PYTHON" "$sets" "$2" . >/dev/null) || fail "making the $2 set"; }
+# try RC DIR ARGS...: run in DIR (serially: the limits below apply to the one process)
+try() {
+  want=$1 d=$2
+  shift 2
+  (cd "$d" && "$comb" "$@" >out.txt 2>err.txt)
+  rc=$?
+  [ "$rc" = "$want" ] || { cat "$d/err.txt"; fail "mom_combine $*: exit status $rc, expected $want"; }
+}
+d="$TESTTMP/s"
+make_set "$d" mom5
+m="ocean_month.nc.0000 ocean_month.nc.0001 ocean_month.nc.0002 ocean_month.nc.0003"
+try 0 "$d" ocean_month.nc
+cp "$d/ocean_month.nc" "$d/whole.nc"
+
+# -a and the options that make a file: refused, the file unchanged
+sum=$(cksum <"$d/whole.nc")
+for opt in -n4 "-d 2" -s "-h 100" -64; do
+  try 1 "$d" -a $opt whole.nc $m
+  grep -q "^Error: ${opt%% *} with -a: -a writes into the existing output as it is" "$d/err.txt" \
+    || { cat "$d/err.txt"; fail "-a $opt: not refused"; }
+done
+[ "$(cksum <"$d/whole.nc")" = "$sum" ] || fail "a refused -a changed the file"
+
+# -a onto a file of another set (other shapes, other types): refused, unchanged
+make_set "$TESTTMP/fv3" fv3
+cp "$TESTTMP/fv3"/atmos_4xdaily.tile1.nc.000* "$d/"
+try 1 "$d" -a whole.nc atmos_4xdaily.tile1.nc.0000 atmos_4xdaily.tile1.nc.0001 atmos_4xdaily.tile1.nc.0002 \
+  atmos_4xdaily.tile1.nc.0003
+grep -q "^Error: -a: whole.nc is not a combined file of this set: variable" "$d/err.txt" \
+  || { cat "$d/err.txt"; fail "-a onto another set's file"; }
+[ "$(cksum <"$d/whole.nc")" = "$sum" ] || fail "-a onto another set's file changed it"
+
+# -a -n 2 -e 3 after -e 1: the second half joins the first, nothing of it is zeroed
+for i in 0 1 2 3; do ln -s "ocean_month.nc.000$i" "$d/half.nc.000$i"; done
+try 0 "$d" -e 1 half.nc
+try 0 "$d" -a -n 2 -e 3 half.nc
+"$NCDUMP" "$d/half.nc" | sed 's/half.nc/ocean_month.nc/; s/^netcdf half/netcdf whole/' >"$d/half.cdl"
+"$NCDUMP" "$d/whole.nc" >"$d/whole.cdl"
+diff "$d/whole.cdl" "$d/half.cdl" >/dev/null || { diff "$d/whole.cdl" "$d/half.cdl" | head; fail "-a -n 2 -e 3: not the whole set"; }
+
+# a block that does not fit: said, nothing written
+h="$TESTTMP/huge"
+make_set "$h" huge
+(cd "$h" && ulimit -v 4000000 && "$comb" huge.nc >out.txt 2>err.txt)
+rc=$?
+[ $rc = 1 ] || fail "a 15 GiB block under ulimit -v: exit status $rc"
+grep -q "^Error: out of memory: the combine needs 15258.8 MiB for its largest block of variables (-k 1)" "$h/err.txt" \
+  || { cat "$h/err.txt"; fail "out of memory: not said"; }
+[ ! -e "$h/huge.nc" ] && [ ! -e "$h/huge.nc.incomplete" ] || fail "out of memory: an output was left"
+
+# a write that fails once the output exists (netCDF-4, and 64-bit offset written
+# at its header's offsets): renamed .incomplete, said; the rerun goes ahead
+f="$TESTTMP/big"
+make_set "$f" many-4
+for opts in "" -64; do
+  (cd "$f" && sh -c 'trap "" XFSZ; ulimit -f 40; exec "$0" "$@"' "$comb" $opts ocean_pe.nc >out.txt 2>err.txt)
+  rc=$?
+  [ $rc = 1 ] || { cat "$f/err.txt"; fail "ulimit -f $opts: exit status $rc"; }
+  grep -Eq "^Error: cannot (write variable \"t\"'s values! \(ocean_pe.nc: |close ocean_pe.nc: .*\()File too large" \
+    "$f/err.txt" || { cat "$f/err.txt"; fail "ulimit -f $opts: the write failure not said"; }
+  grep -q "^Error: the combine failed after ocean_pe.nc was created: the incomplete file is now ocean_pe.nc.incomplete" \
+    "$f/err.txt" || { cat "$f/err.txt"; fail "ulimit -f $opts: the renaming not said"; }
+  [ ! -e "$f/ocean_pe.nc" ] && [ -s "$f/ocean_pe.nc.incomplete" ] || fail "ulimit -f $opts: not renamed"
+done
+try 0 "$f" ocean_pe.nc
+pass

@@ -1,0 +1,121 @@
+"""What the sweep and the bench scripts refuse before any run, and what they
+say when something is wrong: an output folder holding the user's own
+sweep.toml and plan.json (refused, the files untouched), a plan.json cut short
+or damaged (named so, not "run the sweep first"), and a failed run explained
+by the program's own line, never the launcher's rule of dashes nor GNU time's
+"Exit status"."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import SAMPLE, SRCDIR, BUILDDIR, run_tool, tool_env, write
+from climio_sweep.kernel import program_error_line
+
+BENCH_COMBINE = os.path.join(SRCDIR, "scripts", "bench-combine")
+MOM_COMBINE = os.path.join(BUILDDIR, "src", "combine", "mom_combine")
+
+
+def small_sweep(folder, name="s"):
+    return write(os.path.join(folder, "%s.toml" % name),
+                 '[sweep]\nname = "%s"\nkernel = "engine_exercise"\nnprocs = 1\n[parameters]\nnx = [8, 16]\nny = 8\n'
+                 'nz = 1\nnrec = 1\n' % name)
+
+
+@pytest.mark.parametrize("command", [["run"], ["pbs"]])
+def test_out_beside_the_users_own_files_is_refused(tmp_path, exercise, command):
+    """--out . where the user keeps a sweep.toml and a plan.json of their own:
+    refused before the kernel runs, both files as they were, nothing made."""
+    mine = write(str(tmp_path / "sweep.toml"), "# my own notes, not this sweep\n")
+    plan = write(str(tmp_path / "plan.json"), '{"my": "plan"}\n')
+    sweep = small_sweep(str(tmp_path), "x")
+    p = run_tool(command + [sweep, "--out", "."], cwd=str(tmp_path), check=False)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert ("%s: expected a new folder or one a sweep wrote, found sweep.toml, plan.json there, which climio-sweep "
+            "did not write (no sweep's plan.json): the sweep would overwrite them; give another output folder "
+            "(--out x.sweep)" % tmp_path) in p.stderr
+    assert open(mine).read() == "# my own notes, not this sweep\n" and open(plan).read() == '{"my": "plan"}\n'
+    assert sorted(os.listdir(str(tmp_path))) == ["plan.json", "sweep.toml", "x.toml"]
+    # the dry run writes nothing, so it is not refused
+    assert run_tool(command + [sweep, "--out", ".", "--dry-run"], cwd=str(tmp_path)).returncode == 0
+
+
+def test_the_sweeps_own_folder_and_its_file_are_accepted(tmp_path, exercise):
+    """A folder the sweep wrote runs again (its runs skipped); a sweep file
+    named sweep.toml run with --out . is not a file to protect from itself."""
+    sweep = small_sweep(str(tmp_path))
+    run_tool(["run", sweep], cwd=str(tmp_path))
+    again = run_tool(["run", sweep], cwd=str(tmp_path))
+    assert "2 run(s) already done were skipped" in again.stdout
+    own = tmp_path / "own"
+    own.mkdir()
+    text = open(sweep).read()
+    write(str(own / "sweep.toml"), text)
+    run_tool(["run", "sweep.toml", "--out", "."], cwd=str(own))
+    assert open(str(own / "sweep.toml")).read() == text and os.path.isfile(str(own / "plan.json"))
+
+
+@pytest.mark.parametrize("damage,words", [
+    (lambda t: t[:len(t) // 2], "cut short: the JSON ends after"),
+    (lambda t: "", "cut short: the file is empty"),
+    (lambda t: t.replace('"runs"', '"runs" "x"', 1), "damaged: not valid JSON (Expecting ':' delimiter)"),
+    (lambda t: json.dumps({"runs": 3}), "runs: expected a list"),
+])
+def test_a_damaged_plan_is_called_so(tmp_path, exercise, damage, words):
+    sweep = small_sweep(str(tmp_path))
+    run_tool(["run", sweep], cwd=str(tmp_path))
+    path = tmp_path / "s.sweep" / "plan.json"
+    path.write_text(damage(path.read_text()))
+    for cmd in (["status"], ["collect"], ["report"]):
+        p = run_tool(cmd + [str(tmp_path / "s.sweep")], cwd=str(tmp_path), check=False)
+        assert p.returncode == 2, (cmd, p.stdout, p.stderr)
+        assert "%s: " % path in p.stderr and words in p.stderr, (cmd, p.stderr)
+        assert "found none: run the sweep first" not in p.stderr and "Traceback" not in p.stderr
+        assert "run the sweep again (climio-sweep run SWEEP.toml: the runs already done are kept)" in p.stderr
+    # running the sweep again writes it anew, and the runs already done stay done
+    p = run_tool(["run", sweep], cwd=str(tmp_path))
+    assert "2 run(s) already done were skipped" in p.stdout
+    assert run_tool(["status", str(tmp_path / "s.sweep")], cwd=str(tmp_path)).returncode == 0
+
+
+def launched(script):
+    """What a real mpiexec prints for a real process that fails: (stderr, stdout)."""
+    p = subprocess.run(["mpiexec", "-n", "1", "sh", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, env=tool_env(), timeout=120)
+    assert p.returncode != 0
+    return p.stderr, p.stdout
+
+
+def test_program_error_line_on_real_launcher_output():
+    # Open MPI surrounds a failure with rules of dashes; MPICH's Hydra with rules of '='
+    assert program_error_line(*launched('echo "x: error: cannot open y" >&2; exit 3')) == "x: error: cannot open y"
+    assert program_error_line(*launched('echo "Fatal: no memory" >&2; echo done >&2; exit 3')) == "Fatal: no memory"
+    assert program_error_line(*launched('echo "the last words" >&2; exit 3')) == "the last words"
+    said = program_error_line(*launched("kill -SEGV $$"))
+    assert said and "signal" in said.lower() and not said.startswith("---"), said
+    # GNU time -v: its report is not the program's words
+    timed = subprocess.run(["/usr/bin/time", "-v", "sh", "-c", 'echo "Error: ncopen failed" >&2; exit 1'],
+                           stderr=subprocess.PIPE, text=True) if os.access("/usr/bin/time", os.X_OK) else None
+    if timed is not None:
+        assert "Exit status: 1" in timed.stderr
+        assert program_error_line(timed.stderr) == "Error: ncopen failed"
+
+
+def test_bench_combine_relays_the_programs_own_line(tmp_path):
+    """A set whose members are not netCDF: mom_combine's own error line, not
+    GNU time's last line ("Exit status: 1")."""
+    if not os.access(MOM_COMBINE, os.X_OK):
+        pytest.fail("%s is not built" % MOM_COMBINE)
+    for k in range(2):
+        write(str(tmp_path / ("a.nc.%04d" % k)), "not a netCDF file\n")
+    p = subprocess.run([sys.executable, BENCH_COMBINE, "--bin", os.path.dirname(MOM_COMBINE), "--repetitions", "1",
+                        str(tmp_path / "a.nc")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       env=tool_env(), timeout=300)
+    assert p.returncode != 0 and "Traceback" not in p.stderr
+    assert "bench-combine: mom_combine: exit status" in p.stderr, p.stderr
+    # mom_combine speaks as FRE's mppnccombine does ("Error: ...")
+    assert 'mom_combine: exit status 1: Error: cannot open input file "a.nc.0000"' in p.stderr, p.stderr
+    assert "Exit status" not in p.stderr, p.stderr

@@ -63,12 +63,12 @@ bench-scale|--kernels: expected names among gcrm_io mom_io pfio_io decomp_io eng
 bench-gcrm|--json .: is a directory, expected a file name|--json .
 bench-gcrm|--json nodir/x.json: expected a file in an existing folder, found no folder|--json nodir/x.json
 bench-gcrm|zgrd.in.r3: is an input of this run|--json "$top_srcdir/inputs/zgrd.in.r3"
+bench-decomp|--json f: is an input of this run (f): it would be overwritten|--e3sm-io /bin/true --map f --json f
+bench-decomp|--json f: is an input of this run (f): it would be overwritten|--pioperf f --map set/a.nc.0000 --json f
 bench-drivers|--json .: is a directory, expected a file name|--json .
 bench-mom|--json f: is an input of this run (f): it would be overwritten|--json f f
 bench-combine|--json .: is a directory, expected a file name|--json . set/a.nc
 bench-combine|--json set/a.nc.0000: is an input of this run|--json set/a.nc.0000 set/a.nc
-bench-decomp|--json f: is an input of this run (f): it would be overwritten|--e3sm-io /bin/true --map f --json f
-bench-decomp|--json f: is an input of this run (f): it would be overwritten|--pioperf f --map set/a.nc.0000 --json f
 plan-tables|--output /: is a directory, expected a file name|--output / --run .
 plan-tables|--run f: expected the folder of the programs and inputs|--run f
 climio-sweep|--out: expected a folder name, found ''|run f --out ""

@@ -217,7 +217,6 @@ void cio_app_init_folder(cio_app *a, int *argc, char ***argv, const char *kernel
         cio_app_exit(a, 0);
     }
     if (a->facts.asks) a->facts.asks(a->params, &a->asks);   /* as --print_params asked them */
-    if (a->rank == 0 && !cio_param_bool(a->params, "quiet")) cio_params_report_ignored(a->params, stderr);
 }
 
 void cio_app_claim_json(const cio_app *a, cio_outputs *o)

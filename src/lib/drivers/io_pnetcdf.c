@@ -114,6 +114,22 @@ static int pn_configure(const cio_params *prm, const cio_driver_opts *o, void **
     return 0;
 }
 
+/* bput buffers nonblocking puts only; its buffer size needs bput. */
+static int pn_param_idle(const cio_params *prm, const cio_driver_opts *o, const char *key, char *why, size_t n)
+{
+    int bput = cio_param_bool(prm, "bput");
+    if (!strcmp(key, "bput") && bput && !cio_mode_nonblocking(o->mode)) {
+        snprintf(why, n, ": iotype %s writes with blocking puts, and bput buffers nonblocking ones",
+                 cio_mode_name(o->mode));
+        return 1;
+    }
+    if (!strcmp(key, "bput_buffer_size") && (!bput || !cio_mode_nonblocking(o->mode))) {
+        snprintf(why, n, ": it sizes the bput buffer, and %s", !bput ? "--bput is off" : "the iotype is blocking");
+        return 1;
+    }
+    return 0;
+}
+
 static const pn_conf *pn_conf_of(const cio_dfile *f)
 {
     static const pn_conf defaults = {0, 0};
@@ -571,6 +587,7 @@ const cio_driver cio_driver_pnetcdf = {
     .open_diagnosis = cio_nc_open_diagnosis,
     .params = pn_params,
     .configure = pn_configure,
+    .param_idle = pn_param_idle,
     .version = pn_version,
     .create = pn_create,
     .open = pn_open,

@@ -35,6 +35,8 @@ dist_climiotools_DATA = scripts/libiocount.c scripts/libfakenodes.c
 
 # test-times: each test's wall time from the logs of make check (doc/testing.md)
 EXTRA_DIST += scripts/test-times
+# check-docs: runs the commands README.md and doc/*.md show (make check-docs, doc/testing.md)
+EXTRA_DIST += scripts/check-docs
 
 # bench-drivers: every driver and mode on one file system, one table (doc/drivers.md)
 dist_bin_SCRIPTS += scripts/bench-drivers

@@ -165,7 +165,18 @@ def where(path):
 
 
 class RunFailed(Exception):
-    """A run that did not succeed: its name and the program's own words."""
+    """A run that did not succeed: its name and the program's own words.
+    input_refused: the program refused a line of an input file before writing
+    anything (exit status 2, its error naming FILE:LINE, not the command line),
+    which every other run of the script shares: repeat() stops there."""
+
+    def __init__(self, message, input_refused=False):
+        super().__init__(message)
+        self.input_refused = input_refused
+
+
+# 'PROG: error: FILE:LINE: ...' (<built-in NAME> for a built-in input), not 'command line: ...'
+INPUT_REFUSAL = re.compile(r"^\S+: error: (?!command line:)(<[^>]*>|[^\s:]+):\d+: ")
 
 
 class Runner:
@@ -230,7 +241,8 @@ class Runner:
             if rc != 0 or reason:
                 said = ((error_line(text_err) or error_line(text_out)) if error_line
                         else program_error_line(text_err, text_out)) or "no output"
-                raise RunFailed("%s: %s: %s" % (name, reason or "exit status %d" % rc, said[:300]))
+                raise RunFailed("%s: %s: %s" % (name, reason or "exit status %d" % rc, said[:300]),
+                                input_refused=rc == 2 and not reason and bool(INPUT_REFUSAL.match(said)))
             doc = None
             if json_option:
                 try:
@@ -293,10 +305,11 @@ def load_json():
 
 
 INTERRUPTED = []     # set by repeat() when Ctrl-C stopped it: finish() exits 130
+REFUSED = []         # set by repeat() when the program refused its input: finish() exits 1
 
 
 class NotRun(RunFailed):
-    """A run left out because the script was interrupted."""
+    """A run left out because the script was interrupted or stopped."""
 
 
 def _eta(done, total, started):
@@ -315,6 +328,8 @@ def repeat(configs, repetitions, one, log=sys.stderr, warmup=None):
     all of them), after warmup rounds whose results are discarded.  A progress
     line (run k of N, ETA) goes to log.  Ctrl-C stops the runs: the results so
     far are returned, the runs left out marked NotRun, and finish() exits 130.
+    A run whose program refused a line of its input stops the runs the same
+    way (every other run reads that input too), and finish() exits 1.
     Returns {index: [result or RunFailed, ...]}."""
     results = {i: [] for i in range(len(configs))}
     warmup = WARMUP[0] if warmup is None else warmup
@@ -335,6 +350,14 @@ def repeat(configs, repetitions, one, log=sys.stderr, warmup=None):
                     r = e
                 if rep >= 0:
                     results[i].append(r)
+                if isinstance(r, RunFailed) and r.input_refused:
+                    REFUSED.append(True)
+                    print("%s: stopped after run %d of %d: the program refused a line of its input, which every run "
+                          "reads; fix it and run again" % (tool, k, total), file=log, flush=True)
+                    for j in results:
+                        if not results[j]:
+                            results[j].append(NotRun("not run: stopped at the refusal of the input above"))
+                    return results
     except KeyboardInterrupt:
         INTERRUPTED.append(True)
         print("%s: interrupted after %d of %d runs: the table below holds the runs that finished" % (
@@ -358,7 +381,9 @@ def finish(main):
     except KeyboardInterrupt:
         print("%s: interrupted" % os.path.basename(sys.argv[0]), file=sys.stderr)
         return 130
-    return 130 if INTERRUPTED else rc
+    if INTERRUPTED:
+        return 130
+    return 1 if REFUSED and not rc else rc
 
 
 def compare(name_a, values_a, name_b, values_b, higher=True, what="faster"):

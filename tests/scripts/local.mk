@@ -6,6 +6,11 @@ TESTS += tests/scripts/test_sweep.sh tests/scripts/test_sweep_slurm.sh tests/scr
 TESTS += tests/scripts/test_sweep_corrupt.sh
 # the bench scripts' flags, adversarial (no traceback)
 TESTS += tests/scripts/test_bench_args.sh
+# check-docs (make check-docs) on documents made for it, and the markers of README.md and doc/*.md
+TESTS += tests/scripts/test_check_docs.sh
+EXTRA_DIST += tests/scripts/test_check_docs.sh tests/scripts/check_docs/good.md tests/scripts/check_docs/unmarked.md \
+  tests/scripts/check_docs/failing.md tests/scripts/check_docs/timeout.md tests/scripts/check_docs/missing.md \
+  tests/scripts/check_docs/makes.md tests/scripts/check_docs/shipped.md tests/scripts/check_docs/badmarker.md
 EXTRA_DIST += tests/scripts/test_bench_args.sh
 # bench-ior without IOR: IOR's captured outputs parsed, the climio side with real runs
 TESTS += tests/scripts/test_bench_ior.sh

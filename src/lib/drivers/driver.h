@@ -118,6 +118,8 @@ typedef struct cio_req {
     int max_nblocks;            /* over the file's communicator (equal collective call counts) */
     void *buf;
     int64_t nelems;
+    int one_call;               /* the variable is CIO_VAR_ONE_CALL: a driver with posts_varn makes one
+                                 * call of all the blocks (none: an empty call), in every mode */
 } cio_req;
 
 struct cio_driver;
@@ -173,6 +175,9 @@ typedef struct cio_driver {
     int serial_api;             /* writes a one-rank file through the library's serial API when
                                  * cio_driver_opts.serial asks (FMS's and MAPL's single writers) */
     int no_char;                /* its library has no text type: CIO_CHAR variables are refused */
+    int posts_varn;             /* writes a request's blocks in one library call (cio_req.one_call) in every
+                                 * mode (PnetCDF's iput_varn, put_varn); elsewhere each block is a call, or
+                                 * what the library's own collective call makes of them */
     unsigned fill_formats;      /* formats whose variables it pre-fills unless --nofill (nc_set_fill,
                                  * H5Pset_fill_time); elsewhere --nofill has no effect */
     unsigned pad_formats;       /* formats where --header_pad reaches the file (or, for a format that is

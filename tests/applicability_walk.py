@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -106,13 +107,19 @@ class Walker:
             fh.write(FILES_HINTS)
         cmd = ([] if np == 1 else shlex.split(self.a.mpiexec) + ["-n", str(np)]) + [self.prog] + args + \
               ["--json", "r.json"]
-        p = subprocess.run(cmd, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+        # files that hold the time they were made (decomp_io's rundate) take it from here
+        env = dict(os.environ, SOURCE_DATE_EPOCH=os.environ.get("SOURCE_DATE_EPOCH", "0"))
+        p = subprocess.run(cmd, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=300)
         self.nruns += 1
-        res = {"rc": p.returncode, "err": p.stderr, "files": {}, "json": None, "noted": set(), "partly": set()}
+        res = {"rc": p.returncode, "err": p.stderr, "files": {}, "json": None, "noted": set(), "partly": set(),
+               "text": text_shape(p.stdout, work)}
         for root in self.a.outputs:
             if os.path.isdir(os.path.join(work, root)):
                 res["files"].update({root + "/" + k: v for k, v in
                                      digest_tree(os.path.join(work, root), self.a.h5dump).items()})
+            elif os.path.isfile(os.path.join(work, root)):
+                res["files"][root] = digest_file(os.path.join(work, root), self.a.h5dump)
         try:
             with open(os.path.join(work, "r.json")) as fh:
                 d = json.load(fh)
@@ -135,6 +142,7 @@ class Walker:
             r2 = self.launch(np, args, "base2")
             r1["noise"] = {f for f in r1["files"] if r1["files"][f] != r2["files"].get(f)}
             r1["json_noisy"] = r1["json"] != r2["json"]
+            r1["text_noisy"] = r1["text"] != r2["text"]
             self.cache[key] = r1
         return self.cache[key]
 
@@ -155,6 +163,8 @@ class Walker:
             return "bytes of %s" % ", ".join(sorted(diff)[:3])
         if not b["json_noisy"] and b["json"] != w["json"]:
             return "JSON %s" % first_difference(b["json"], w["json"])
+        if not b["text_noisy"] and b["text"] != w["text"]:
+            return "the report: %s" % next((x for x in w["text"] if x not in b["text"]), "fewer lines")[:60]
         return None
 
     def walk_row(self, row, drivers):
@@ -191,6 +201,27 @@ class Walker:
         return seen
 
 
+def sample_families(rows, most):
+    """At most `most` keys of each family row (its mode), spread over the family."""
+    fams = {}
+    for r in rows:
+        if r.get("family"):
+            fams.setdefault(r["mode"], []).append(r)
+    keep = set()
+    for rs in fams.values():
+        step = max(1, len(rs) // most)
+        keep.update(id(r) for r in rs[::step][:most])
+    return [r for r in rows if not r.get("family") or id(r) in keep]
+
+
+NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+
+
+def text_shape(out, work):
+    """The report's lines with every number as N: what it says, not the figures."""
+    return [NUMBER.sub("N", " ".join(line.replace(work, "DIR").split())) for line in out.splitlines()]
+
+
 def first_difference(a, b, path=""):
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b)):
@@ -209,7 +240,9 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--base", default="")
     ap.add_argument("--copy", nargs="*", default=[], help="input files copied into each run's folder")
-    ap.add_argument("--outputs", nargs="*", default=["o"], help="the folders the runs write")
+    ap.add_argument("--outputs", nargs="*", default=["o"], help="the folders and files the runs write")
+    ap.add_argument("--family-max", type=int, default=0,
+                    help="walk at most this many keys of a row that takes a family of keys (spread over them)")
     ap.add_argument("--own", action="store_true")
     ap.add_argument("--driver", default="", help="the driver arguments of the cells that do not choose one")
     ap.add_argument("--keys", nargs="*", default=None, help="walk these keys only")
@@ -224,6 +257,8 @@ def main():
     pp = json.loads(subprocess.run([a.prog, "--print_params"] + split_np(a.base)[1], cwd=pp_dir,
                                    stdout=subprocess.PIPE, check=True, text=True).stdout)
     rows = [r for r in pp["applicability"] if (r["kernel"] or not a.own) and (a.keys is None or r["key"] in a.keys)]
+    if a.family_max:
+        rows = sample_families(rows, a.family_max)
     wk = Walker(a)
     unseen = []
     for row in rows:

@@ -87,6 +87,7 @@ void dmap_close(dmap_file *f)
 }
 
 dmap_format dmap_file_format(const dmap_file *f) { return f->fmt; }
+int dmap_file_fill_pairs(const dmap_file *f) { return f->fill_pairs; }
 int dmap_ndecomps(const dmap_file *f) { return f->ndecomps; }
 int64_t dmap_ntasks(const dmap_file *f) { return f->ntasks; }
 const dmap_desc *dmap_decomp(const dmap_file *f, int k) { return &f->desc[k]; }
@@ -223,6 +224,7 @@ int dmap_load(const char *path, const dmap_opts *o, MPI_Comm comm, dmap_loaded *
             out->format = f->fmt;
             out->ndecomps = f->ndecomps;
             out->ntasks = f->ntasks;
+            out->fill_pairs = f->fill_pairs;
             memcpy(out->desc, f->desc, sizeof out->desc);
             int64_t t0, cnt;
             dmap_tasks_of_rank(f->ntasks, rank, n, &t0, &cnt);

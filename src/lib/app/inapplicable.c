@@ -97,8 +97,9 @@ static void ask_table(cio_app *a, const cio_applicability *t, cio_applies_when w
 
 void cio_app_notes_at(cio_app *a, cio_applies_when when)
 {
-    ask_table(a, cio_common_applicability, when);
+    /* the kernel's rows first: a mode of its own (a generator) may leave every setting idle */
     ask_table(a, a->facts.applicability, when);
+    ask_table(a, cio_common_applicability, when);
     /* the kernel's own notes (cio_app_note_unused) are said with the first table's */
     if (a->rank == 0 && !cio_param_bool(a->params, "quiet"))
         for (int i = a->nsaid; i < a->nunused; i++) fprintf(stderr, "%s: note: %s\n", a->kernel, a->unused[i].note);

@@ -6,6 +6,7 @@
 #include "app/iotype_effective.h"
 #include "drivers/compress.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *type_name(cio_ptype t)
@@ -161,7 +162,9 @@ static void family_probe(const cio_param_spec *s, char *buf, size_t n)
             }
         }
     } else if (s->type == CIO_P_INT || s->type == CIO_P_SIZE || s->type == CIO_P_DOUBLE) {
-        snprintf(buf, n, "%s", strcmp(def, "1") == 0 ? "2" : "1");
+        double d = atof(def), v = d + 1;      /* one more, inside the bounds */
+        if (s->min < s->max && (v > s->max || v < s->min)) v = d - 1 >= s->min ? d - 1 : s->min;
+        snprintf(buf, n, "%.0f", v);
     } else {
         snprintf(buf, n, "x");
     }
@@ -178,6 +181,7 @@ static void print_row(cio_json *j, const cio_applicability *r, const cio_param_s
     cio_json_str(j, "when", when[r->mode->when]);
     cio_json_bool(j, "partly", r->mode->partly);
     cio_json_bool(j, "kernel", own);
+    cio_json_bool(j, "family", r->key == NULL);
     cio_json_str(j, "inert", r->inert);
     cio_json_str(j, "only", r->only);
     cio_json_str(j, "probe", r->probe ? r->probe : probe);

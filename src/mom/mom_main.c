@@ -44,6 +44,8 @@ static void read_hints(mom_ctx *m)
     const cio_hints *w = cio_engine_requested_hints(m->app->engine);
     for (int i = 0; i < w->n; i++)
         if (!is_wr_env(w->origin[i])) cio_hints_set(&m->rd_hints, w->key[i], w->val[i], w->origin[i]);
+    cio_err e = {0};
+    if (cio_hints_check(&m->rd_hints, &e) != 0) cio_die_all(m->app->comm, "%s", e.msg);   /* an <hint>_RD's range */
 }
 
 /* The single file the read benchmark reads, or NULL with a reason. */

@@ -36,6 +36,7 @@ static void load_hints(cio_app *a, cio_hints *h)
     /* PnetCDF itself gives PNETCDF_HINTS the last word; do the same for every driver */
     const char *env = cio_getenv("PNETCDF_HINTS");
     if (env && *env && cio_hints_parse(h, env, "environment PNETCDF_HINTS", &e) != 0) fail_all(a, &e);
+    if (cio_hints_check(h, &e) != 0) fail_all(a, &e);
 }
 
 /* The common settings (settings.h), once; a refusal ends every rank. */

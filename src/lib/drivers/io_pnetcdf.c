@@ -97,7 +97,7 @@ static MPI_Datatype mpitype(cio_type t)
 /* ---------------------------------------------------------------- parameters */
 static const cio_param_spec pn_params[] = {
     {"bput", CIO_P_BOOL, "false", "pnetcdf: buffered nonblocking writes (bput) instead of iput", 0, 0, 0, 0},
-    {"bput_buffer_size", CIO_P_SIZE, "0", "pnetcdf: bput buffer per file (0: sized from the plan)", 0, 0, 0, 0},
+    {"bput_buffer_size", CIO_P_SIZE, "0", "pnetcdf: bput buffer per file (0: sized from the plan)", 0, 0, 9.2e18, 0},
     CIO_PARAM_END,
 };
 

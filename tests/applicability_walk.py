@@ -80,7 +80,9 @@ def canon(x):
     """The JSON without what varies from run to run or echoes the settings: numbers
     that are not counts become zero / non-zero."""
     if isinstance(x, dict):
-        return {k: canon(v) for k, v in x.items() if k not in DROP and not k.endswith("_rank") and "memory" not in k}
+        # a hint the run says is "not applicable" did nothing
+        return {k: canon(v) for k, v in x.items() if k not in DROP and not k.endswith("_rank") and "memory" not in k
+                and not (isinstance(v, dict) and v.get("status") == "not applicable")}
     if isinstance(x, list):
         return [canon(v) for v in x]
     if isinstance(x, float):

@@ -35,6 +35,9 @@ int cio_app_planned_nprocs(const struct cio_app *a);
  * --io_tasks, or one process and a rearranger other than pio_box, which PIO runs
  * on one), else --io_tasks capped at the process count. */
 int cio_app_io_tasks(const struct cio_app *a);
+/* Why no MPI-IO hint reaches a file in this run (the driver does not write the
+ * format through MPI-IO), in buf; NULL when hints apply. */
+const char *cio_app_hints_unused(const struct cio_app *a, char *buf, size_t n);
 /* --fsync: the mode's name (CIO_FSYNC_*: none, close, end). */
 const char *cio_app_fsync_name(int mode);
 

@@ -110,10 +110,6 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
     c->remember = set->verify || set->read || a->storage_report;
     cio_hints_init(&c->hints);
     load_hints(a, &c->hints);
-    if (!(d->hint_formats & CIO_FMT_BIT(c->opts.format))) {   /* checked, and said to have no effect */
-        cio_hints_free(&c->hints);
-        cio_hints_init(&c->hints);
-    }
     cio_app_notes_at(a, CIO_APPLIES_AT_SETUP);
 }
 

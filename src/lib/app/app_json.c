@@ -253,8 +253,10 @@ static void json_hint_section(cio_json *j, cio_app *a)
     if (a->engine) {
         json_hints(j, "requested", cio_engine_requested_hints(a->engine), 1);
         json_hints(j, "applied", cio_engine_applied_hints(a->engine), 0);
+        char unused[160];
         cio_hint_status_json(j, cio_engine_requested_hints(a->engine), cio_engine_applied_hints(a->engine),
-                             a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->hint_prefix : NULL);
+                             a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->hint_prefix : NULL,
+                             cio_app_hints_unused(a, unused, sizeof unused));
     }
     cio_json_obj_end(j);
 }

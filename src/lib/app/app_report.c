@@ -77,9 +77,12 @@ void cio_report_summary(FILE *out, const cio_app *a, const cio_summary *s)
                 a->ecfg.agg.io_base, cio_rearranger_name(a->ecfg.agg.rearranger),
                 a->ecfg.agg.max_pend_req > 0 ? "point-to-point" : "MPI_Alltoallw");
     cio_context_print(out, &a->context);
-    if (a->engine)
+    if (a->engine) {
+        char unused[160];
         cio_hint_status_print(out, cio_engine_requested_hints(a->engine), cio_engine_applied_hints(a->engine),
-                              a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->hint_prefix : NULL);
+                              a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->hint_prefix : NULL,
+                              cio_app_hints_unused(a, unused, sizeof unused));
+    }
     phase_table(out, s);
     report_stats(out, s);
     fprintf(out, "end to end               %.4f s from the first create/open to the last close%s: %.2f MiB/s\n",

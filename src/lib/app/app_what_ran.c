@@ -27,6 +27,15 @@ int cio_app_io_tasks(const cio_app *a)
     return g->io_tasks < np ? g->io_tasks : np;
 }
 
+const char *cio_app_hints_unused(const cio_app *a, char *buf, size_t n)
+{
+    const cio_driver *d = a->ecfg.drv;
+    if (!d || (d->hint_formats & CIO_FMT_BIT(a->ecfg.opts.format))) return NULL;
+    if (!d->stores_data) snprintf(buf, n, "the %s driver stores nothing", d->name);
+    else snprintf(buf, n, "the %s driver writes %s without MPI-IO", d->name, cio_format_name(a->ecfg.opts.format));
+    return buf;
+}
+
 const char *cio_app_fsync_name(int mode)
 {
     return mode == CIO_FSYNC_CLOSE ? "close" : mode == CIO_FSYNC_END ? "end" : "none";

@@ -123,6 +123,7 @@ static char *parameter_text(cio_app *a, const char *path, const char *builtin_na
         text = cio_strdup(builtin_text);
         *len = strlen(text);
         a->param_file = cio_strdup(builtin_name);
+        a->param_file_builtin = 1;
     } else {
         cio_seterr(&e, "no parameter file given (usage: %s)", usage);
         fail_all(a, &e);

@@ -72,6 +72,7 @@ struct cio_app {
     void *driver_conf;          /* what the driver's configure hook made of its parameters */
     int mode_adjusted;          /* the kernel's default iotype replaced by the driver's blocking mode */
     int param_file_given;       /* the parameter file was named on the command line */
+    int param_file_builtin;     /* the parameters came from the program's built-in text */
     cio_kernel_facts facts;     /* what the kernel's parameters decide (zero: a program without a descriptor) */
     int durable;                /* --fsync made the files durable before the last close */
     cio_context context;        /* file system, nodes, MPI, build (valid on rank 0 after finish) */

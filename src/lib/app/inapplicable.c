@@ -95,13 +95,23 @@ static void ask_table(cio_app *a, const cio_applicability *t, cio_applies_when w
     }
 }
 
+/* quiet silences the notes when the user set it, not when the program's built-in
+ * parameters do for its report (mom_combine --mom5 prints nothing, as mppnccombine,
+ * yet says what it leaves unused) */
+static int notes_silenced(const cio_app *a)
+{
+    const char *origin = cio_param_origin(a->params, "quiet");
+    size_t l = a->param_file ? strlen(a->param_file) : 0;
+    return cio_param_bool(a->params, "quiet") && !(a->param_file_builtin && l && origin && !strncmp(origin, a->param_file, l));
+}
+
 void cio_app_notes_at(cio_app *a, cio_applies_when when)
 {
     /* the kernel's rows first: a mode of its own (a generator) may leave every setting idle */
     ask_table(a, a->facts.applicability, when);
     ask_table(a, cio_common_applicability, when);
     /* the kernel's own notes (cio_app_note_unused) are said with the first table's */
-    if (a->rank == 0 && !cio_param_bool(a->params, "quiet"))
+    if (a->rank == 0 && !notes_silenced(a))
         for (int i = a->nsaid; i < a->nunused; i++) fprintf(stderr, "%s: note: %s\n", a->kernel, a->unused[i].note);
     a->nsaid = a->nunused;
 }

@@ -117,5 +117,5 @@ def test_bench_combine_relays_the_programs_own_line(tmp_path):
     assert p.returncode != 0 and "Traceback" not in p.stderr
     assert "bench-combine: mom_combine: exit status" in p.stderr, p.stderr
     # mom_combine speaks as FRE's mppnccombine does ("Error: ...")
-    assert 'mom_combine: exit status 1: Error: cannot open input file "a.nc.0000"' in p.stderr, p.stderr
+    assert 'mom_combine: exit status 1: Error: input file "a.nc.0000" is not a netCDF file' in p.stderr, p.stderr
     assert "Exit status" not in p.stderr, p.stderr

@@ -144,6 +144,8 @@ typedef struct cio_dfile {
     const char *path;
     int writable;
     int64_t plan_bytes;         /* this rank's bytes of one record of every variable (sizes bput buffers) */
+    int64_t again_bytes;        /* bytes written again over themselves (the engine's cio_write_again):
+                                 * left out of the sum the size check after close expects */
     void *priv;                 /* the driver's own state */
     int extend_collective;      /* set by the driver at create/open: adding a record is collective
                                  * even in the independent modes (HDF5 extends datasets only

@@ -51,6 +51,7 @@ struct cio_engine {
     int ncs, cscap;
     char **cs_name;
     uint64_t *cs_sum;
+    int checksum_off;   /* > 0: values written are not added (cio_write_again) */
     int ncs_out;
     char **cs_out_name;
     uint64_t *cs_out_sum;

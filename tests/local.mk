@@ -39,7 +39,7 @@ check_PROGRAMS += tests/alter_var
 tests_alter_var_SOURCES = tests/alter_var.c
 tests_alter_var_CPPFLAGS = $(AM_CPPFLAGS) $(NETCDF_CFLAGS) $(HDF5_CFLAGS)
 tests_alter_var_LDADD = $(CLIMIO_IO_LIBADD)
-EXTRA_DIST += tests/test_outputs_claim.sh tests/test_verify_layout.sh tests/test_paths_registry.sh tests/test_lock_owner.sh tests/test_names.sh tests/test_chunking_said.sh tests/test_inapplicable_settings.sh tests/test_applicability.sh tests/test_applicability_kernels.sh tests/test_hint_ranges.sh tests/test_command_line_json.sh tests/applicability_walk.py tests/test_ranks_same_args.sh tests/test_exercise_claims.sh
+EXTRA_DIST += tests/test_outputs_claim.sh tests/test_verify_layout.sh tests/test_paths_registry.sh tests/test_lock_owner.sh tests/test_names.sh tests/test_chunking_said.sh tests/test_inapplicable_settings.sh tests/test_applicability.sh tests/test_applicability_kernels.sh tests/test_hint_ranges.sh tests/test_command_line_json.sh tests/applicability_walk.py tests/applicability_walk.sh tests/test_ranks_same_args.sh tests/test_exercise_claims.sh
 # the output folder's names from each kernel's descriptor (mom_combine: mom_io's)
 TESTS += tests/test_output_folder_names.sh
 EXTRA_DIST += tests/test_output_folder_names.sh

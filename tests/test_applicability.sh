@@ -9,15 +9,9 @@
 # engine_exercise walks the common rows under every driver built (each kernel's
 # own rows: test_applicability_kernels.sh).
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/applicability_walk.sh"
 set -e
 b="$top_builddir/src"
-walk() {
-  name=$1
-  shift
-  "$PYTHON" "$top_srcdir/tests/applicability_walk.py" --work "$TESTTMP/$name" --mpiexec "$MPIEXEC" --h5dump "$H5DUMP" "$@" \
-    >"$TESTTMP/$name.txt" 2>&1 || { cat "$TESTTMP/$name.txt"; fail "$name: the note and the effect disagree"; }
-  grep "^summary" "$TESTTMP/$name.txt"
-}
 have_driver pnetcdf && drv="--driver pnetcdf" || drv="--driver mpiio"
 walk exercise --prog "$b/exercise/engine_exercise" --base "--nx 8 --ny 8 --nz 2 --nrec 2 --out o --mkdir true" \
   --driver "$drv"

@@ -5,15 +5,9 @@
 # decomp_io's modes (the generator, pioperf's experiment, a replay of each kind of
 # map), a sample of the keys of a row that takes a family of them.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/applicability_walk.sh"
 set -e
 b="$top_builddir/src"
-walk() {
-  name=$1
-  shift
-  "$PYTHON" "$top_srcdir/tests/applicability_walk.py" --work "$TESTTMP/$name" --mpiexec "$MPIEXEC" --h5dump "$H5DUMP" "$@" \
-    >"$TESTTMP/$name.txt" 2>&1 || { cat "$TESTTMP/$name.txt"; fail "$name: the note and the effect disagree"; }
-  grep "^summary" "$TESTTMP/$name.txt"
-}
 walk pfio --prog "$b/pfio/pfio_io" --own --copy "$top_srcdir/inputs/pfio.in" \
   --base "pfio.in --output_dir o --im_world 36 --jm_world 19 --km_world 4 np=4"
 # single_writer serial is noted only in a build with no driver that has a serial netCDF-C API

@@ -147,11 +147,11 @@ sed 's/int D1.offsets(/int64 D1.offsets(/; s/int D1.lengths(/int64 D1.lengths(/;
      s/D1.lengths = 2, 2, 2/D1.lengths = 4611686018427387904, 2, 2/' "$D/tiny_map.cdl" >"$W/eo.cdl"
 ncmpigen -v 5 -o "$W/eo.nc" "$W/eo.cdl"
 bad 1 "eo.nc: D1.offsets[0] (task 0): request of 4611686018427387904 elements at 4611686018427387904 is beyond the array (6 elements, 0-based)" "$W/eo.nc"
-# a map that is not a regular file: read more than once and by every rank, a
-# FIFO hung (and a fed one lost its first bytes), a device never ended
-mkfifo "$W/fifo.dat"
-bad 2 "fifo.dat: is a pipe or FIFO, expected a decomposition file" "$W/fifo.dat"
-bad 1 "/dev/zero: is a character device, expected a decomposition file" /dev/zero
+# a device given with its format (no sniff) was read without end
+for f in pio_text e3sm; do
+    expect_fail 2 "/dev/zero: not a regular file (a character device)" "$top_builddir/src/decomp/decomp_io" \
+        --decomp /dev/zero --decomp_format $f --out "$W/zo"
+done
 # a header whose npes leaves out the last task: its map was dropped without a word
 sed 's/npes 4/npes 3/' "$D/example_f.dat" >"$W/npes3.dat"
 bad 2 "npes3.dat:9: \"3\" follows the last task's map where the file should end" "$W/npes3.dat"
@@ -186,6 +186,19 @@ bad 1 "neg.dat:2: dimension length 2 is -4: expected a positive length" "$W/neg.
 printf 'hello\n' >"$W/junk.dat"
 bad 1 "junk.dat: not a decomposition file" "$W/junk.dat"
 bad 2 "nosuch.dat: cannot open the decomposition file" "$W/nosuch.dat"
+# a map that is not a regular file is named as what it is (it was "not a decomposition file", or with
+# --decomp_format "the file ends where version was expected"); a FIFO with no writer is never opened
+mkfifo "$W/fifo.dat"
+bad 2 "fifo.dat: not a regular file (a pipe or FIFO): a decomposition map is read more than once, by every rank" \
+    "$W/fifo.dat"
+bad 1 "/dev/null: not a regular file (a character device)" /dev/null
+for opts in "" "--decomp_format pio_text" "--dry_run"; do
+    # shellcheck disable=SC2086
+    expect_fail 2 "fifo.dat: not a regular file (a pipe or FIFO)" "$top_builddir/src/decomp/decomp_io" \
+        --decomp "$W/fifo.dat" $opts --out "$W/fo"
+done
+expect_fail 1 "fifo.dat: not a regular file (a pipe or FIFO)" "$top_builddir/src/decomp/decomp_io" \
+    --make_decomp convert --decomp "$W/fifo.dat" --gen_out "$W/fconv.dat"
 # truncated classic files: refused from the header's extent before anything past the end is read
 head -c 450 "$W/n.nc" >"$W/ntrunc.nc"
 bad 2 "ntrunc.nc: the file is 450 bytes, but its header places variable data up to byte 496: truncated?" "$W/ntrunc.nc"

@@ -154,7 +154,8 @@ def cmd_collect(args):
     outdir = resolve_outdir(args.target, args.out)
     if not os.path.isdir(os.path.join(outdir, "runs")):
         raise SweepError("%s: expected a sweep output folder (runs/), found none: run the sweep first" % outdir)
-    rows, cols, c, j = collectmod.collect(outdir, args.csv, args.json, args.all)
+    given = [args.target] if os.path.isfile(args.target) else []
+    rows, cols, c, j = collectmod.collect(outdir, args.csv, args.json, args.all, given)
     ok = sum(1 for r in rows if r["status"] == "done")
     warm = collectmod.warmup_runs(outdir)
     busy = sum(1 for r in rows if r.get("host.load_over_cores"))

@@ -8,6 +8,7 @@
  * bytes netCDF-C would write. */
 #include "fms_combine.h"
 #include "drivers/io_util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -280,8 +281,7 @@ void fms_output_discard(fms_set *s)
     s->out_fd = -1;
     if (!s->created) return;
     char to[4200];
-    snprintf(to, sizeof to, "%s.incomplete", s->output);
-    if (rename(s->output, to) == 0)
+    if (cio_rename_incomplete(s->output, to, sizeof to) == 0)
         fprintf(stderr, "Error: the combine failed after %s was created: the incomplete file is now %s (remove it, "
                         "then run again)\n",
                 s->output, to);

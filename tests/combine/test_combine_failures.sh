@@ -4,7 +4,8 @@
 # another set refused; -a with -n/-e writes only the appended members' points;
 # a block that does not fit in memory (ulimit -v) said before any output exists;
 # a write that fails after the output was created (ulimit -f) leaves it renamed
-# NAME.incomplete, said, and a rerun is not refused for it.
+# NAME.incomplete (NAME.incomplete.2 when that is taken), said once, and a rerun
+# is not refused for it; under mpiexec and in the --mom5 form too.
 . "$top_srcdir/tests/combine/common.sh"
 make_set() { mkdir -p "$1" && (cd "$1" && "$PYTHON" "$sets" "$2" . >/dev/null) || fail "making the $2 set"; }
 # try RC DIR ARGS...: run in DIR (serially: the limits below apply to the one process)
@@ -58,11 +59,14 @@ grep -q "^Error: out of memory: the combine needs 15258.8 MiB for its largest bl
 [ ! -e "$h/huge.nc" ] && [ ! -e "$h/huge.nc.incomplete" ] || fail "out of memory: an output was left"
 
 # a write that fails once the output exists (netCDF-4, and 64-bit offset written
-# at its header's offsets): renamed .incomplete, said; the rerun goes ahead
+# at its header's offsets) under the file size limit, as a user sets it (SIGXFSZ
+# not ignored by the shell: mom_combine ignores it itself, else it is killed with
+# the partial file under its final name): renamed .incomplete, said once (not a
+# line per variable and block); the rerun goes ahead
 f="$TESTTMP/big"
 make_set "$f" many-4
 for opts in "" -64; do
-  (cd "$f" && sh -c 'trap "" XFSZ; ulimit -f 40; exec "$0" "$@"' "$comb" $opts ocean_pe.nc >out.txt 2>err.txt)
+  (cd "$f" && ulimit -f 40 && exec "$comb" $opts ocean_pe.nc >out.txt 2>err.txt)
   rc=$?
   [ $rc = 1 ] || { cat "$f/err.txt"; fail "ulimit -f $opts: exit status $rc"; }
   grep -Eq "^Error: cannot (write variable \"t\"'s values! \(ocean_pe.nc: |close ocean_pe.nc: .*\()File too large" \
@@ -70,6 +74,31 @@ for opts in "" -64; do
   grep -q "^Error: the combine failed after ocean_pe.nc was created: the incomplete file is now ocean_pe.nc.incomplete" \
     "$f/err.txt" || { cat "$f/err.txt"; fail "ulimit -f $opts: the renaming not said"; }
   [ ! -e "$f/ocean_pe.nc" ] && [ -s "$f/ocean_pe.nc.incomplete" ] || fail "ulimit -f $opts: not renamed"
+  [ "$(grep -c "cannot write variable" "$f/err.txt")" -le 1 ] || { cat "$f/err.txt"; fail "ulimit -f $opts: a line per write"; }
+  rm "$f/ocean_pe.nc.incomplete"
 done
+# an ocean_pe.nc.incomplete already there (an earlier one, or the user's) is kept
+echo "my notes" >"$f/ocean_pe.nc.incomplete"
+(cd "$f" && ulimit -f 40 && exec "$comb" ocean_pe.nc >out.txt 2>err.txt)
+[ $? = 1 ] && [ "$(cat "$f/ocean_pe.nc.incomplete")" = "my notes" ] && [ -s "$f/ocean_pe.nc.incomplete.2" ] &&
+  grep -q "the incomplete file is now ocean_pe.nc.incomplete.2" "$f/err.txt" \
+  || { cat "$f/err.txt"; ls "$f"; fail "ulimit -f: an existing .incomplete replaced"; }
+rm "$f"/ocean_pe.nc.incomplete*
 try 0 "$f" ocean_pe.nc
+
+# the same under mpiexec, a netCDF-4 output whose close fails: every rank exits 1,
+# none killed by HDF5's exit handler on the file it could not close (SIGSEGV in
+# MPI_Finalize); and the --mom5 form's output renamed .incomplete as well.  The
+# limit is one MPI itself can start under; mom_io makes members that exceed it.
+p="$TESTTMP/par"
+run 2 "$top_builddir/src/mom/mom_io" "$top_srcdir/inputs/mom.in.tiny" --layout 2,1 --io_layout 2,1 --ni 400 \
+  --nj 300 --records 1 --out "$p" --quiet >"$TESTTMP/log" 2>&1 || { cat "$TESTTMP/log"; fail "mom_io: the set"; }
+for form in "-n4" "--mom5"; do
+  (cd "$p" && ulimit -f 8192 && exec timeout 300 $MPIEXEC -n 2 "$comb" $form ocean.nc >out.txt 2>err.txt)
+  rc=$?
+  [ $rc != 0 ] && [ $rc != 124 ] && ! grep -q "Segmentation fault\|signal 11" "$p/err.txt" || { cat "$p/err.txt"; fail "2 ranks, ulimit -f, $form: exit status $rc"; }
+  grep -q "the incomplete file is now ocean.nc.incomplete" "$p/err.txt" || { cat "$p/err.txt"; fail "2 ranks, ulimit -f, $form: not said"; }
+  [ ! -e "$p/ocean.nc" ] && [ -s "$p/ocean.nc.incomplete" ] || { ls "$p"; fail "2 ranks, ulimit -f, $form: not renamed"; }
+  rm "$p/ocean.nc.incomplete"
+done
 pass

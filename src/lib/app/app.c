@@ -160,6 +160,7 @@ void cio_app_init_folder(cio_app *a, int *argc, char ***argv, const char *kernel
                          const char *default_file, const char *builtin_name, const char *builtin_text)
 {
     memset(a, 0, sizeof *a);
+    cio_file_size_limit_as_error();
     MPI_Init(argc, argv);
     a->comm = MPI_COMM_WORLD;
     MPI_Comm_rank(a->comm, &a->rank);

@@ -6,11 +6,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static char progname[64] = "climio";
 
@@ -43,9 +45,38 @@ static int world_rank(void)
     return r;
 }
 
-static void (*abort_hook)(void);
+void cio_file_size_limit_as_error(void)
+{
+    signal(SIGXFSZ, SIG_IGN);
+}
 
-void cio_on_abort(void (*fn)(void)) { abort_hook = fn; }
+static void (*abort_hooks[8])(void);
+static int nabort_hooks;
+
+void cio_on_abort(void (*fn)(void))
+{
+    for (int i = 0; i < nabort_hooks; i++)
+        if (abort_hooks[i] == fn) return;
+    if (nabort_hooks < (int)(sizeof abort_hooks / sizeof *abort_hooks)) abort_hooks[nabort_hooks++] = fn;
+}
+
+int cio_rename_incomplete(const char *path, char *to, size_t len)
+{
+    for (int k = 1; k < 1000; k++) {
+        if (k == 1) snprintf(to, len, "%s.incomplete", path);
+        else snprintf(to, len, "%s.incomplete.%d", path, k);
+        if (link(path, to) == 0) return unlink(path) == 0 ? 0 : -1;
+        if (errno != EEXIST) break;
+    }
+    /* no hard links on this file system: a rename, where it replaces nothing */
+    snprintf(to, len, "%s.incomplete", path);
+    struct stat sb;
+    if (lstat(to, &sb) == 0) {
+        errno = EEXIST;
+        return -1;
+    }
+    return rename(path, to);
+}
 
 void cio_die(const char *fmt, ...)
 {
@@ -59,7 +90,7 @@ void cio_die(const char *fmt, ...)
     int init = 0, fin = 0;
     MPI_Initialized(&init);
     MPI_Finalized(&fin);
-    if (abort_hook) abort_hook();
+    while (nabort_hooks > 0) abort_hooks[--nabort_hooks]();
     if (init && !fin) MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
 }

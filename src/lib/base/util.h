@@ -34,13 +34,24 @@ int cio_seterr(cio_err *e, const char *fmt, ...) CIO_PRINTF(2, 3);
 void cio_set_progname(const char *name);
 const char *cio_progname(void);
 
+/* A write past the file size limit (ulimit -f) raises SIGXFSZ, whose default
+ * kills the process where it stands: the partial file keeps its name, a lock
+ * stays, nothing is said.  Every program ignores it at its start, so such a
+ * write fails with EFBIG and the program's error path runs (names the file,
+ * removes or renames what it must, exits from every rank). */
+void cio_file_size_limit_as_error(void);
 /* A fatal error on this rank: print "<prog>: error: ..." and end every rank of
  * MPI_COMM_WORLD with a non-zero status (MPI_Abort), so no rank is left waiting in
  * a collective.  Without MPI initialised it exits(1). */
 CIO_NORETURN void cio_die(const char *fmt, ...) CIO_PRINTF(1, 2);
-/* What cio_die runs before MPI_Abort, which skips atexit() (removing this
- * process's lock files). */
+/* What cio_die runs before MPI_Abort, which skips atexit(): removing this
+ * process's lock files, naming an output it leaves incomplete.  Each function
+ * registered runs once, the last registered first (at most 8). */
 void cio_on_abort(void (*fn)(void));
+/* A file a failed run leaves half-written, renamed PATH.incomplete (or
+ * PATH.incomplete.2, ... when that name is taken: nothing is replaced), its new
+ * name in to; 0, or -1 with errno. */
+int cio_rename_incomplete(const char *path, char *to, size_t len);
 
 /* A fatal error that every rank has detected the same way (a bad parameter file,
  * an unusable process count): rank 0 prints, all ranks finalise MPI and exit(2). */

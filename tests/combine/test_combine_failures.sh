@@ -22,6 +22,42 @@ m="ocean_month.nc.0000 ocean_month.nc.0001 ocean_month.nc.0002 ocean_month.nc.00
 try 0 "$d" ocean_month.nc
 cp "$d/ocean_month.nc" "$d/whole.nc"
 
+# the members' own words about the set: NumFilesInSet 0 is FMS's for a regional
+# output (its members numbered by PE): combined when the members are named, as
+# mppnccombine does, refused when they would be counted from it; a first member
+# without NumFilesInSet beside .0001 is refused (mppnccombine combines the first
+# alone, the rest of the grid 0); a domain_decomposition that starts the axis
+# elsewhere, or holds a fraction, is refused with the member named
+# edit SRC DST SED: a copy of member SRC with its CDL edited by SED
+edit() { "$NCDUMP" "$1" | sed "$3" | ncgen -b -o "$2" || fail "ncgen $2"; }
+s0=$d z="$TESTTMP/zero"   # (try sets d)
+mkdir -p "$z"
+for i in 0 1 2 3; do edit "$s0/ocean_month.nc.000$i" "$z/ocean_month.nc.000$i" 's/:NumFilesInSet = 4 ;/:NumFilesInSet = 0 ;/'; done
+try 0 "$z" named.nc $m
+"$NCDUMP" "$z/named.nc" | sed 's/named.nc/ocean_month.nc/; s/^netcdf named/netcdf ocean_month/' >"$z/named.cdl"
+"$NCDUMP" "$s0/whole.nc" | sed 's/whole.nc/ocean_month.nc/; s/^netcdf whole/netcdf ocean_month/' >"$z/whole.cdl"
+diff "$z/whole.cdl" "$z/named.cdl" >/dev/null || { diff "$z/whole.cdl" "$z/named.cdl" | head; fail "NumFilesInSet 0, named: not the set"; }
+try 1 "$z" ocean_month.nc
+grep -q "NumFilesInSet is 0, so the members to combine cannot be counted from it (FMS writes 0 for a regional output" \
+  "$z/err.txt" || { cat "$z/err.txt"; fail "NumFilesInSet 0, counted: not said"; }
+edit "$s0/ocean_month.nc.0000" "$z/ocean_month.nc.0000" '/:NumFilesInSet = 4 ;/d'
+for i in 1 2 3; do cp "$s0/ocean_month.nc.000$i" "$z/"; done
+try 1 "$z" ocean_month.nc
+grep -q "ocean_month.nc.0000\" has no NumFilesInSet, so the members to combine cannot be counted from it, and ocean_month.nc.0001 is there too" \
+  "$z/err.txt" || { cat "$z/err.txt"; fail "no NumFilesInSet beside .0001: not said"; }
+[ ! -e "$z/ocean_month.nc" ] || fail "no NumFilesInSet: an output was written"
+for bad in "xt_ocean:domain_decomposition = 1, 6, 4, 6 ;/xt_ocean:domain_decomposition = 2, 7, 5, 7 ;|starts the whole axis at point 2, the first member's" \
+           "xt_ocean:domain_decomposition = 1, 6, 4, 6 ;/xt_ocean:domain_decomposition = 1., 6., 4.5, 6. ;|is not 4 integers" \
+           "xt_ocean:domain_decomposition = 1, 6, 4, 6 ;/xt_ocean:domain_decomposition = 1, 6, 3, 6 ;|gives the member points 3 to 6, 4 of them, but its dimension xt_ocean has 3"; do
+  for i in 0 2 3; do cp "$s0/ocean_month.nc.000$i" "$z/"; done
+  edit "$s0/ocean_month.nc.0001" "$z/ocean_month.nc.0001" "s/${bad%%|*}/"
+  try 1 "$z" ocean_month.nc
+  grep -q "ocean_month.nc.0001\": xt_ocean:domain_decomposition .*${bad#*|}" "$z/err.txt" \
+    || { cat "$z/err.txt"; fail "a member's placement (${bad#*|}): not refused"; }
+  [ ! -e "$z/ocean_month.nc" ] || fail "${bad#*|}: an output was written"
+done
+d=$s0
+
 # -a and the options that make a file: refused, the file unchanged
 sum=$(cksum <"$d/whole.nc")
 for opt in -n4 "-d 2" -s "-h 100" -64; do

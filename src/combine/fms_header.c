@@ -9,6 +9,7 @@
 #include "fms_combine.h"
 #include "drivers/hdf5_end.h"
 #include "drivers/io_util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,12 +24,6 @@ static int bad(const char *path, const char *what)
 {
     fprintf(stderr, "Error: input file \"%s\" %s\n", path, what);
     return 1;
-}
-
-static const char *file_kind(mode_t m)
-{
-    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO (named pipe)" : S_ISSOCK(m) ? "a socket"
-         : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" : "not a regular file";
 }
 
 /* The variable's missing_value (first value) as the variable's own type; -1
@@ -342,7 +337,7 @@ static int check_file(fms_set *s, fms_member *m, int is_first)
     }
     if (!S_ISREG(sb.st_mode)) {
         snprintf(what, sizeof what, "is %s, not a regular file: a member of a set is a netCDF file; nothing is read "
-                                    "from it", file_kind(sb.st_mode));
+                                    "from it", cio_file_kind(sb.st_mode));
         return bad(m->path, what);
     }
     if (sb.st_size == 0) return bad(m->path, "is empty (0 bytes): not a netCDF file (did the run that wrote it stop?)");

@@ -76,6 +76,43 @@ grep -q "^Error: -a: whole.nc is not a combined file of this set: variable" "$d/
   || { cat "$d/err.txt"; fail "-a onto another set's file"; }
 [ "$(cksum <"$d/whole.nc")" = "$sum" ] || fail "-a onto another set's file changed it"
 
+# -a onto an output cut short (its last values gone): refused, unchanged; the
+# values past its end would otherwise read as 0 and be written back as its own
+cp "$d/whole.nc" "$d/short.nc"
+truncate -s -100 "$d/short.nc"
+sum=$(cksum <"$d/short.nc")
+try 1 "$d" -a short.nc ocean_month.nc.0000 ocean_month.nc.0001
+grep -q "^Error: -a: short.nc is cut short: it is [0-9]* bytes, but its header promises [0-9]* (100 bytes missing)" \
+  "$d/err.txt" || { cat "$d/err.txt"; fail "-a onto an output cut short: not refused"; }
+[ "$(cksum <"$d/short.nc")" = "$sum" ] || fail "-a onto an output cut short changed it"
+
+# a member this user cannot read is said so: permission denied, not "not a netCDF
+# file" (as root, the user nobody runs it where setpriv can make it)
+asuser=""
+if [ "$(id -u)" = 0 ]; then
+  command -v setpriv >/dev/null && asuser="setpriv --reuid=65534 --regid=65534 --clear-groups"
+fi
+if [ "$(id -u)" != 0 ] || [ -n "$asuser" ]; then
+  u="$TESTTMP/unreadable"
+  mkdir -p "$u" && cp "$d"/ocean_month.nc.000? "$u/" && chmod 777 "$u" "$TESTTMP" && chmod 000 "$u/ocean_month.nc.0002"
+  (cd "$u" && $asuser "$comb" ocean_month.nc >out.txt 2>err.txt)
+  rc=$?
+  [ $rc = 1 ] && grep -q 'input file "ocean_month.nc.0002" cannot be opened (Permission denied)$' "$u/err.txt" &&
+    ! grep -q "not a netCDF" "$u/err.txt" || { cat "$u/err.txt"; fail "an unreadable member: exit $rc, not said so"; }
+  chmod 644 "$u/ocean_month.nc.0002"
+else
+  echo "SKIPPED PART: root without setpriv: no unreadable member"
+fi
+
+# a member that is a symbolic link to itself: missing (9, FRE's line), and why
+l="$TESTTMP/loop"
+mkdir -p "$l" && cp "$d"/ocean_month.nc.000? "$l/" && rm "$l/ocean_month.nc.0001" && ln -s ocean_month.nc.0001 "$l/ocean_month.nc.0001"
+s0=$d
+try 9 "$l" ocean_month.nc
+d=$s0
+grep -q 'input file "ocean_month.nc.0001" is a symbolic link to "ocean_month.nc.0001", which leads back to itself' \
+  "$l/err.txt" || { cat "$l/err.txt"; fail "a member linked to itself: not said"; }
+
 # -a -n 2 -e 3 after -e 1: the second half joins the first, nothing of it is zeroed
 for i in 0 1 2 3; do ln -s "ocean_month.nc.000$i" "$d/half.nc.000$i"; done
 try 0 "$d" -e 1 half.nc

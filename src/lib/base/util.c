@@ -60,6 +60,14 @@ void cio_on_abort(void (*fn)(void))
     if (nabort_hooks < (int)(sizeof abort_hooks / sizeof *abort_hooks)) abort_hooks[nabort_hooks++] = fn;
 }
 
+const char *cio_file_kind(unsigned mode)
+{
+    mode_t m = (mode_t)mode;
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO (named pipe)" : S_ISSOCK(m) ? "a socket"
+         : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" : S_ISREG(m) ? "a regular file"
+         : "not a regular file";
+}
+
 int cio_rename_incomplete(const char *path, char *to, size_t len)
 {
     for (int k = 1; k < 1000; k++) {

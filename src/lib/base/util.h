@@ -48,6 +48,9 @@ CIO_NORETURN void cio_die(const char *fmt, ...) CIO_PRINTF(1, 2);
  * process's lock files, naming an output it leaves incomplete.  Each function
  * registered runs once, the last registered first (at most 8). */
 void cio_on_abort(void (*fn)(void));
+/* What a file that is not a regular one is, for messages: "a directory", "a
+ * FIFO (named pipe)", "a socket", "a character device", ... */
+const char *cio_file_kind(unsigned mode);
 /* A file a failed run leaves half-written, renamed PATH.incomplete (or
  * PATH.incomplete.2, ... when that name is taken: nothing is replaced), its new
  * name in to; 0, or -1 with errno. */

@@ -5,6 +5,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -418,16 +420,46 @@ int cio_same_file(const char *a, const char *b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* A FIFO (a pipe from the shell, <(...)) is read once something writes to it; one
+ * nothing writes to would be waited on forever, so it is given this long. */
+#define FIFO_WAIT_MS 10000
+
+static FILE *open_fifo(const char *path, cio_err *e)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0) {
+        cio_seterr(e, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int r = poll(&p, 1, FIFO_WAIT_MS);
+    if (r <= 0) {
+        close(fd);
+        cio_seterr(e, "%s: a FIFO (named pipe) nothing wrote to in %d s: no process writes to it; give a file, or "
+                      "start the writer first", path, FIFO_WAIT_MS / 1000);
+        return NULL;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) close(fd);
+    return f;
+}
+
 char *cio_read_file(const char *path, size_t *len, cio_err *e)
 {
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    int have = stat(path, &st) == 0;
+    if (have && S_ISDIR(st.st_mode)) {
         cio_seterr(e, "%s: is a directory, expected a file", path);
         return NULL;
     }
-    FILE *f = fopen(path, "rb");
+    if (have && S_ISSOCK(st.st_mode)) {
+        cio_seterr(e, "%s: is a socket, expected a file", path);
+        return NULL;
+    }
+    FILE *f = have && S_ISFIFO(st.st_mode) ? open_fifo(path, e) : fopen(path, "rb");
     if (!f) {
-        cio_seterr(e, "%s: cannot open: %s", path, strerror(errno));
+        if (!e || !e->code) cio_seterr(e, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     cio_inputs_add(path, NULL, CIO_INPUT_READ);
@@ -466,7 +498,7 @@ char *cio_read_file(const char *path, size_t *len, cio_err *e)
     return buf;
 }
 
-char *cio_read_file_bcast(const char *path, MPI_Comm comm, cio_err *e)
+char *cio_read_file_bcast(const char *path, MPI_Comm comm, size_t *len, cio_err *e)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
@@ -485,6 +517,7 @@ char *cio_read_file_bcast(const char *path, MPI_Comm comm, cio_err *e)
     }
     if (rank != 0) text = cio_malloc((size_t)n + 1);
     MPI_Bcast(text, (int)n + 1, MPI_CHAR, 0, comm);
+    if (len) *len = (size_t)n;
     return text;
 }
 

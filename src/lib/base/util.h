@@ -109,10 +109,13 @@ int cio_parse_int(const char *s, int64_t *out);
 int cio_parse_double(const char *s, double *out);
 int cio_parse_bool(const char *s, int *out);
 
-/* Read a whole file into a NUL-terminated buffer (tracked); NULL + e on failure. */
+/* Read a whole file into a NUL-terminated buffer (tracked); NULL + e on failure.
+ * *len (when len is not NULL): its bytes, a NUL inside counted.  The file is
+ * opened once (a FIFO: once something writes to it, waited on 10 s at most). */
 char *cio_read_file(const char *path, size_t *len, cio_err *e);
-/* Rank 0 reads, all ranks receive the text (or the same error).  Collective. */
-char *cio_read_file_bcast(const char *path, MPI_Comm comm, cio_err *e);
+/* Rank 0 reads, all ranks receive the text (and its length, as above, when len
+ * is not NULL) or the same error.  Collective. */
+char *cio_read_file_bcast(const char *path, MPI_Comm comm, size_t *len, cio_err *e);
 
 /* A text read line by line, the one splitter every input parser uses:
  *     cio_lines L;

@@ -214,6 +214,14 @@ def cmd_report(args):
                          "without --pool" % len(targets))
     if args.pool and len(targets) < 2:
         raise SweepError("report --pool: expected two or more sweeps to pool, found one")
+    seen = {}
+    for t in targets:       # one sweep twice: compared with itself, or its runs pooled twice
+        real = os.path.realpath(resolve_outdir(t, args.out))
+        if real in seen:
+            raise SweepError("report: %s and %s are one sweep's folder (%s): %s" % (
+                seen[real], t, real, "pool the runs of different sweeps of one file" if args.pool else
+                "compare two sweeps, runs of one sweep file into two folders"))
+        seen[real] = t
     found = [_sweep_doc(t, args.out) for t in targets]
     outdirs = [d for d, _ in found]
     names = _names(outdirs)

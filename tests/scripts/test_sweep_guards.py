@@ -161,3 +161,23 @@ def test_collect_csv_and_json_one_name(tmp_path, exercise):
     assert p.returncode == 2 and "--csv and --json: expected two files, found one name for both" in p.stderr, \
         p.stdout + p.stderr
     assert not os.path.exists(str(tmp_path / "x"))
+
+
+def test_report_of_one_sweep_twice_and_of_no_good_run(tmp_path, exercise):
+    """report A A compared a sweep with itself (and --pool counted its runs
+    twice): refused.  A sweep whose every run failed gets a page that lists the
+    failures, and says that no result tells where the runs ran, not that the
+    kernel is older than the run context."""
+    sweep = small_sweep(str(tmp_path))
+    run_tool(["run", sweep], cwd=str(tmp_path))
+    for extra in ([], ["--pool"]):
+        p = run_tool(["report", "s.sweep", "./s.sweep/"] + extra, cwd=str(tmp_path), check=False)
+        assert p.returncode == 2 and "are one sweep's folder" in p.stderr, p.stdout + p.stderr
+    bad = small_sweep(str(tmp_path), "f")
+    with open(bad, "a") as f:
+        f.write("[launch]\nmpiexec = \"false\"\n")
+    assert run_tool(["run", bad], cwd=str(tmp_path), check=False).returncode == 1
+    p = run_tool(["report", "f.sweep"], cwd=str(tmp_path), check=False)
+    page = open(str(tmp_path / "f.sweep" / "report" / "report.html")).read()
+    assert "No run finished well, so no result tells where the runs ran" in page, p.stdout + p.stderr
+    assert "a kernel from before climio recorded it" not in page

@@ -209,21 +209,6 @@ static void copy_block(combine *k, cio_file *out, cio_schema *s, const mom_vars 
     cio_timer_end(&a->stats, k->t_write);
 }
 
-/* The output this run created, until it is closed: a rank that ends the run
- * with an error renames it NAME.incomplete and says so (a rerun is then not
- * refused, and nobody takes it for a combined set). */
-static char g_creating[4096];
-
-static void name_incomplete(void)
-{
-    char to[4200];
-    if (!g_creating[0]) return;
-    if (cio_rename_incomplete(g_creating, to, sizeof to) == 0)
-        fprintf(stderr, "mom_combine: the combine failed after %s was created: the incomplete file is now %s (remove "
-                        "it, then run again)\n", g_creating, to);
-    g_creating[0] = '\0';
-}
-
 void combine_run(combine *k)
 {
     cio_app *a = k->app;
@@ -243,10 +228,7 @@ void combine_run(combine *k)
     cio_timer_begin(&a->stats, k->t_open);
     cio_file *out = append ? cio_open(a->engine, k->output, s, a->comm) : cio_create(a->engine, k->output, s, a->comm);
     cio_timer_end(&a->stats, k->t_open);
-    if (!append) {
-        snprintf(g_creating, sizeof g_creating, "%s", k->output);
-        cio_on_abort(name_incomplete);
-    }
+    if (!append) cio_output_incomplete_on_abort(k->output);    /* a failure renames it NAME.incomplete */
     if (append) {
         cio_err e = {0};
         check_append_target(k, out, &e);
@@ -260,7 +242,7 @@ void combine_run(combine *k)
     for (int i = 0; i < k->count; i++)
         if (!k->mem[i].missing) cio_close(k->mem[i].f);
     cio_close(out);
-    g_creating[0] = '\0';      /* closed: complete */
+    cio_output_complete(k->output);
     cio_timer_end(&a->stats, k->t_close);
     cio_free(buf);
     cio_schema_free(s);

@@ -62,6 +62,29 @@ void cio_on_abort(void (*fn)(void))
     if (nabort_hooks < (int)(sizeof abort_hooks / sizeof *abort_hooks)) abort_hooks[nabort_hooks++] = fn;
 }
 
+static char g_writing[4096];
+
+static void name_incomplete(void)
+{
+    char to[4200];
+    if (!g_writing[0]) return;
+    if (cio_rename_incomplete(g_writing, to, sizeof to) == 0)
+        fprintf(stderr, "%s: the run failed after %s was created: the incomplete file is now %s (remove it, then run "
+                        "again)\n", progname, g_writing, to);
+    g_writing[0] = '\0';
+}
+
+void cio_output_incomplete_on_abort(const char *path)
+{
+    snprintf(g_writing, sizeof g_writing, "%s", path);
+    cio_on_abort(name_incomplete);
+}
+
+void cio_output_complete(const char *path)
+{
+    if (strcmp(g_writing, path) == 0) g_writing[0] = '\0';
+}
+
 const char *cio_file_kind(unsigned mode)
 {
     mode_t m = (mode_t)mode;

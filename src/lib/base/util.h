@@ -48,6 +48,12 @@ CIO_NORETURN void cio_die(const char *fmt, ...) CIO_PRINTF(1, 2);
  * process's lock files, naming an output it leaves incomplete.  Each function
  * registered runs once, the last registered first (at most 8). */
 void cio_on_abort(void (*fn)(void));
+/* An output a program is writing, from its creation to its close: a rank that
+ * ends the run with cio_die renames it PATH.incomplete (as above) and says so,
+ * so a failed run leaves no file under the name a complete one would have.
+ * Only one at a time; cio_output_complete(path) after its close. */
+void cio_output_incomplete_on_abort(const char *path);
+void cio_output_complete(const char *path);
 /* What a file that is not a regular one is, for messages: "a directory", "a
  * FIFO (named pipe)", "a socket", "a character device", ... */
 const char *cio_file_kind(unsigned mode);

@@ -4,7 +4,11 @@
  *
  *   netcdf  the data writes handed to netCDF-C (nc_put_var*, from C or through
  *           netCDF-Fortran), per file;
- *   mpiio   MPI_File_write* and MPI_File_iwrite* (parallel HDF5, PnetCDF);
+ *   pnetcdf the data writes handed to PnetCDF (ncmpi_put_vara, _all, iput,
+ *           bput, ncmpi_put_varn_all), per file;
+ *   mpiio   MPI_File_write* and MPI_File_iwrite* (parallel HDF5, PnetCDF),
+ *           by either name (MPI_ or PMPI_: a program with a profiling layer of
+ *           its own, as climio's, calls the PMPI_ ones), each call once;
  *   posix   write, pwrite, writev and pwritev on files the program opened
  *           for writing (serial HDF5 and everything else ends here);
  *   mpi     the time inside MPI's point-to-point, wait and one-sided calls
@@ -23,7 +27,7 @@
  *   rank=R spawned=S level=L file=PATH calls=N bytes=B seconds=T sizes=SIZE:N,...
  *
  * rank: in MPI_COMM_WORLD; spawned=1 in processes started by MPI_Comm_spawn;
- * calls and bytes: the requests (netcdf: bytes in the variable's own type);
+ * calls and bytes: the requests (netcdf, pnetcdf: bytes in the variable's own type);
  * seconds: the time inside the calls (netcdf: create or open, enddef, the
  * puts and close, so not the program's own work while the file is open);
  * sizes: the distinct request sizes in bytes and how often each occurred,
@@ -46,8 +50,8 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { L_NETCDF, L_MPIIO, L_POSIX, L_MPI, NLEVELS };
-static const char *level_name[NLEVELS] = {"netcdf", "mpiio", "posix", "mpi"};
+enum { L_NETCDF, L_PNETCDF, L_MPIIO, L_POSIX, L_MPI, NLEVELS };
+static const char *level_name[NLEVELS] = {"netcdf", "pnetcdf", "mpiio", "posix", "mpi"};
 
 #define NSIZES 64
 #define NC_MAX_VAR_DIMS_HERE 1024
@@ -149,13 +153,13 @@ static void add(entry *e, long long bytes, double seconds)
     }
 }
 
-/* ---- handle tables: netCDF ids, POSIX descriptors, MPI file handles ---- */
+/* ---- handle tables: netCDF ids, POSIX descriptors, MPI file handles, PnetCDF ids ---- */
 
 typedef struct {
     long long key;
     char *path;
 } handle;
-static handle handles[3][1024];
+static handle handles[4][1024];
 
 static void handle_set(int table, long long key, const char *path)
 {
@@ -212,7 +216,7 @@ static void report(void)
     fprintf(f, "rank=%d spawned=%d level=process file=- calls=0 bytes=0 seconds=0 sizes=\n", rank, spawned);
     for (int i = 0; i < nentries; i++) {
         entry *e = &entries[i];
-        if (!e->calls && e->level != L_NETCDF) continue;
+        if (!e->calls && e->level != L_NETCDF && e->level != L_PNETCDF) continue;
         long long pairs[NSIZES][2];
         for (int k = 0; k < e->nsizes; k++) {
             pairs[k][0] = e->size[k];
@@ -634,10 +638,15 @@ void mpi_win_free_(F *w, F *e)
 }
 
 /* ---- MPI-IO ---- */
+/* Each function under both names: a program with its own profiling layer (a
+ * definition of MPI_File_* in the executable, which comes before this library)
+ * reaches the PMPI_ name, any other the MPI_ one; both count once and go on to
+ * the MPI library's PMPI_ entry point (found past this library). */
 
-int MPI_File_open(MPI_Comm comm, const char *path, int amode, MPI_Info info, MPI_File *fh)
+static int file_open(MPI_Comm comm, const char *path, int amode, MPI_Info info, MPI_File *fh)
 {
-    int st = PMPI_File_open(comm, path, amode, info, fh);
+    REAL(int, PMPI_File_open, (MPI_Comm, const char *, int, MPI_Info, MPI_File *));
+    int st = real_PMPI_File_open(comm, path, amode, info, fh);
     if (st == MPI_SUCCESS && (amode & (MPI_MODE_WRONLY | MPI_MODE_RDWR)) && wanted(path)) {
         pthread_mutex_lock(&lock);
         handle_set(2, (long long)(intptr_t)*fh, path);
@@ -645,16 +654,27 @@ int MPI_File_open(MPI_Comm comm, const char *path, int amode, MPI_Info info, MPI
     }
     return st;
 }
-
-int MPI_File_close(MPI_File *fh)
+int MPI_File_open(MPI_Comm comm, const char *path, int amode, MPI_Info info, MPI_File *fh)
 {
+    return file_open(comm, path, amode, info, fh);
+}
+int PMPI_File_open(MPI_Comm comm, const char *path, int amode, MPI_Info info, MPI_File *fh)
+{
+    return file_open(comm, path, amode, info, fh);
+}
+
+static int file_close(MPI_File *fh)
+{
+    REAL(int, PMPI_File_close, (MPI_File *));
     long long key = (long long)(intptr_t)*fh;
-    int st = PMPI_File_close(fh);
+    int st = real_PMPI_File_close(fh);
     pthread_mutex_lock(&lock);
     handle_drop(2, key);
     pthread_mutex_unlock(&lock);
     return st;
 }
+int MPI_File_close(MPI_File *fh) { return file_close(fh); }
+int PMPI_File_close(MPI_File *fh) { return file_close(fh); }
 
 static void mpiio_count(MPI_File fh, int count, MPI_Datatype type, double t0)
 {
@@ -667,33 +687,153 @@ static void mpiio_count(MPI_File fh, int count, MPI_Datatype type, double t0)
     pthread_mutex_unlock(&lock);
 }
 
-#define MPIIO_AT(name, pname, ...)                                                                           \
-    int name(MPI_File fh, MPI_Offset off, const void *buf, int count, MPI_Datatype type, __VA_ARGS__)       \
-    {                                                                                                      \
-        double t0 = now();                                                                                 \
-        int st = pname(fh, off, buf, count, type, last);                                                   \
-        mpiio_count(fh, count, type, t0);                                                                  \
-        return st;                                                                                         \
+/* MPIIO(name, parameters after the handle, arguments after it): MPI_<name> and PMPI_<name> */
+#define MPIIO(name, params, args)                                                                  \
+    static int count_##name(MPI_File fh, params)                                                   \
+    {                                                                                              \
+        REAL(int, PMPI_##name, (MPI_File, params));                                                \
+        double t0 = now();                                                                         \
+        int st = real_PMPI_##name(fh, args);                                                       \
+        mpiio_count(fh, count, type, t0);                                                          \
+        return st;                                                                                 \
+    }                                                                                              \
+    int MPI_##name(MPI_File fh, params) { return count_##name(fh, args); }                         \
+    int PMPI_##name(MPI_File fh, params) { return count_##name(fh, args); }
+#define P(...) __VA_ARGS__
+#define AT_PARAMS(last) P(MPI_Offset off, const void *buf, int count, MPI_Datatype type, last)
+#define PARAMS(last) P(const void *buf, int count, MPI_Datatype type, last)
+MPIIO(File_write_at, AT_PARAMS(MPI_Status *last), P(off, buf, count, type, last))
+MPIIO(File_write_at_all, AT_PARAMS(MPI_Status *last), P(off, buf, count, type, last))
+MPIIO(File_iwrite_at, AT_PARAMS(MPI_Request *last), P(off, buf, count, type, last))
+MPIIO(File_iwrite_at_all, AT_PARAMS(MPI_Request *last), P(off, buf, count, type, last))
+MPIIO(File_write, PARAMS(MPI_Status *last), P(buf, count, type, last))
+MPIIO(File_write_all, PARAMS(MPI_Status *last), P(buf, count, type, last))
+MPIIO(File_write_shared, PARAMS(MPI_Status *last), P(buf, count, type, last))
+MPIIO(File_write_ordered, PARAMS(MPI_Status *last), P(buf, count, type, last))
+MPIIO(File_iwrite, PARAMS(MPI_Request *last), P(buf, count, type, last))
+MPIIO(File_iwrite_all, PARAMS(MPI_Request *last), P(buf, count, type, last))
+MPIIO(File_iwrite_shared, PARAMS(MPI_Request *last), P(buf, count, type, last))
+
+/* ---- PnetCDF ---- */
+/* Its calls are looked up at run time and declared here, so that the library
+ * builds without pnetcdf.h (whose macros clash with netcdf.h's) and loads into
+ * programs without PnetCDF. */
+static __thread int pnc_depth;  /* > 0 inside a PnetCDF call we wrap */
+
+static void pnc_opened(int status, const char *path, const int *ncidp)
+{
+    if (status != 0 || !wanted(path)) return;
+    pthread_mutex_lock(&lock);
+    handle_set(3, *ncidp, path);
+    find(L_PNETCDF, path);
+    pthread_mutex_unlock(&lock);
+}
+
+int ncmpi_create(MPI_Comm comm, const char *path, int mode, MPI_Info info, int *ncidp)
+{
+    REAL(int, ncmpi_create, (MPI_Comm, const char *, int, MPI_Info, int *));
+    pnc_depth++;
+    int st = real_ncmpi_create(comm, path, mode, info, ncidp);
+    pnc_depth--;
+    if (pnc_depth == 0) pnc_opened(st, path, ncidp);
+    return st;
+}
+
+int ncmpi_open(MPI_Comm comm, const char *path, int mode, MPI_Info info, int *ncidp)
+{
+    REAL(int, ncmpi_open, (MPI_Comm, const char *, int, MPI_Info, int *));
+    pnc_depth++;
+    int st = real_ncmpi_open(comm, path, mode, info, ncidp);
+    pnc_depth--;
+    if (pnc_depth == 0 && (mode & 0x0001)) pnc_opened(st, path, ncidp);     /* NC_WRITE */
+    return st;
+}
+
+int ncmpi_close(int ncid)
+{
+    REAL(int, ncmpi_close, (int));
+    pnc_depth++;
+    int st = real_ncmpi_close(ncid);
+    pnc_depth--;
+    if (pnc_depth == 0) {
+        pthread_mutex_lock(&lock);
+        handle_drop(3, ncid);
+        pthread_mutex_unlock(&lock);
     }
-#define MPIIO(name, pname, ...)                                                                              \
-    int name(MPI_File fh, const void *buf, int count, MPI_Datatype type, __VA_ARGS__)                      \
-    {                                                                                                      \
-        double t0 = now();                                                                                 \
-        int st = pname(fh, buf, count, type, last);                                                        \
-        mpiio_count(fh, count, type, t0);                                                                  \
-        return st;                                                                                         \
+    return st;
+}
+
+/* bytes of nreq requests of variable varid in its own type: counts[r] (or count for one) */
+static long long pnc_bytes(int ncid, int varid, int nreq, MPI_Offset *const *counts, const MPI_Offset *count)
+{
+    NC_INQ(int, ncmpi_inq_varndims, (int, int, int *));
+    NC_INQ(int, ncmpi_inq_vartype, (int, int, int *));
+    int nd = 0, t = 0;
+    if (ncmpi_inq_varndims_p(ncid, varid, &nd) || ncmpi_inq_vartype_p(ncid, varid, &t)) return 0;
+    /* the classic and CDF-5 types: byte char short int float double ubyte ushort uint int64 uint64 */
+    static const int size[] = {0, 1, 1, 2, 4, 4, 8, 1, 2, 4, 8, 8};
+    long long n = 0;
+    for (int r = 0; r < nreq; r++) {
+        const MPI_Offset *c = counts ? counts[r] : count;
+        long long m = 1;
+        for (int i = 0; i < nd && c; i++) m *= (long long)c[i];
+        n += m;
     }
-MPIIO_AT(MPI_File_write_at, PMPI_File_write_at, MPI_Status *last)
-MPIIO_AT(MPI_File_write_at_all, PMPI_File_write_at_all, MPI_Status *last)
-MPIIO_AT(MPI_File_iwrite_at, PMPI_File_iwrite_at, MPI_Request *last)
-MPIIO_AT(MPI_File_iwrite_at_all, PMPI_File_iwrite_at_all, MPI_Request *last)
-MPIIO(MPI_File_write, PMPI_File_write, MPI_Status *last)
-MPIIO(MPI_File_write_all, PMPI_File_write_all, MPI_Status *last)
-MPIIO(MPI_File_write_shared, PMPI_File_write_shared, MPI_Status *last)
-MPIIO(MPI_File_write_ordered, PMPI_File_write_ordered, MPI_Status *last)
-MPIIO(MPI_File_iwrite, PMPI_File_iwrite, MPI_Request *last)
-MPIIO(MPI_File_iwrite_all, PMPI_File_iwrite_all, MPI_Request *last)
-MPIIO(MPI_File_iwrite_shared, PMPI_File_iwrite_shared, MPI_Request *last)
+    return t > 0 && t < (int)(sizeof size / sizeof *size) ? n * size[t] : 0;
+}
+
+static void pnc_count(int ncid, int varid, int nreq, MPI_Offset *const *counts, const MPI_Offset *count, double t0)
+{
+    double dt = now() - t0;
+    pthread_mutex_lock(&lock);
+    const char *path = handle_get(3, ncid);
+    if (path) add(find(L_PNETCDF, path), pnc_bytes(ncid, varid, nreq, counts, count), dt);
+    pthread_mutex_unlock(&lock);
+}
+
+/* PNC_VARA(name, extra parameters, extra arguments): a put of one start/count region */
+#define PNC_VARA(name, params, args)                                                                        \
+    int name(int ncid, int varid, const MPI_Offset *start, const MPI_Offset *count, const void *buf,        \
+             MPI_Offset bufcount, MPI_Datatype type params)                                                 \
+    {                                                                                                       \
+        REAL(int, name, (int, int, const MPI_Offset *, const MPI_Offset *, const void *, MPI_Offset,         \
+                         MPI_Datatype params));                                                             \
+        double t0 = now();                                                                                  \
+        pnc_depth++;                                                                                        \
+        int st = real_##name(ncid, varid, start, count, buf, bufcount, type args);                          \
+        pnc_depth--;                                                                                        \
+        if (pnc_depth == 0 && st == 0) pnc_count(ncid, varid, 1, NULL, count, t0);                          \
+        return st;                                                                                          \
+    }
+PNC_VARA(ncmpi_put_vara_all, , )
+PNC_VARA(ncmpi_put_vara, , )
+PNC_VARA(ncmpi_iput_vara, P(, int *req), P(, req))
+PNC_VARA(ncmpi_bput_vara, P(, int *req), P(, req))
+
+/* a scalar variable's put (climio's PnetCDF driver posts its scalars so) */
+int ncmpi_iput_var(int ncid, int varid, const void *buf, MPI_Offset bufcount, MPI_Datatype type, int *req)
+{
+    REAL(int, ncmpi_iput_var, (int, int, const void *, MPI_Offset, MPI_Datatype, int *));
+    double t0 = now();
+    pnc_depth++;
+    int st = real_ncmpi_iput_var(ncid, varid, buf, bufcount, type, req);
+    pnc_depth--;
+    if (pnc_depth == 0 && st == 0) pnc_count(ncid, varid, 1, NULL, NULL, t0);
+    return st;
+}
+
+int ncmpi_put_varn_all(int ncid, int varid, int num, MPI_Offset *const *starts, MPI_Offset *const *counts,
+                       const void *buf, MPI_Offset bufcount, MPI_Datatype type)
+{
+    REAL(int, ncmpi_put_varn_all, (int, int, int, MPI_Offset *const *, MPI_Offset *const *, const void *, MPI_Offset,
+                                   MPI_Datatype));
+    double t0 = now();
+    pnc_depth++;
+    int st = real_ncmpi_put_varn_all(ncid, varid, num, starts, counts, buf, bufcount, type);
+    pnc_depth--;
+    if (pnc_depth == 0 && st == 0) pnc_count(ncid, varid, num, counts, NULL, t0);
+    return st;
+}
 
 /* ---- POSIX ---- */
 

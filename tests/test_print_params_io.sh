@@ -55,6 +55,11 @@ if has pnetcdf; then
   # the kernel's default format: gcrm_io's classic CDF-2 at this level, decomp_io's CDF-5
   same gcrm/gcrm_io "pnetcdf nonblocking_collective nonblocking_collective None cdf2" $gcrm --driver pnetcdf
   same decomp/decomp_io "pnetcdf nonblocking_collective nonblocking_collective None cdf5" --driver pnetcdf
+  # decomp_io's rule: a call pattern names its mode
+  same decomp/decomp_io "pnetcdf nonblocking_collective blocking_collective decomp_call_pattern cdf5" --driver pnetcdf \
+    --call_pattern varn_all
+  same decomp/decomp_io "pnetcdf blocking_collective nonblocking_collective decomp_call_pattern cdf5" --driver pnetcdf \
+    --call_pattern e3sm --iotype blocking_collective
 fi
 if has netcdf; then
   # filters need collective writes in netCDF-4 files, not in classic ones (the kernel's format)

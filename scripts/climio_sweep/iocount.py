@@ -1,10 +1,10 @@
-"""Building and reading the LD_PRELOAD libraries that scripts/iocount and
-scripts/peer-pfio put under a program: libiocount.c (write requests per rank at
-the netCDF, MPI-IO and POSIX levels) and libfakenodes.c (nodes of N ranks on one
-machine).  Their C sources are found beside the scripts (the source tree) or
-in $(datadir)/climio/tools (installed); they are compiled with the MPI C
-compiler into a folder the caller gives, since they must match the MPI the
-measured program runs with."""
+"""Building and reading the LD_PRELOAD libraries that scripts/iocount,
+scripts/peer-pfio and scripts/peer-fms put under a program: libiocount.c (write
+requests per rank at the netCDF, PnetCDF, MPI-IO and POSIX levels) and
+libfakenodes.c (nodes of N ranks on one machine).  Their C sources are found
+beside the scripts (the source tree) or in $(datadir)/climio/tools (installed);
+they are compiled with the MPI C compiler into a folder the caller gives, since
+they must match the MPI the measured program runs with."""
 
 import os
 import shlex

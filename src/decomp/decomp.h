@@ -13,6 +13,18 @@ extern const char decomp_builtin_text[];
 
 typedef enum decomp_source { DECOMP_FILE, DECOMP_BLOCK, DECOMP_ROUNDROBIN } decomp_source;
 
+/* The library calls a replay makes (call_pattern): the engine's for the iotype,
+ * E3SM-IO's (iput_varn per variable, wait_all per record), put_varn_all per
+ * variable, or iput_vara per region. */
+typedef enum decomp_call_pattern {
+    DECOMP_CALLS_IOTYPE, DECOMP_CALLS_E3SM, DECOMP_CALLS_VARN_ALL, DECOMP_CALLS_VARA
+} decomp_call_pattern;
+const char *decomp_call_pattern_name(decomp_call_pattern cp);
+/* call_pattern resolved (auto: e3sm for e3sm_case unless iotype asks another mode). */
+int decomp_call_pattern_of(const cio_params *p, decomp_call_pattern *cp);
+/* The kernel's iotype rule (kernel_facts.h): the pattern's mode. */
+const char *decomp_iotype_rule(const cio_params *p, const cio_driver *d, cio_mode iotype, cio_mode *mode);
+
 /* decomp_io's plain parameters (base/params.h): each line is a row of
  * decomp_params and the field of decomp_cfg of the same name, filled by
  * decomp_config_load. */
@@ -34,6 +46,7 @@ typedef struct decomp_cfg {
     const char *outdir, *file;
     int blob;                   /* E3SM-IO's blob layout instead of the canonical one */
     char e3sm_case;             /* 0: nvars per decomposition; 'A' (auto), 'F', 'G', 'I': E3SM-IO's case */
+    decomp_call_pattern calls;
     const char *var_names;      /* "a,b": names of the first variables instead of pioperf's vard0001.. (NULL: none) */
     int rundate;                /* pioperf's char rundate(strlen): not with the adios2 driver (no text arrays) */
     int fill_holes;             /* write _FillValue into the elements no task holds (PIO); 0: leave them (e3sm_io) */
@@ -60,6 +73,8 @@ void decomp_ideal(const decomp_cfg *c, int rank, int nranks, dmap_loaded *out);
  * unheld runs this rank fills (dmap_find_unheld), if any.  With row_break (E3SM-IO's
  * requests) sorted runs are merged only within a row of the fastest dimension. */
 cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *d, int sorted, int row_break, MPI_Comm comm);
+/* The same boxes appended to d (d's shape is the array's). */
+void decomp_blocks_into(cio_decomp *d, const dmap_part *p, int sorted, int row_break);
 
 /* One output file: how many variables on each decomposition, how many
  * variables no decomposition partitions (written by rank 0), records, type. */
@@ -119,8 +134,12 @@ void decomp_rundate_set(decomp_ctx *x, MPI_Comm comm);
 
 /* Settle fill_holes for the loaded map (auto: on, except for E3SM-IO maps) and
  * the data kind; with holes filled, find each rank's unheld runs (collective;
- * `aggregated`: I/O tasks check their boxes, every rank learns every unheld run). */
-void decomp_resolve_fill(decomp_cfg *c, dmap_loaded *m, cio_data_kind data, int aggregated, MPI_Comm comm);
+ * with I/O tasks (agg) every rank learns every unheld run: I/O tasks check their
+ * boxes).  Under PIO's SUBSET (agg's rearranger, through I/O tasks or, with
+ * pio_subset, every rank one) the unheld runs are PIO's fill regions: each I/O
+ * task writes those of its slice of the array after its data. */
+void decomp_resolve_fill(decomp_cfg *c, dmap_loaded *m, cio_data_kind data, const cio_agg_cfg *agg, int pio_subset,
+                         MPI_Comm comm);
 
 /* Free the fills decomp_schema and decomp_e3sm_schema made (after the schemas are gone). */
 void decomp_holes_free(decomp_ctx *x);
@@ -136,8 +155,11 @@ void decomp_blob_free(decomp_ctx *x);
 const char *decomp_type_prefix(cio_type t);
 
 /* Write a file through the engine: every record of every record variable, the
- * fixed ones (rundate) once. */
-void decomp_write(cio_engine *e, cio_schema *s, int64_t records, const char *path, MPI_Comm comm);
+ * fixed ones (rundate) once, completed on their own or (fixed_with_first, as
+ * E3SM-IO) with the first record's. */
+void decomp_write(cio_engine *e, cio_schema *s, int64_t records, const char *path, MPI_Comm comm, int fixed_with_first);
+/* The call pattern writes each partitioned variable in one call (CIO_VAR_ONE_CALL). */
+int decomp_calls_varn(const decomp_cfg *c);
 
 /* decomp_dry_run.c: --dry_run: the preamble prints the map's summary (rank 0;
  * returns the exit status), then the suite's planner calls decomp_plan_rank for
@@ -145,9 +167,20 @@ void decomp_write(cio_engine *e, cio_schema *s, int64_t records, const char *pat
 int decomp_dry_run_open(decomp_ctx *x, const decomp_cfg *c, int nprocs);
 void decomp_plan_rank(decomp_ctx *x, cio_engine *e, int rank, int nprocs);
 void decomp_dry_run_close(decomp_ctx *x);
+/* The rank classes of the plan (app.h's cio_rank_classes): ranks with equal keys
+ * write boxes of the same sizes in every decomposition; rank 0 is its own class. */
+void *decomp_classes_open(decomp_ctx *x, int nprocs);
+int decomp_class_key(const decomp_ctx *x, int rank, int64_t *key);
 
 /* decomp_gen.c: --make_decomp KIND: write a generated map (rank 0 only).  Returns the exit status. */
 int decomp_make(const cio_params *p, const char *argv0line);
+
+/* decomp_notes.c: the settings that do nothing in each mode, said (stderr, rank 0) and recorded for the
+ * JSON's not_applied: the generator's, pioperf's experiment's, a replay's (fmt: the map's format, DMAP_AUTO
+ * unknown; print: now, after the run's notes were printed). */
+void decomp_notes_make(cio_app *a);
+void decomp_notes_pioperf(cio_app *a);
+void decomp_notes_replay(cio_app *a, const decomp_cfg *c, dmap_format fmt, int print);
 
 /* decomp_pioperf.c: pioperf's experiment from a pioperf.nl namelist.  Returns the exit status. */
 int decomp_pioperf(cio_app *a, const char *nl_path);

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "decomp_ctx.h"
 #include "data/data.h"
+#include "engine/pioregions.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,48 @@ static int run_cmp(const void *x, const void *y)
 cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *desc, int sorted, int row_break, MPI_Comm comm)
 {
     cio_decomp *d = cio_decomp_new(desc->ndims, desc->dims);
-    int64_t row = row_break && desc->ndims ? desc->dims[desc->ndims - 1] : 0;
+    decomp_blocks_into(d, p, sorted, row_break);
+    cio_decomp_commit(d, comm);
+    return d;
+}
+
+/* PIO's regions of the rank's runs (sorted, touching ones joined), then of each
+ * set of its unheld runs: a PIO SUBSET I/O task writing its own share. */
+static void pio_blocks(cio_decomp *d, const dmap_part *p)
+{
+    run *v = cio_malloc((size_t)(p->nruns ? p->nruns : 1) * sizeof(run));
+    int64_t n = 0;
+    for (int64_t r = 0; r < p->nruns; r++)
+        if (p->start[r] >= 0) v[n++] = (run){p->start[r], p->len[r]};
+    qsort(v, (size_t)n, sizeof(run), run_cmp);
+    int64_t *a = cio_malloc((size_t)(n + p->nunheld + 1) * sizeof *a), *l = cio_malloc((size_t)(n + p->nunheld + 1) * sizeof *l);
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (m && a[m - 1] + l[m - 1] == v[i].start) l[m - 1] += v[i].len;
+        else a[m] = v[i].start, l[m++] = v[i].len;
+    }
+    cio_pio_regions(a, l, m, d);
+    for (int64_t r = 0; r < p->nunheld;) {   /* the unheld runs are sorted and never touch within a set */
+        int64_t e = r + 1;
+        int set = p->unheld_set ? p->unheld_set[r] : 0;
+        while (e < p->nunheld && (p->unheld_set ? p->unheld_set[e] : 0) == set) e++;
+        cio_decomp_set(d, set);
+        cio_pio_regions(p->unheld_start + r, p->unheld_len + r, e - r, d);
+        r = e;
+    }
+    cio_decomp_set(d, 0);
+    cio_free(a);
+    cio_free(l);
+    cio_free(v);
+}
+
+void decomp_blocks_into(cio_decomp *d, const dmap_part *p, int sorted, int row_break)
+{
+    int64_t row = row_break && d->ndims ? d->shape[d->ndims - 1] : 0;
+    if (p->pio_regions) {
+        pio_blocks(d, p);
+        return;
+    }
     if (!sorted) {
         for (int64_t r = 0; r < p->nruns; r++)
             if (p->start[r] >= 0) add_run_rows(d, p->start[r], p->len[r], row);   /* holes are never written */
@@ -54,9 +96,11 @@ cio_decomp *decomp_blocks(const dmap_part *p, const dmap_desc *desc, int sorted,
         }
         cio_free(v);
     }
-    for (int64_t r = 0; r < p->nunheld; r++) add_run_rows(d, p->unheld_start[r], p->unheld_len[r], row);
-    cio_decomp_commit(d, comm);
-    return d;
+    for (int64_t r = 0; r < p->nunheld; r++) {
+        cio_decomp_set(d, p->unheld_set ? p->unheld_set[r] : 0);
+        add_run_rows(d, p->unheld_start[r], p->unheld_len[r], row);
+    }
+    cio_decomp_set(d, 0);
 }
 
 /* ---- elements no task holds: written with the variable's _FillValue ---- */

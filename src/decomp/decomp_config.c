@@ -3,6 +3,7 @@
 #include "base/inputs.h"
 #include "base/names.h"
 #include "decomp.h"
+#include "engine/aggregate.h"
 #include "drivers/driver.h"
 
 #include <stdio.h>
@@ -45,6 +46,13 @@ const cio_param_spec decomp_params[] = {
      "E3SM-IO maps: write E3SM-IO's case files instead of nvars per decomposition: F (h0, h1), G, I (h0, h1) with "
      "E3SM-IO's dimensions, variables, types and attributes, requests cut at rows as E3SM-IO's; auto: from the "
      "number of decompositions (3 F, 6 G, 5 I)", "none|auto|F|G|I", 0, 0, 0},
+    {"call_pattern", CIO_P_CHOICE, "auto",
+     "the library calls: e3sm: E3SM-IO's, one ncmpi_iput_varn per variable and record (every rank, empty ones "
+     "included) and one ncmpi_wait_all per record, the fixed variables posted with the first record's "
+     "(nonblocking_collective); varn_all: one ncmpi_put_varn_all per variable and record (blocking_collective); "
+     "vara_per_region: one ncmpi_iput_vara per region and one wait per record (nonblocking_collective); iotype: the "
+     "engine's calls for --iotype; auto: e3sm with e3sm_case (unless iotype asks another mode), iotype otherwise",
+     "auto|e3sm|varn_all|vara_per_region|iotype", 0, 0, 0},
     {"layout", CIO_P_CHOICE, "canonical",
      "canonical: the arrays as the model has them (pioperf, e3sm_io -x canonical); blob: each rank's elements "
      "contiguous, its requests stored beside them (e3sm_io -x blob; the file depends on the process count)",
@@ -147,6 +155,51 @@ static int check_var_names(const decomp_cfg *c, int64_t n, const char *origin, c
     return 0;
 }
 
+static const char *const pattern_names[] = {"iotype", "e3sm", "varn_all", "vara_per_region"};
+
+const char *decomp_call_pattern_name(decomp_call_pattern cp) { return pattern_names[cp]; }
+
+/* The pattern's own mode (nonblocking_collective: e3sm, vara_per_region;
+ * blocking_collective: varn_all), which runs whatever iotype was asked (the
+ * cause says so); iotype has none (returns 0). */
+static int pattern_mode(decomp_call_pattern cp, cio_mode *m)
+{
+    if (cp == DECOMP_CALLS_IOTYPE) return 0;
+    *m = cp == DECOMP_CALLS_VARN_ALL ? CIO_MODE_BLOCKING_COLLECTIVE : CIO_MODE_NONBLOCKING_COLLECTIVE;
+    return 1;
+}
+
+int decomp_call_pattern_of(const cio_params *p, decomp_call_pattern *cp)
+{
+    const char *v = cio_param_str(p, "call_pattern");
+    cio_mode asked = CIO_MODE_NONBLOCKING_COLLECTIVE;
+    int iotype_set = cio_params_is_set(p, "iotype");
+    if (iotype_set) cio_mode_from_name(cio_param_str(p, "iotype"), &asked);
+    *cp = DECOMP_CALLS_IOTYPE;
+    if (cio_param_str(p, "pioperf")) return 0;   /* pioperf's experiment makes the engine's calls for the iotype */
+    if (!strcmp(v, "auto")) {
+        /* E3SM-IO's calls for its case files, unless the iotype asks another mode */
+        if (strcmp(cio_param_str(p, "e3sm_case"), "none") != 0 && asked == CIO_MODE_NONBLOCKING_COLLECTIVE)
+            *cp = DECOMP_CALLS_E3SM;
+        return 0;
+    }
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(v, pattern_names[i])) *cp = (decomp_call_pattern)i;
+    return 0;
+}
+
+const char *decomp_iotype_rule(const cio_params *p, const cio_driver *d, cio_mode iotype, cio_mode *mode)
+{
+    decomp_call_pattern cp;
+    cio_mode own;
+    (void)iotype;
+    if (decomp_call_pattern_of(p, &cp) != 0 || !pattern_mode(cp, &own) || own == *mode ||
+        !(d->modes & CIO_MODE_BIT(own)))
+        return NULL;
+    *mode = own;
+    return "decomp_call_pattern";
+}
+
 static void load_plain(decomp_cfg *cfg, const cio_params *prm) { DECOMP_PLAIN_PARAMS(CIO_PLAIN_LOAD) }
 
 int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
@@ -197,6 +250,8 @@ int decomp_config_load(decomp_cfg *c, const cio_params *p, cio_err *e)
         if (check_var_names(c, n, cio_param_origin(p, "var_names"), e) != 0) return -1;
     }
     c->blob = cio_strcaseeq(cio_param_str(p, "layout"), "blob");
+    if (decomp_call_pattern_of(p, &c->calls) != 0) return -1;
+    if (c->calls == DECOMP_CALLS_E3SM && !cio_params_is_set(p, "sorted")) c->sorted = 1;   /* E3SM-IO sorts its requests */
     const char *ec = cio_param_str(p, "e3sm_case");
     c->e3sm_case = cio_strcaseeq(ec, "none") ? 0 : cio_strcaseeq(ec, "auto") ? 'A' : (char)(ec[0] & ~0x20);
     if (c->e3sm_case && c->type != CIO_DOUBLE && c->type != CIO_FLOAT)
@@ -235,13 +290,61 @@ void decomp_ideal(const decomp_cfg *c, int rank, int nranks, dmap_loaded *out)
         for (int64_t i = 0; i < c->varsize; i++) dmap_part_add(p, rank, i * nranks + rank);
 }
 
-void decomp_resolve_fill(decomp_cfg *c, dmap_loaded *m, cio_data_kind data, int aggregated, MPI_Comm comm)
+/* PIO's SUBSET fill: I/O task i of T writes the unheld elements of its slice of
+ * the array (PIO's subset_rearrange_create: total / T elements each, one more
+ * for each of the last total mod T tasks) as regions of their own after its data.
+ * From every unheld run (all known here), this rank keeps those of the slices its
+ * I/O task writes: set i + 1 for slice i, so that an I/O task that writes several
+ * tasks' regions (the serial iotypes) keeps them apart and after the data. */
+static void pio_fill_slices(dmap_part *p, const dmap_desc *d, const cio_agg_cfg *agg, int rank, int nprocs)
 {
+    int aggregated = agg->io_tasks > 0;
+    cio_agg_group *g = aggregated ? cio_agg_group_new(agg, MPI_COMM_NULL, rank, nprocs) : NULL;
+    int T = agg->gather_groups > 0 ? agg->gather_groups : g ? g->ntasks : nprocs;
+    int64_t total = dmap_desc_elems(d), base = total / T, xtra = total - base * T, n = 0;
+    int64_t *st = cio_malloc((size_t)(p->nknown + T + 1) * sizeof *st), *ln = cio_malloc((size_t)(p->nknown + T + 1) * sizeof *ln);
+    int *set = cio_malloc((size_t)(p->nknown + T + 1) * sizeof *set);
+    for (int i = 0, k = 0; i < T; i++) {
+        int64_t lo = i * base + (i > T - xtra ? i - (T - xtra) : 0), hi = lo + base + (i >= T - xtra);
+        /* serial: I/O task 0 writes every slice; otherwise I/O task i (every rank, without aggregation) */
+        int holder = agg->gather_groups > 0 ? g->task_rank[0] : g ? g->task_rank[i] : i;
+        while (k > 0 && p->known_start[k - 1] + p->known_len[k - 1] > lo) k--;
+        for (; k < p->nknown && p->known_start[k] < hi; k++) {
+            int64_t a = p->known_start[k] > lo ? p->known_start[k] : lo;
+            int64_t b = p->known_start[k] + p->known_len[k] < hi ? p->known_start[k] + p->known_len[k] : hi;
+            if (b > a && holder == rank) {
+                st[n] = a, ln[n] = b - a, set[n] = aggregated ? i + 1 : 0;
+                n++;
+            }
+        }
+    }
+    cio_free(p->unheld_start);
+    cio_free(p->unheld_len);
+    cio_free(p->unheld_set);
+    p->unheld_start = st;
+    p->unheld_len = ln;
+    p->unheld_set = set;
+    p->nunheld = n;
+    cio_agg_group_free(g);
+}
+
+void decomp_resolve_fill(decomp_cfg *c, dmap_loaded *m, cio_data_kind data, const cio_agg_cfg *agg, int pio_subset,
+                         MPI_Comm comm)
+{
+    int rank, nprocs;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &nprocs);
     c->data = data;
     if (c->fill_holes < 0) c->fill_holes = !(c->source == DECOMP_FILE && m->format == DMAP_E3SM);
     if (c->blob) c->fill_holes = 0;   /* the blob layout writes each rank's own elements only */
-    if (c->fill_holes)
-        for (int k = 0; k < m->ndecomps; k++) dmap_find_unheld(&m->part[k], &m->desc[k], comm, aggregated);
+    /* PIO's SUBSET: through I/O tasks, or (pioperf, ntasks = ranks) each rank its own share as an I/O task */
+    pio_subset = agg->rearranger == CIO_REARR_SUBSET && (agg->io_tasks > 0 || pio_subset);
+    for (int k = 0; k < m->ndecomps; k++) {
+        m->part[k].pio_regions = pio_subset && agg->io_tasks <= 0 && c->sorted;   /* PIO sorts */
+        if (!c->fill_holes) continue;
+        dmap_find_unheld(&m->part[k], &m->desc[k], comm, agg->io_tasks > 0 || pio_subset);
+        if (pio_subset) pio_fill_slices(&m->part[k], &m->desc[k], agg, rank, nprocs);
+    }
 }
 
 /* E3SM-IO's cases (docs/variables.md): variables per decomposition D1.. and not

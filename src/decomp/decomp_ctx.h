@@ -16,6 +16,8 @@ struct decomp_ctx {
     int nblobs;
     const decomp_cfg *dry_cfg;                  /* --dry_run: from the preamble to the cleanup */
     dmap_file *dry_map;                         /* its map file (NULL: BLOCK / ROUNDROBIN) */
+    uint64_t *dry_keys;                         /* two words a rank: a hash of the boxes it writes */
+    int dry_nprocs;
     int pioperf_files;                          /* pioperf: files written (rundate from the second on) */
 };
 

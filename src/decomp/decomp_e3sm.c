@@ -282,6 +282,8 @@ static void add_var(builder *b, const char *line, cio_type rec, int no_char)
         b->last = cio_schema_var(b->s, name, t, n, dims);
     }
     if (!b->c) return;
+    /* E3SM-IO's iput_varn per partitioned variable; the others are rank 0's iput_var(a) */
+    if (b->last_k >= 0 && !b->blob && decomp_calls_varn(b->c)) b->s->vars[b->last].flags |= CIO_VAR_ONE_CALL;
     cio_decomp *d = var_decomp(b, b->last_k, ns, shape);
     cio_schema_set_decomp(b->s, b->last, d);
     cio_decomp_release(d);

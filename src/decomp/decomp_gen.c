@@ -18,6 +18,7 @@
  *   convert       the map named by decomp, rewritten in gen_format */
 #include "config.h"
 #include "app/outputs.h"
+#include "base/inputs.h"
 #include "decomp.h"
 #include "grids/mom_domain.h"
 #include "grids/gcrm_grid.h"
@@ -208,6 +209,8 @@ static int parse_dims(const char *s, const char *origin, dmap_desc *d, cio_err *
         prod *= v;
         d->dims[d->ndims++] = v;
         q = end;
+        if (*q == ',' && !q[1])
+            return cio_seterr(e, "%s: gen_dims \"%s\": expected a length after the last comma", origin, s);
         if (*q == ',') q++;
         else if (*q) return cio_seterr(e, "%s: gen_dims \"%s\": expected a comma after %lld", origin, s, v);
     }
@@ -294,6 +297,14 @@ int decomp_make(const cio_params *p, const char *argv0line)
     if (!out) rc = cio_seterr(&e, "--make_decomp %s needs --gen_out FILE, the map file to write",
                               cio_param_str(p, "make_decomp"));
     if (rc == 0) rc = setup(&g, p, &e);
+    /* a map named beside another kind is not read, but the user may take it for the source: never written over */
+    const char *named = cio_param_str(p, "decomp");
+    if (rc == 0 && g.kind != G_CONVERT && cio_params_is_set(p, "decomp") && !cio_strcaseeq(named, "BLOCK") &&
+        !cio_strcaseeq(named, "ROUNDROBIN")) {
+        char src[600];
+        snprintf(src, sizeof src, "decomp (%s)", cio_param_origin(p, "decomp"));
+        cio_inputs_add(named, src, CIO_INPUT_READ);
+    }
     if (rc == 0) {   /* the registry of the run's files: gen_out is no input */
         cio_outputs *o = cio_outputs_new();
         char src[600];
@@ -319,7 +330,8 @@ int decomp_make(const cio_params *p, const char *argv0line)
         fprintf(stderr, "decomp_io: error: %s\n", e.msg);
         return 2;
     }
-    printf("decomp_io: wrote %s (%s, %d decomposition%s, %lld tasks)\n", out, e3sm ? "e3sm" : "pio_text", g.ndecomps,
-           g.ndecomps == 1 ? "" : "s", (long long)g.ntasks);
+    if (!cio_param_bool(p, "quiet"))
+        printf("decomp_io: wrote %s (%s, %d decomposition%s, %lld tasks)\n", out, e3sm ? "e3sm" : "pio_text",
+               g.ndecomps, g.ndecomps == 1 ? "" : "s", (long long)g.ntasks);
     return 0;
 }

@@ -43,6 +43,7 @@ static void kernel_json(cio_json *j, void *ctx)
     cio_json_int(j, "nvars", ri->c->nvars);
     cio_json_int(j, "records", ri->c->records);
     cio_json_str(j, "var_type", cio_type_name(ri->c->type));
+    cio_json_str(j, "call_pattern", decomp_call_pattern_name(ri->c->calls));
     cio_json_obj_end(j);
 }
 
@@ -103,6 +104,7 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
     decomp_kernel *k = ctx;
     k->app = a;
     if (strcmp(cio_param_str(a->params, "make_decomp"), "none") != 0) {
+        decomp_notes_make(a);
         int rc = a->rank == 0 ? decomp_make(a->params, NULL) : 0;
         MPI_Bcast(&rc, 1, MPI_INT, 0, a->comm);
         cio_app_exit(a, rc);
@@ -124,8 +126,26 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
         if (cio_param_int(a->params, "repetitions") > 1)
             cio_die_all(a->comm, "%s: repetitions: --pioperf runs each combination once, as pioperf; drop repetitions",
                         cio_param_origin(a->params, "repetitions"));
+        decomp_notes_pioperf(a);
         cio_app_exit(a, decomp_pioperf(a, nl));
     }
+    /* the call pattern as resolved, for the reports; a driver that cannot write a
+     * variable's regions in one call writes them one by one, which is said */
+    a->call_pattern = decomp_call_pattern_name(k->c.calls);
+    /* E3SM-IO's calls come with the hints e3sm_io sets for PnetCDF (e3sm_io.c):
+     * collective buffering, no gap between variables, the write buffers byte-swapped
+     * in place (PnetCDF would copy each small request into a buffer of its own,
+     * and then the whole wait into one); the user's hints come after and win */
+    if (k->c.calls == DECOMP_CALLS_E3SM) {
+        a->asks.hints = "romio_cb_write=enable;nc_var_align_size=1;nc_in_place_swap=enable";
+        a->asks.hints_origin = "decomp_io call_pattern e3sm (the hints e3sm_io sets)";
+    }
+    const char *drv = cio_param_str(a->params, "driver");
+    const cio_driver *d = drv ? cio_driver_find(drv) : cio_drivers[0];
+    if (k->c.calls == DECOMP_CALLS_E3SM && d && !d->posts_varn && !k->c.blob)
+        cio_app_note_unused(a, "call_pattern", "call_pattern e3sm (%s): the %s driver has no call that writes several "
+                            "regions of a variable at once (PnetCDF's iput_varn): each region is its own call",
+                            cio_param_origin(a->params, "call_pattern"), d->name);
     /* quantization keeps digits of float and double values; nothing else is quantized */
     if (strcmp(cio_param_str(a->params, "quantize"), "none") != 0 && k->c.type != CIO_FLOAT &&
         k->c.type != CIO_DOUBLE && !k->c.e3sm_case)
@@ -140,9 +160,15 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
 static int decomp_preamble(cio_app *a, void *ctx, int nprocs)
 {
     decomp_kernel *k = ctx;
-    (void)a;
-    return decomp_dry_run_open(&k->x, &k->c, nprocs);
+    int rc = decomp_dry_run_open(&k->x, &k->c, nprocs);
+    if (rc == 0) decomp_notes_replay(a, &k->c, k->x.dry_map ? dmap_file_format(k->x.dry_map) : DMAP_AUTO, 1);
+    return rc;
 }
+
+static void *classes_open(void *ctx, int nprocs) { return decomp_classes_open(&((decomp_kernel *)ctx)->x, nprocs); }
+static int classes_key(void *state, int rank, int64_t *key) { return decomp_class_key(state, rank, key); }
+static void classes_close(void *state) { (void)state; }
+static const cio_rank_classes decomp_classes = {classes_open, classes_key, classes_close};
 
 static void decomp_plan(void *ctx, cio_engine *e, int rank, int nprocs)
 {
@@ -159,22 +185,10 @@ static void decomp_prepare(cio_app *a, void *ctx)
     } else {
         decomp_ideal(&k->c, a->rank, a->nprocs, &k->m);
     }
-    decomp_resolve_fill(&k->c, &k->m, a->ecfg.data, a->ecfg.agg.io_tasks > 0, a->comm);
+    decomp_resolve_fill(&k->c, &k->m, a->ecfg.data, &a->ecfg.agg, 0, a->comm);
     report_map(a, &k->c, &k->m);
-    /* map-format options the map's format does not read: said, not silently dropped */
-    if (a->rank == 0 && !cio_param_bool(a->params, "quiet")) {
-        const cio_params *p = a->params;
-        if (cio_param_isset(p, "e3sm_fill") && k->c.opts.e3sm_fill && k->m.format != DMAP_E3SM)
-            fprintf(stderr, "decomp_io: note: e3sm_fill (%s) has no effect: %s is a %s map, not an E3SM-IO one\n",
-                    cio_param_origin(p, "e3sm_fill"), k->c.decomp, dmap_format_name(k->m.format));
-        if (cio_param_isset(p, "e3sm_shifted") && k->c.opts.e3sm_shifted && k->m.format != DMAP_E3SM)
-            fprintf(stderr, "decomp_io: note: e3sm_shifted (%s) has no effect: %s is a %s map, not an E3SM-IO one\n",
-                    cio_param_origin(p, "e3sm_shifted"), k->c.decomp, dmap_format_name(k->m.format));
-        if (cio_param_isset(p, "decomp_order") && k->c.source == DECOMP_FILE && k->m.format != DMAP_PIO_TEXT)
-            fprintf(stderr, "decomp_io: note: decomp_order (%s) has no effect: %s is a %s map, which says its own "
-                            "order (decomp_order is for PIO text maps)\n",
-                    cio_param_origin(p, "decomp_order"), k->c.decomp, dmap_format_name(k->m.format));
-    }
+    /* settings this replay does not use, the map-format options its map's format does not read included */
+    decomp_notes_replay(a, &k->c, k->m.format, 1);
     /* the blob layout's blob_start and blob_count are int64: no classic CDF-1/2 type */
     cio_format fmt = a->ecfg.opts.format;
     if (k->c.blob && (fmt == CIO_FMT_CDF1 || fmt == CIO_FMT_CDF2 || fmt == CIO_FMT_NC4C))
@@ -221,7 +235,9 @@ static void output_once(void *ctx, int repetition)
 {
     decomp_kernel *k = ctx;
     (void)repetition;
-    for (int i = 0; i < k->nfiles; i++) decomp_write(k->app->engine, k->s[i], k->files[i].records, k->path[i], k->app->comm);
+    for (int i = 0; i < k->nfiles; i++)
+        decomp_write(k->app->engine, k->s[i], k->files[i].records, k->path[i], k->app->comm,
+                     k->c.calls == DECOMP_CALLS_E3SM);
 }
 
 static void decomp_cleanup(cio_app *a, void *ctx)
@@ -245,12 +261,13 @@ static const cio_kernel decomp_kernel_desc = {
     .name = "decomp_io",
     .usage = usage,
     .params = decomp_params,
-    .facts = {.output_folder = &decomp_output_folder, .asks = decomp_asks},
+    .facts = {.output_folder = &decomp_output_folder, .asks = decomp_asks, .iotype_rule = decomp_iotype_rule},
     .default_file = "decomp_io.in",
     .builtin_name = decomp_builtin_name,
     .builtin_text = decomp_builtin_text,
     .setup = decomp_setup,
     .plan_rank = decomp_plan,
+    .rank_classes = &decomp_classes,
     .dry_run_preamble = decomp_preamble,
     .prepare = decomp_prepare,
     .list_outputs = decomp_list_outputs,

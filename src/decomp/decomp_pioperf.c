@@ -9,6 +9,8 @@
  * print the RESULT read line when asked (SCORPIO's pioperf always does; PIO2
  * builds it without DOREAD). */
 #include "config.h"
+#include "app/outputs.h"
+#include "base/inputs.h"
 #include "decomp_ctx.h"
 
 #include <ctype.h>
@@ -101,6 +103,24 @@ static int int_in(const tok *t, const char *path, const char *name, int64_t lo, 
     return 0;
 }
 
+/* A logical as Fortran's namelist input reads it: an optional period, T or F,
+ * the rest of TRUE or FALSE and an optional period, in any case (.true., .t., t,
+ * true, .false., .f., f, false).  1 true, 0 false, -1 anything else. */
+static int fortran_logical(const tok *t)
+{
+    if (t->quoted) return -1;
+    const char *s = t->s + (t->s[0] == '.');
+    size_t n = strlen(s);
+    if (n > 0 && s[n - 1] == '.') n--;
+    char w[8] = "";
+    if (n == 0 || n >= sizeof w) return -1;
+    for (size_t i = 0; i < n; i++) w[i] = (char)tolower((unsigned char)s[i]);
+    w[n] = 0;
+    if (!strcmp(w, "t") || !strcmp(w, "true")) return 1;
+    if (!strcmp(w, "f") || !strcmp(w, "false")) return 0;
+    return -1;
+}
+
 /* One "name = values" item: nv values from v. */
 static int nl_item(nl *o, const char *name, int line, const tok *v, int nv, const char *path, cio_err *e)
 {
@@ -150,10 +170,13 @@ static int nl_item(nl *o, const char *name, int line, const tok *v, int nv, cons
         /* 0 ends the list, as in pioperf */
         for (int k = 0; k < nv && rc == 0; k++) rc = int_in(&v[k], path, name, 0, INT64_MAX / 2, "0 or more", &a[k], e);
     } else if (cio_strcaseeq(name, "unlimdimindof")) {
-        const char *s = v[0].s;
-        if (cio_strcaseeq(s, ".true.") || cio_strcaseeq(s, "t") || cio_strcaseeq(s, ".t."))
-            rc = cio_seterr(e, "%s:%d: unlimdimindof = .true. (a map that includes the time dimension) is not "
-                               "supported by decomp_io", path, line);
+        int truth = nv == 1 ? fortran_logical(&v[0]) : -1;
+        if (truth < 0)
+            rc = cio_seterr(e, "%s:%d: unlimdimindof = %s: expected one Fortran logical (.true., .t., t, true or "
+                               ".false., .f., f, false)", path, v[0].line, v[0].s);
+        else if (truth)
+            rc = cio_seterr(e, "%s:%d: unlimdimindof = %s (a map that includes the time dimension) is not "
+                               "supported by decomp_io", path, line, v[0].s);
     } else if (!cio_strcaseeq(name, "log_level")) {   /* log_level: PIO's own, nothing to do here */
         rc = cio_seterr(e, "%s:%d: unknown namelist item %s (pioperf reads decompfile, pio_typenames, rearrangers, "
                            "niotasks, nframes, nvars, varsize, unlimdimindof, log_level)", path, line, name);
@@ -171,6 +194,11 @@ static int parse_nl(const char *text, const char *path, nl *o, cio_err *e)
     int n = 0, rc = tokenize(text, path, &t, &n, e), i = 0;
     while (rc == 0 && i < n && !cio_strcaseeq(t[i].s, "&pioperf")) i++;
     if (rc == 0 && i == n) rc = cio_seterr(e, "%s: no &pioperf namelist group", path);
+    struct {
+        const char *name;
+        int line;
+    } seen[16];
+    int nseen = 0;
     for (i++; rc == 0;) {
         if (i >= n) {
             rc = cio_seterr(e, "%s:%d: the &pioperf group does not end with /", path, n ? t[n - 1].line : 1);
@@ -183,6 +211,13 @@ static int parse_nl(const char *text, const char *path, nl *o, cio_err *e)
             rc = cio_seterr(e, "%s:%d: expected a name and =, found \"%s\"", path, line, name);
             break;
         }
+        /* pioperf would run with the last of two: the earlier is a mistake, not a setting */
+        for (int k = 0; k < nseen && rc == 0; k++)
+            if (cio_strcaseeq(seen[k].name, name))
+                rc = cio_seterr(e, "%s:%d: %s is given a second time (first at line %d): give each item once",
+                                path, line, name, seen[k].line);
+        if (rc) break;
+        if (nseen < 16) seen[nseen].name = name, seen[nseen++].line = line;
         i += 2;
         int j = i;   /* the values run to the next "name =" or "/" */
         while (j < n && strcmp(t[j].s, "/") != 0 && !(j + 1 < n && !strcmp(t[j + 1].s, "=") && !t[j].quoted)) j++;
@@ -409,7 +444,7 @@ static int64_t run_one(cio_app *a, decomp_ctx *dc, const decomp_cfg *c, dmap_loa
      * unheld runs and the map as boxes; the rearranger's plan is made at the first write */
     MPI_Barrier(a->comm);
     double ts0 = MPI_Wtime();
-    decomp_resolve_fill(&c1, m, a->ecfg.data, cfg.agg.io_tasks > 0, a->comm);
+    decomp_resolve_fill(&c1, m, a->ecfg.data, &cfg.agg, 1, a->comm);
     cio_schema *s = decomp_schema(dc, &c1, m, &df[0], a->comm, a->rank);
     double setup = MPI_Wtime() - ts0;
     cio_engine_event(eng);
@@ -497,6 +532,34 @@ static int64_t run_map(cio_app *a, decomp_ctx *dc, decomp_cfg *c, const nl *o, c
     return bad;
 }
 
+/* Every file the experiment writes (one per iotype, rearranger and I/O task
+ * count, rewritten for each map and size, as pioperf rewrites it) and the JSON,
+ * claimed before the first is created: none may be the namelist or a map it
+ * names. */
+static void claim_outputs(cio_app *a, const decomp_cfg *c, const nl *o, const combo *types, const int *rearr,
+                          const int *ntl, int nnt, const char *nl_path)
+{
+    char src[700];
+    snprintf(src, sizeof src, "pioperf (%s)", cio_param_origin(a->params, "pioperf"));
+    cio_inputs_add(nl_path, src, CIO_INPUT_READ);
+    for (int d = 0; d < o->ndecomp; d++)
+        if (!cio_strcaseeq(o->decompfile[d], "BLOCK") && !cio_strcaseeq(o->decompfile[d], "ROUNDROBIN")) {
+            snprintf(src, sizeof src, "decompfile (%s)", nl_path);
+            cio_inputs_add(o->decompfile[d], src, CIO_INPUT_READ);
+        }
+    cio_outputs *outs = cio_outputs_new();
+    snprintf(src, sizeof src, "output_dir '%s' (%s), pioperf's file names", c->outdir,
+             cio_param_origin(a->params, "output_dir"));
+    for (int t = 0; a->rank == 0 && t < o->ntypes; t++)
+        for (int r = 0; r < 2 && (rearr[r] == 1 || rearr[r] == 2); r++)
+            for (int q = 0; q < nnt; q++) {
+                char path[4200];
+                snprintf(path, sizeof path, "%s/pioperf.%d-%06d-%d.nc", c->outdir, rearr[r], ntl[q], types[t].iotype);
+                cio_outputs_add(outs, path, src, NULL, 1);
+            }
+    cio_app_claim_outputs(a, outs);
+}
+
 int decomp_pioperf(cio_app *a, const char *nl_path)
 {
     cio_err e = {0};
@@ -526,6 +589,7 @@ int decomp_pioperf(cio_app *a, const char *nl_path)
     if (!cio_params_is_set(a->params, "sorted")) c.sorted = 1;
     if (a->rank == 0) cio_mkdir_p(c.outdir, &e);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
+    claim_outputs(a, &c, &o, types, rearr, ntl, nnt, nl_path);
     if (a->rank == 0 && !cio_param_bool(a->params, "quiet"))
         printf(" climio: RESULT seconds are pioperf's timed region (the decomposition set-up, as PIO_InitDecomp, then "
                "a barrier, the writes, the close and a barrier; the slowest rank); each climio line's end to end is "

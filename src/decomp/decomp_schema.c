@@ -126,6 +126,7 @@ cio_schema *decomp_schema(decomp_ctx *x, const decomp_cfg *c, const dmap_loaded 
             char name[64];
             var_name(c, pre, type, v, name, sizeof name);
             int id = cio_schema_var(s, name, type, d->ndims + 1, dims);
+            if (decomp_calls_varn(c)) s->vars[id].flags |= CIO_VAR_ONE_CALL;
             cio_schema_att(s, id, "_FillValue", type, 1, fill);
             cio_schema_set_decomp(s, id, dec);
             if (hf) decomp_hole_fill_use(s, id, hf);
@@ -135,12 +136,18 @@ cio_schema *decomp_schema(decomp_ctx *x, const decomp_cfg *c, const dmap_loaded 
     return s;
 }
 
-void decomp_write(cio_engine *e, cio_schema *s, int64_t records, const char *path, MPI_Comm comm)
+int decomp_calls_varn(const decomp_cfg *c)
+{
+    return c && (c->calls == DECOMP_CALLS_E3SM || c->calls == DECOMP_CALLS_VARN_ALL);
+}
+
+void decomp_write(cio_engine *e, cio_schema *s, int64_t records, const char *path, MPI_Comm comm, int fixed_with_first)
 {
     cio_engine_event(e);
     cio_file *f = cio_create(e, path, s, comm);
-    /* the fixed variables (rundate) first, completed on their own: posted with the
-     * records, a collective write would span rundate's unwritten padding (13
+    /* the fixed variables first; E3SM-IO posts them with the first record's and
+     * waits once.  Otherwise (pioperf's rundate) completed on their own: posted with
+     * the records, a collective write would span rundate's unwritten padding (13
      * characters, padded to 16), which MPI-IO's read-modify-write may fill with
      * whatever its buffer held while the file is shorter than the region */
     int fixed = 0;
@@ -149,7 +156,7 @@ void decomp_write(cio_engine *e, cio_schema *s, int64_t records, const char *pat
             cio_write(f, v, 0);
             fixed = 1;
         }
-    if (fixed) cio_flush(f);
+    if (fixed && (!fixed_with_first || records == 0)) cio_flush(f);
     for (int64_t r = 0; r < records; r++) {
         for (int v = 0; v < s->nvars; v++)
             if (s->vars[v].is_record) cio_write(f, v, r);

@@ -52,6 +52,8 @@ typedef struct dmap_part {
     int64_t nknown;             /* those and the next rank's (what a shifted read-back checks), sorted */
     int64_t *known_start, *known_len;
     int any_unheld;             /* some rank has unheld elements */
+    int *unheld_set;            /* NULL, or each unheld run's set (cio_decomp_set: PIO SUBSET's fill slices) */
+    int pio_regions;            /* this rank writes its share as a PIO SUBSET I/O task: PIO's regions */
 } dmap_part;
 
 void dmap_part_init(dmap_part *p, int64_t task0, int64_t ntasks);

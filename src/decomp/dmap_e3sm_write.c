@@ -139,41 +139,80 @@ static int define_decomp(int ncid, const char *path, const dmap_desc *d, int k, 
     return 0;
 }
 
-/* One decomposition's data, task by task (one task's map in memory). */
+/* Values of one 1-d variable gathered into a buffer and written in large
+ * pieces (a call per task would be a write system call per task). */
+typedef struct spool {
+    int ncid, varid;
+    const char *what;
+    long long *v;
+    int64_t n, cap, at;         /* buffered, room, where the buffer's first value goes */
+} spool;
+
+static void spool_init(spool *sp, int ncid, int varid, const char *what)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->ncid = ncid;
+    sp->varid = varid;
+    sp->what = what;
+    sp->cap = (int64_t)1 << 18;
+    sp->v = cio_malloc((size_t)sp->cap * sizeof *sp->v);
+}
+
+static int spool_flush(spool *sp, const char *path, cio_err *e)
+{
+    MPI_Offset st = sp->at, ct = sp->n;
+    if (sp->n) PW(ncmpi_put_vara_longlong(sp->ncid, sp->varid, &st, &ct, sp->v), sp->what);
+    sp->at += sp->n;
+    sp->n = 0;
+    return 0;
+}
+
+static int spool_put(spool *sp, long long x, const char *path, cio_err *e)
+{
+    if (sp->n == sp->cap && spool_flush(sp, path, e) != 0) return -1;
+    sp->v[sp->n++] = x;
+    return 0;
+}
+
+/* One decomposition's data, task by task (one task's map in memory), the
+ * per-task counts from the first pass. */
 static int write_decomp(int ncid, const char *path, const dmap_desc *d, int k, int64_t ntasks, int raw,
                         dmap_task_fn fn, void *ctx, const e3sm_counts *c, cio_err *e)
 {
-    int64_t row = d->dims[d->ndims - 1], at = 0, rat = 0;
+    int64_t row = d->dims[d->ndims - 1];
     const int *vid = c->vid;
-    for (int64_t t = 0; t < ntasks; t++) {
-        MPI_Offset st = t, one = 1;
-        long long nr = c->nreqs[t], rr = c->nraw[t];
-        PW(ncmpi_put_vara_longlong(ncid, vid[0], &st, &one, &nr), "nreqs");
-        PW(ncmpi_put_vara_longlong(ncid, vid[1], &st, &one, &nr), "fill_starts");
-        if (raw) PW(ncmpi_put_vara_longlong(ncid, vid[4], &st, &one, &rr), "raw_nreqs");
+    long long *nr = cio_malloc((size_t)ntasks * sizeof *nr);
+    MPI_Offset z = 0, nt = ntasks;
+    int rc = 0;
+    for (int pass = 0; pass < (raw ? 2 : 1) && rc == 0; pass++) {   /* nreqs and fill_starts; raw_nreqs */
+        for (int64_t t = 0; t < ntasks; t++) nr[t] = pass ? c->nraw[t] : c->nreqs[t];
+        int r = ncmpi_put_vara_longlong(ncid, vid[pass ? 4 : 0], &z, &nt, nr);
+        if (r == NC_NOERR && !pass) r = ncmpi_put_vara_longlong(ncid, vid[1], &z, &nt, nr);
+        if (r != NC_NOERR) rc = cio_seterr(e, "%s: %s: %s", path, pass ? "raw_nreqs" : "nreqs", ncmpi_strerror(r));
+    }
+    cio_free(nr);
+    spool so, sl, sr;
+    spool_init(&so, ncid, vid[2], "offsets");
+    spool_init(&sl, ncid, vid[3], "lengths");
+    spool_init(&sr, ncid, raw ? vid[5] : -1, "raw_offsets");
+    for (int64_t t = 0; t < ntasks && rc == 0; t++) {
         int64_t *m = NULL, n = fn(ctx, k, t, &m), r;
         long long *off = cio_malloc((size_t)(n ? n : 1) * sizeof(long long));
         long long *len = cio_malloc((size_t)(n ? n : 1) * sizeof(long long));
         int64_t np = coalesce(m, n, row, off, len, &r);
-        MPI_Offset s0 = at, c0 = np, s1 = rat, c1 = r;
-        int rc = NC_NOERR;
-        const char *what = "offsets";
-        if (np) rc = ncmpi_put_vara_longlong(ncid, vid[2], &s0, &c0, off);
-        if (np && rc == NC_NOERR) rc = ncmpi_put_vara_longlong(ncid, vid[3], &s0, &c0, len), what = "lengths";
-        if (raw && r && rc == NC_NOERR) {
-            int64_t j = 0;
-            for (int64_t i = 0; i < n; i++)
-                if (m[i] >= 0) off[j++] = m[i] + 1;   /* raw offsets are 1-based */
-            rc = ncmpi_put_vara_longlong(ncid, vid[5], &s1, &c1, off), what = "raw_offsets";
-        }
+        for (int64_t i = 0; i < np && rc == 0; i++)
+            rc = spool_put(&so, off[i], path, e) || spool_put(&sl, len[i], path, e);
+        for (int64_t i = 0; raw && i < n && rc == 0; i++)
+            if (m[i] >= 0) rc = spool_put(&sr, m[i] + 1, path, e);   /* raw offsets are 1-based */
         cio_free(m);
         cio_free(off);
         cio_free(len);
-        PW(rc, what);
-        at += np;
-        rat += r;
     }
-    return 0;
+    if (rc == 0) rc = spool_flush(&so, path, e) || spool_flush(&sl, path, e) || (raw && spool_flush(&sr, path, e));
+    cio_free(so.v);
+    cio_free(sl.v);
+    cio_free(sr.v);
+    return rc ? -1 : 0;
 }
 
 static int write_file(int ncid, const char *path, int ndecomps, const dmap_desc *d, int64_t ntasks, int raw,

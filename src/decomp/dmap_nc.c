@@ -141,6 +141,40 @@ static int truncated(dmap_file *f, long long size, long long end, const char *sa
                          "missing)", f->path, size, says, end, end - size);
 }
 
+/* A window of a 1-d variable pair (offsets, lengths or one array) read ahead in
+ * chunks, so a range of tasks is read in few calls whatever the task count. */
+typedef struct window {
+    long long *a, *b;           /* the values of [lo, hi) */
+    int64_t lo, hi, cap;
+} window;
+
+static void window_init(window *w, int64_t span, int two)
+{
+    w->cap = span < CHUNK ? (span > 0 ? span : 1) : CHUNK;
+    w->a = cio_malloc((size_t)w->cap * sizeof(long long));
+    w->b = two ? cio_malloc((size_t)w->cap * sizeof(long long)) : NULL;
+    w->lo = w->hi = 0;
+}
+
+static void window_free(window *w)
+{
+    cio_free(w->a);
+    cio_free(w->b);
+}
+
+/* Make position at readable (the window then starts there, up to end). */
+static int window_at(dmap_file *f, window *w, int64_t at, int64_t end, int va, const char *na, int vb, const char *nb,
+                     cio_err *e)
+{
+    if (at >= w->lo && at < w->hi) return 0;
+    nc_state *s = f->impl;
+    int64_t n = end - at < w->cap ? end - at : w->cap;
+    w->lo = at;
+    w->hi = at + n;
+    if (get_ll(f, s->ncid, va, na, -1, at, n, w->a, e)) return -1;
+    return w->b && get_ll(f, s->ncid, vb, nb, -1, at, n, w->b, e) ? -1 : 0;
+}
+
 /* ---- pio_nc ---- */
 
 static int pio_nc_header(dmap_file *f, nc_state *s, cio_err *e)
@@ -194,17 +228,32 @@ static int pio_nc_header(dmap_file *f, nc_state *s, cio_err *e)
 static int pio_nc_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_part *p, cio_err *e)
 {
     nc_state *s = f->impl;
-    int64_t g = dmap_desc_elems(&f->desc[0]);
-    long long *v = cio_malloc((size_t)(s->max_maplen ? s->max_maplen : 1) * sizeof(long long));
+    const dmap_nclib *L = lib_of(f);
+    int64_t g = dmap_desc_elems(&f->desc[0]), mm = s->max_maplen ? s->max_maplen : 1;
+    /* whole rows of map(task, map_element), as many as a chunk holds */
+    int64_t rows = CHUNK / mm > 0 ? CHUNK / mm : 1;
+    if (rows > ntasks) rows = ntasks;
+    long long *v = cio_malloc((size_t)(rows * mm) * sizeof(long long));
     int rc = 0;
     (void)k;
-    for (int64_t t = task0; t < task0 + ntasks && rc == 0; t++) {
-        rc = get_ll(f, s->ncid, s->varid[0][0], "map", (int)t, 0, s->count[0][t], v, e);
-        for (int64_t i = 0; i < s->count[0][t] && rc == 0; i++) {
-            if (v[i] >= g)
-                rc = cio_seterr(e, "%s: variable map, task %lld, element %lld: %lld is beyond the array (%lld elements, "
-                                   "0-based)", f->path, (long long)t, (long long)i, v[i], (long long)g);
-            else dmap_part_add(p, t, v[i] < 0 ? -1 : v[i]);
+    for (int64_t t0 = task0; t0 < task0 + ntasks && rc == 0; t0 += rows) {
+        int64_t nr = task0 + ntasks - t0 < rows ? task0 + ntasks - t0 : rows;
+        long long st[2] = {t0, 0}, ct[2] = {nr, s->max_maplen};
+        if (s->max_maplen > 0 && (rc = L->get_vara_ll(s->ncid, s->varid[0][0], st, ct, v)) != 0) {
+            rc = nerr(f, "map", rc, e);
+            break;
+        }
+        for (int64_t t = t0; t < t0 + nr && rc == 0; t++) {
+            const long long *row = v + (t - t0) * s->max_maplen;
+            for (int64_t i = 0; i < s->count[0][t] && rc == 0; i++) {
+                if (row[i] >= g)
+                    rc = cio_seterr(e, "%s: variable map, task %lld, element %lld: %lld is beyond the array (%lld "
+                                       "elements, 0-based)", f->path, (long long)t, (long long)i, row[i], (long long)g);
+                else if (row[i] < -1)   /* PIO writes -1 for a hole (and fills the rows' ends) */
+                    rc = cio_seterr(e, "%s: variable map, task %lld, element %lld: %lld: expected a 0-based index or "
+                                       "-1 (a hole)", f->path, (long long)t, (long long)i, row[i]);
+                else dmap_part_add(p, t, row[i]);
+            }
         }
     }
     cio_free(v);
@@ -261,22 +310,23 @@ static int scorpio_header(dmap_file *f, nc_state *s, cio_err *e)
 static int scorpio_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_part *p, cio_err *e)
 {
     nc_state *s = f->impl;
-    int64_t g = dmap_desc_elems(&f->desc[0]);
-    long long *v = cio_malloc((size_t)CHUNK * sizeof(long long));
+    int64_t g = dmap_desc_elems(&f->desc[0]), last = task0 + ntasks - 1;
+    int64_t end = s->first[0][last] + s->count[0][last];
+    window w;
+    window_init(&w, end - s->first[0][task0], 0);
     int rc = 0;
     (void)k;
     for (int64_t t = task0; t < task0 + ntasks && rc == 0; t++)
-        for (int64_t i = 0; i < s->count[0][t] && rc == 0; i += CHUNK) {
-            int64_t n = s->count[0][t] - i < CHUNK ? s->count[0][t] - i : CHUNK;
-            rc = get_ll(f, s->ncid, s->varid[0][0], "gmap", -1, s->first[0][t] + i, n, v, e);
-            for (int64_t j = 0; j < n && rc == 0; j++) {
-                if (v[j] > g)
-                    rc = cio_seterr(e, "%s: variable gmap, task %lld, entry %lld: %lld is beyond the array (%lld "
-                                       "elements, 1-based)", f->path, (long long)t, (long long)(i + j), v[j], (long long)g);
-                else dmap_part_add(p, t, v[j] - 1);
-            }
+        for (int64_t i = 0; i < s->count[0][t] && rc == 0; i++) {
+            int64_t at = s->first[0][t] + i;
+            if ((rc = window_at(f, &w, at, end, s->varid[0][0], "gmap", -1, NULL, e)) != 0) break;
+            long long v = w.a[at - w.lo];
+            if (v > g)
+                rc = cio_seterr(e, "%s: variable gmap, task %lld, entry %lld: %lld is beyond the array (%lld "
+                                   "elements, 1-based)", f->path, (long long)t, (long long)i, v, (long long)g);
+            else dmap_part_add(p, t, v - 1);
         }
-    cio_free(v);
+    window_free(&w);
     return rc;
 }
 
@@ -360,36 +410,33 @@ static int e3sm_read(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_pa
 {
     nc_state *s = f->impl;
     const dmap_desc *d = &f->desc[k];
-    int64_t g = dmap_desc_elems(d), row = d->dims[d->ndims - 1];
-    long long *off = cio_malloc((size_t)CHUNK * sizeof(long long)), *len = cio_malloc((size_t)CHUNK * sizeof(long long));
+    int64_t g = dmap_desc_elems(d), row = d->dims[d->ndims - 1], last = task0 + ntasks - 1;
+    int64_t end = s->first[k][last] + s->use[k][last];
     char on[64], ln[64];
     snprintf(on, sizeof on, "D%d.offsets", k + 1);
     snprintf(ln, sizeof ln, "D%d.lengths", k + 1);
+    window w;
+    window_init(&w, end - s->first[k][task0], 1);
     int rc = 0;
     for (int64_t t = task0; t < task0 + ntasks && rc == 0; t++)
-        for (int64_t i = 0; i < s->use[k][t] && rc == 0; i += CHUNK) {
-            int64_t n = s->use[k][t] - i < CHUNK ? s->use[k][t] - i : CHUNK;
-            rc = get_ll(f, s->ncid, s->varid[k][0], on, -1, s->first[k][t] + i, n, off, e) ||
-                 get_ll(f, s->ncid, s->varid[k][1], ln, -1, s->first[k][t] + i, n, len, e);
-            for (int64_t j = 0; j < n && rc == 0; j++) {
-                long long o = off[j], l = len[j];
-                int64_t at = s->first[k][t] + i + j;
-                if (l < 1)
-                    rc = cio_seterr(e, "%s: %s[%lld] (task %lld) is %lld: expected a length of at least 1", f->path, ln,
-                                    (long long)at, (long long)t, l);
-                else if (o < 0 || o + l > g)
-                    rc = cio_seterr(e, "%s: %s[%lld] (task %lld): request [%lld, %lld) is beyond the array (%lld "
-                                       "elements, 0-based)", f->path, on, (long long)at, (long long)t, o, o + l,
-                                    (long long)g);
-                else if (o % row + l > row)
-                    rc = cio_seterr(e, "%s: %s[%lld] (task %lld): request [%lld, %lld) crosses a row of the fastest "
-                                       "dimension (%lld): E3SM-IO's requests never do", f->path, on, (long long)at,
-                                    (long long)t, o, o + l, (long long)row);
-                else dmap_part_add_run(p, t, o, l);
-            }
+        for (int64_t at = s->first[k][t]; at < s->first[k][t] + s->use[k][t] && rc == 0; at++) {
+            rc = window_at(f, &w, at, end, s->varid[k][0], on, s->varid[k][1], ln, e);
+            if (rc) break;
+            long long o = w.a[at - w.lo], l = w.b[at - w.lo];
+            if (l < 1)
+                rc = cio_seterr(e, "%s: %s[%lld] (task %lld) is %lld: expected a length of at least 1", f->path, ln,
+                                (long long)at, (long long)t, l);
+            else if (o < 0 || o + l > g)
+                rc = cio_seterr(e, "%s: %s[%lld] (task %lld): request [%lld, %lld) is beyond the array (%lld "
+                                   "elements, 0-based)", f->path, on, (long long)at, (long long)t, o, o + l,
+                                (long long)g);
+            else if (o % row + l > row)
+                rc = cio_seterr(e, "%s: %s[%lld] (task %lld): request [%lld, %lld) crosses a row of the fastest "
+                                   "dimension (%lld): E3SM-IO's requests never do", f->path, on, (long long)at,
+                                (long long)t, o, o + l, (long long)row);
+            else dmap_part_add_run(p, t, o, l);
         }
-    cio_free(off);
-    cio_free(len);
+    window_free(&w);
     return rc;
 }
 

@@ -57,6 +57,7 @@ void dmap_part_free(dmap_part *p)
     cio_free(p->unheld_len);
     cio_free(p->known_start);
     cio_free(p->known_len);
+    cio_free(p->unheld_set);
     memset(p, 0, sizeof *p);
 }
 

@@ -88,6 +88,8 @@ src_lib_libcio_engine_a_SOURCES = \
 	src/lib/engine/aggregate.h \
 	src/lib/engine/piobox.c \
 	src/lib/engine/piobox.h \
+	src/lib/engine/pioregions.c \
+	src/lib/engine/pioregions.h \
 	src/lib/engine/engine.c \
 	src/lib/engine/engine.h \
 	src/lib/engine/engine_agg.c \

@@ -27,3 +27,10 @@ EXTRA_DIST += $(MOM_INPUTS)
 
 dist_bin_SCRIPTS += scripts/bench-mom
 dist_doc_DATA += doc/mom.md
+
+# peer-fms: mom_io beside a user-built FMS on the same layouts (doc/mom.md); it
+# compiles its Fortran driver (peer-fms.d/) against that FMS and runs both under
+# the suite's write counter (scripts/libiocount.c)
+dist_bin_SCRIPTS += scripts/peer-fms
+peerfmsdir = $(datadir)/climio/peer-fms.d
+dist_peerfms_DATA = scripts/peer-fms.d/mom_diag_driver.F90

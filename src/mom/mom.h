@@ -24,6 +24,7 @@ typedef struct mom_role {
     int writer;                 /* opens a file */
     mom_fileview view;          /* the writer's file */
     mom_share share;            /* what the writer writes into it */
+    int echo_shared;            /* its axes and time values repeat another writer's (mom_write.c) */
     char path[4096];
 } mom_role;
 

@@ -251,8 +251,11 @@ int mom_config_load(mom_config *c, const cio_params *p, cio_err *e)
     cio_settings set = {0};
     if (cio_settings_data(p, &set, e) != 0) return -1;
     c->data = set.data;
-    for (int u = 0; u < 2; u++)
+    for (int u = 0; u < 2; u++) {
         for (int d3 = 0; d3 < 2; d3++) mom_model_geom(c, u, d3, &c->geom[u][d3]);
+        mom_model_geom(c, u, 0, &c->geom_static[u]);
+        c->geom_static[u].fill = MOM_DIAG_DEFAULT_MISSING;
+    }
     return 0;
 }
 

@@ -58,6 +58,7 @@ typedef struct mom_config {
     int env_hints;              /* read FMS-style <hint>_WR / <hint>_RD environment variables */
     cio_data_kind data;         /* --data: the pattern or model-like fields */
     cio_model_geom geom[2][2];  /* --data model: [U grid][3-D] geometry with the land mask (mom_model.c) */
+    cio_model_geom geom_static[2];  /* ... of the static fields [U grid]: diag_manager's default fill */
 } mom_config;
 
 extern const cio_param_spec mom_params[];

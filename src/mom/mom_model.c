@@ -74,5 +74,5 @@ void mom_model_geom(const mom_config *c, int ugrid, int is3d, cio_model_geom *g)
     g->zlevel = zlevel;
     g->zctx = c;
     g->land = mom_land;
-    g->fill = -1.0e20;
+    g->fill = MOM_MISSING_VALUE;
 }

@@ -7,6 +7,12 @@
 
 struct mom_config;
 
+/* MOM5's missing value for its fields (ocean_parameters.F90 missing_value) and
+ * diag_manager's for a registration that gives none (diag_data.F90
+ * CMOR_MISSING_VALUE: MOM5's static grid fields, the time-average variables). */
+#define MOM_MISSING_VALUE (-1.0e20)
+#define MOM_DIAG_DEFAULT_MISSING 1.0e20
+
 /* 1 where (lon, lat) in degrees at level fraction z (-1: the surface of a 2-D
  * field) is land: a few smooth continents and Antarctica, wider at depth. */
 int mom_land(double lon, double lat, double z);

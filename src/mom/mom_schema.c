@@ -9,22 +9,34 @@
 
 static const char *const TIME_UNITS = "days since 0001-01-01 00:00:00";
 
-/* The attributes MOM5 gives its usual diagnostics; other names get generic ones. */
-static const struct {
-    const char *name, *long_name, *units;
+/* What MOM5 registers its usual diagnostics with (register_diag_field and
+ * register_static_field in ocean_tracer.F90, ocean_velocity.F90,
+ * ocean_barotropic.F90, ocean_grids.F90): long name, units, range (written as
+ * valid_range) and CF standard name; other names get generic ones and neither
+ * range nor standard name. */
+static const struct mom_known {
+    const char *name, *long_name, *units, *standard_name;
+    double range[2];
 } known[] = {
-    {"temp", "Conservative temperature", "deg_C"},
-    {"salt", "Practical Salinity", "psu"},
-    {"u", "i-current", "m/sec"},
-    {"v", "j-current", "m/sec"},
-    {"age_global", "Age (global)", "yr"},
-    {"eta_t", "surface height on T cells [Boussinesq (volume conserving) model]", "meter"},
-    {"surface_temp", "Conservative temperature at the surface", "deg_C"},
-    {"geolon_t", "tracer longitude", "degrees_E"},
-    {"geolat_t", "tracer latitude", "degrees_N"},
-    {"geolon_c", "uv longitude", "degrees_E"},
-    {"geolat_c", "uv latitude", "degrees_N"},
+    {"temp", "Conservative temperature", "deg_C", "sea_water_conservative_temperature", {-10.0, 500.0}},
+    {"salt", "Practical Salinity", "psu", "sea_water_salinity", {-10.0, 100.0}},
+    {"u", "i-current", "m/sec", "sea_water_x_velocity", {-10.0, 10.0}},
+    {"v", "j-current", "m/sec", "sea_water_y_velocity", {-10.0, 10.0}},
+    {"age_global", "Age (global)", "yr", "sea_water_age_since_surface_contact", {0.0, 1.0e20}},
+    {"eta_t", "surface height on T cells [Boussinesq (volume conserving) model]", "meter", NULL, {-1.0e3, 1.0e3}},
+    {"surface_temp", "Conservative temperature", "deg_C", "sea_surface_conservative_temperature", {-10.0, 500.0}},
+    {"geolon_t", "tracer longitude", "degrees_E", NULL, {-281.0, 361.0}},
+    {"geolat_t", "tracer latitude", "degrees_N", NULL, {-91.0, 91.0}},
+    {"geolon_c", "uv longitude", "degrees_E", NULL, {-281.0, 361.0}},
+    {"geolat_c", "uv latitude", "degrees_N", NULL, {-91.0, 91.0}},
 };
+
+static const struct mom_known *known_field(const char *name)
+{
+    for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+        if (strcmp(known[k].name, name) == 0) return &known[k];
+    return NULL;
+}
 
 /* ---------------------------------------------------------------- values */
 /* Synthetic but smooth axes: a 360-degree band from 280 W (as on MOM's tripolar
@@ -107,16 +119,22 @@ static uint64_t field_seed(const mom_field *f, int64_t rec)
 
 static const char *field_units(const char *name)
 {
-    for (size_t k = 0; k < sizeof known / sizeof *known; k++)
-        if (strcmp(known[k].name, name) == 0) return known[k].units;
-    return "none";
+    const struct mom_known *k = known_field(name);
+    return k ? k->units : "none";
+}
+
+/* The model geometry of a field: static fields have diag_manager's default
+ * missing value as their fill (mom_config.c). */
+static const cio_model_geom *field_geom(const mom_config *c, const mom_field *f)
+{
+    int u = f->grid == MOM_GRID_U;
+    return f->kind == MOM_FSTATIC ? &c->geom_static[u] : &c->geom[u][f->kind == MOM_F3D];
 }
 
 /* --data model: the field as the schema's variable describes it (units, geometry). */
 static cio_model_var field_model(const mom_config *c, const mom_field *f)
 {
-    cio_model_var mv = {f->name, field_units(f->name), cio_pattern_key(f->name),
-                        &c->geom[f->grid == MOM_GRID_U][f->kind == MOM_F3D]};
+    cio_model_var mv = {f->name, field_units(f->name), cio_pattern_key(f->name), field_geom(c, f)};
     return mv;
 }
 
@@ -228,34 +246,44 @@ static void axes_and_time(cio_schema *s, const mom_config *c, const mom_fileview
     ids->yu = axis_var(s, "yu_ocean", "ucell latitude", "degrees_N", "Y", v, c->nj, a->y);
 }
 
-/* Field i: its variable, attributes, model geometry and this rank's block. */
+/* A value attribute in the field's own type (float fields: float values). */
+static void att_typed(cio_schema *s, int id, const char *name, cio_type t, int n, const double *vals)
+{
+    float fv[2];
+    for (int k = 0; k < n; k++) fv[k] = (float)vals[k];
+    cio_schema_att(s, id, name, t, n, t == CIO_FLOAT ? (const void *)fv : (const void *)vals);
+}
+
+/* Field i: its variable, attributes, model geometry and this rank's block.  The
+ * attributes and their order are what diag_manager writes (diag_output.F90
+ * write_field_meta_data through mpp_write_meta): long_name, units, valid_range,
+ * missing_value, _FillValue, cell_methods, time_avg_info, coordinates (the
+ * axes' aux names, which MOM5 gives every horizontal axis), standard_name. */
 static int field_var(cio_schema *s, const mom_config *c, const mom_fileview *v, const mom_share *sh, mom_fill *fill,
                      int i)
 {
     const mom_box *a = &v->area;
     const mom_field *f = &c->fields[i];
+    const struct mom_known *k = known_field(f->name);
     int part = a->x != 0 || a->y != 0 || a->nx != c->ni || a->ny != c->nj;
-    double fv = -1.0e20;
-    float fvf = -1.0e20f;
-    const char *xd = f->grid == MOM_GRID_U ? "xu_ocean" : "xt_ocean";
-    const char *yd = f->grid == MOM_GRID_U ? "yu_ocean" : "yt_ocean";
+    int ugrid = f->grid == MOM_GRID_U, is_static = f->kind == MOM_FSTATIC;
+    const char *xd = ugrid ? "xu_ocean" : "xt_ocean";
+    const char *yd = ugrid ? "yu_ocean" : "yt_ocean";
     const char *d3[] = {"time", "st_ocean", yd, xd}, *d2[] = {"time", yd, xd}, *ds[] = {yd, xd};
     int id = f->kind == MOM_F3D   ? cio_schema_var(s, f->name, c->type, 4, d3)
              : f->kind == MOM_F2D ? cio_schema_var(s, f->name, c->type, 3, d2)
                                   : cio_schema_var(s, f->name, c->type, 2, ds);
-    const char *ln = f->name, *un = field_units(f->name);
-    for (size_t k = 0; k < sizeof known / sizeof *known; k++)
-        if (strcmp(known[k].name, f->name) == 0) ln = known[k].long_name;
-    cio_schema_att_text(s, id, "long_name", ln);
-    cio_schema_att_text(s, id, "units", un);
-    const void *fillv = c->type == CIO_FLOAT ? (const void *)&fvf : (const void *)&fv;
-    cio_schema_att(s, id, "missing_value", c->type, 1, fillv);
-    cio_schema_att(s, id, "_FillValue", c->type, 1, fillv);
-    if (f->kind != MOM_FSTATIC) {
-        cio_schema_att_text(s, id, "cell_methods", "time: mean");
-        cio_schema_att_text(s, id, "time_avg_info", "average_T1,average_T2,average_DT");
-    }
-    cio_schema_set_model(s, id, &c->geom[f->grid == MOM_GRID_U][f->kind == MOM_F3D]);
+    cio_schema_att_text(s, id, "long_name", k ? k->long_name : f->name);
+    cio_schema_att_text(s, id, "units", field_units(f->name));
+    if (k) att_typed(s, id, "valid_range", c->type, 2, k->range);
+    double fv = field_geom(c, f)->fill;     /* MOM_MISSING_VALUE, static: MOM_DIAG_DEFAULT_MISSING */
+    att_typed(s, id, "missing_value", c->type, 1, &fv);
+    att_typed(s, id, "_FillValue", c->type, 1, &fv);
+    cio_schema_att_text(s, id, "cell_methods", is_static ? "time: point" : "time: mean");
+    if (!is_static) cio_schema_att_text(s, id, "time_avg_info", "average_T1,average_T2,average_DT");
+    cio_schema_att_text(s, id, "coordinates", ugrid ? "geolon_c geolat_c" : "geolon_t geolat_t");
+    if (k && k->standard_name) cio_schema_att_text(s, id, "standard_name", k->standard_name);
+    cio_schema_set_model(s, id, field_geom(c, f));
     if (part) cio_schema_set_fill(s, id, fill_field_part, fill);
     int64_t shape[3] = {c->nk, a->ny, a->nx};
     int64_t start[3] = {0, sh->box.y - a->y, sh->box.x - a->x}, count[3] = {c->nk, sh->box.ny, sh->box.nx};
@@ -264,18 +292,27 @@ static int field_var(cio_schema *s, const mom_config *c, const mom_fileview *v, 
     return id;
 }
 
+/* One time-average variable: diag_manager registers them with its default
+ * missing value (diag_util.F90 opening_file). */
+static int average_var(cio_schema *s, const char *name, int nd, const char *const *dims, const char *long_name,
+                       const char *units)
+{
+    int id = cio_schema_var(s, name, CIO_DOUBLE, nd, dims);
+    time_var(s, id, long_name, units);
+    double mv = MOM_DIAG_DEFAULT_MISSING;
+    cio_schema_att(s, id, "missing_value", CIO_DOUBLE, 1, &mv);
+    cio_schema_att(s, id, "_FillValue", CIO_DOUBLE, 1, &mv);
+    return id;
+}
+
 /* The time average variables and the time bounds. */
 static void average_vars(cio_schema *s, mom_vars *ids)
 {
     const char *dt[] = {"time"}, *dtn[] = {"time", "nv"};
-    ids->t1 = cio_schema_var(s, "average_T1", CIO_DOUBLE, 1, dt);
-    time_var(s, ids->t1, "Start time for average period", TIME_UNITS);
-    ids->t2 = cio_schema_var(s, "average_T2", CIO_DOUBLE, 1, dt);
-    time_var(s, ids->t2, "End time for average period", TIME_UNITS);
-    ids->dt = cio_schema_var(s, "average_DT", CIO_DOUBLE, 1, dt);
-    time_var(s, ids->dt, "Length of average period", "days");
-    ids->bnds = cio_schema_var(s, "time_bnds", CIO_DOUBLE, 2, dtn);
-    time_var(s, ids->bnds, "time axis boundaries", "days");
+    ids->t1 = average_var(s, "average_T1", 1, dt, "Start time for average period", TIME_UNITS);
+    ids->t2 = average_var(s, "average_T2", 1, dt, "End time for average period", TIME_UNITS);
+    ids->dt = average_var(s, "average_DT", 1, dt, "Length of average period", "days");
+    ids->bnds = average_var(s, "time_bnds", 2, dtn, "time axis boundaries", "days");
 }
 
 /* FMS's global attributes. */
@@ -310,6 +347,10 @@ static void axis_blocks(cio_schema *s, const mom_config *c, const mom_fileview *
         int isx = k < 2;
         int64_t shape = isx ? a->nx : a->ny;
         int64_t start = isx ? sh->box.x - a->x : sh->box.y - a->y, count = isx ? sh->box.nx : sh->box.ny;
+        if (sh->whole_axes) {
+            start = 0;
+            count = shape;
+        }
         set_block(s, axes[k], 1, &shape, &start, &count, isx ? sh->x_axis : sh->y_axis);
         cio_schema_set_fill(s, axes[k], fill_axis, fill);
     }

@@ -22,6 +22,7 @@ typedef struct mom_share {
     int fields;             /* a block of every field */
     mom_box box;            /* that block, global coordinates, inside the file's area */
     int x_axis, y_axis;     /* its slice of the x (y) coordinates */
+    int whole_axes;         /* ... the whole x and y coordinates instead of its slice */
     int scalars;            /* st_ocean, nv and the time-axis variables */
 } mom_share;
 

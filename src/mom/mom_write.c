@@ -1,8 +1,9 @@
 /* The four write patterns of FMS mpp_io: who gathers to whom, who writes which
- * file, and the output loop (per record: each field gathered and written, then the
- * time-axis variables; the static fields after the last record, as diag_manager
- * writes them when it closes the file), run for real or for one virtual rank of a
- * dry run. */
+ * file, and the output loop in diag_manager's order of puts (the axes when the
+ * file leaves define mode; per record the time, then each field gathered and
+ * written followed by the four time-average variables; the static fields after
+ * the last record, as diag_manager writes them when it closes the file), run for
+ * real or for one virtual rank of a dry run. */
 #include "config.h"
 #include "mom.h"
 
@@ -73,7 +74,8 @@ void mom_role_for(const mom_config *c, const mom_domain *d, int pe, mom_role *r)
     r->share.fields = 1;
     r->share.box = r->area;
     if (c->pattern == MOM_PAT_PARALLEL) {
-        /* one shared file: each axis slice and the scalars are written once */
+        /* one shared file: each axis slice and the scalars are written once
+         * (fms_parallel_puts: FMS's own way where puts overwrite) */
         r->share.x_axis = r->area.y == 0;
         r->share.y_axis = r->area.x == 0;
         r->share.scalars = r->tile == 0;
@@ -96,11 +98,42 @@ typedef struct loop_env {
     int virt;
     double wall;                /* this rank's time in the output loop (the last repetition) */
     int nsum;                   /* entries of gsum */
+    int avg_written;            /* this record's time-average variables are written (once counted) */
+    int rewrite_avg;            /* ... and written again after every time-averaged field (puts_overwrite) */
 } loop_env;
 
 static int64_t nz_of(const mom_config *c, const mom_field *f) { return f->kind == MOM_F3D ? c->nk : 1; }
 
-/* Field i: the model's data, then (mpp_write) the gather to the root and the put. */
+/* Whether a second put of the same values lands over the first (netCDF, HDF5,
+ * raw MPI-IO files), not beside it: ADIOS2's BP keeps a block for every put. */
+static int puts_overwrite(cio_format f) { return f != CIO_FMT_BP; }
+
+/* The parallel pattern as FMS's parallel branch writes it where puts overwrite:
+ * every io root puts the whole x and y axes and every time value, collectively,
+ * the same bytes from each; the roots but the first echo what it writes
+ * (counted once in the checksums).  Not through I/O tasks (--io_tasks), whose
+ * rearrangement takes every element from one rank: there each slice is put once. */
+static void fms_parallel_puts(const mom_config *c, mom_role *r, const cio_settings *set)
+{
+    if (c->pattern != MOM_PAT_PARALLEL || !r->writer || !puts_overwrite(set->format) || set->agg.io_tasks > 0)
+        return;
+    r->share.x_axis = r->share.y_axis = r->share.scalars = r->share.whole_axes = 1;
+    r->echo_shared = r->tile != 0;
+}
+
+/* An axis or time variable: again (not counted in the checksums) when these
+ * values are already written, by this rank or by the first io root. */
+static void put_shared(loop_env *L, cio_file *f, int varid, int64_t rec, int again)
+{
+    if (again || L->r->echo_shared) cio_write_again(f, varid, rec);
+    else cio_write(f, varid, rec);
+}
+
+/* Field i: the model's data, then (mpp_write) the gather to the root and the put;
+ * after a time-averaged field its average_T1, average_T2, average_DT and
+ * time_bnds of the record, as diag_util.F90 diag_data_out writes them after
+ * every such field (the same values again for each, over the same place; in a
+ * BP file, which would keep every copy, after the record's first field only). */
 static void put_field(loop_env *L, cio_file *f, int i, int64_t rec, void **blk, void **abuf, int nslots)
 {
     const mom_config *c = L->c;
@@ -128,6 +161,11 @@ static void put_field(loop_env *L, cio_file *f, int i, int64_t rec, void **blk, 
     }
     if (f) {
         cio_write_buf(f, L->ids->field[i], rec, wbuf);
+        if (fd->kind != MOM_FSTATIC && (!L->avg_written || L->rewrite_avg)) {
+            int tv[] = {L->ids->t1, L->ids->t2, L->ids->dt, L->ids->bnds};
+            for (int a = 0; a < 4; a++) put_shared(L, f, tv[a], rec, L->avg_written);
+            L->avg_written = 1;
+        }
         if (!c->flush_record) cio_flush(f);
     }
     mom_clock_end(L->clk, MOM_CLK_WRITE);
@@ -159,19 +197,23 @@ static void output_loop(loop_env *L)
             mom_clock_begin(L->clk, MOM_CLK_OPEN);
             f = cio_create(L->e, r->path, L->s, L->file_comm);
             mom_clock_end(L->clk, MOM_CLK_OPEN);
+            /* mpp_io writes the axes' values when the file leaves define mode, in
+             * the header's order, inside the first mpp_write */
+            mom_clock_begin(L->clk, MOM_CLK_WRITE);
+            int axes[] = {L->ids->xt, L->ids->yt, L->ids->st, L->ids->nv, L->ids->xu, L->ids->yu};
+            for (int a = 0; a < 6 && f; a++) put_shared(L, f, axes[a], 0, 0);
+            mom_clock_end(L->clk, MOM_CLK_WRITE);
+        }
+        L->avg_written = 0;
+        if (f && has_rec) {     /* a new time level: its value before the record's first field */
+            mom_clock_begin(L->clk, MOM_CLK_WRITE);
+            put_shared(L, f, L->ids->time, rec, 0);
+            mom_clock_end(L->clk, MOM_CLK_WRITE);
         }
         for (int i = 0; i < c->nfields; i++)
             if (c->fields[i].kind != MOM_FSTATIC && has_rec) put_field(L, f, i, rec, blk, abuf, nslots);
         if (f) {
             mom_clock_begin(L->clk, MOM_CLK_WRITE);
-            if (rec == 0) {
-                int axes[] = {L->ids->xt, L->ids->yt, L->ids->st, L->ids->nv, L->ids->xu, L->ids->yu};
-                for (int a = 0; a < 6; a++) cio_write(f, axes[a], 0);
-            }
-            if (has_rec) {
-                int tv[] = {L->ids->time, L->ids->t1, L->ids->t2, L->ids->dt, L->ids->bnds};
-                for (int a = 0; a < 5; a++) cio_write(f, tv[a], rec);
-            }
             cio_flush(f);
             mom_clock_end(L->clk, MOM_CLK_WRITE);
         }
@@ -216,6 +258,7 @@ void mom_write_run(mom_ctx *m)
     const mom_config *c = &m->cfg;
     mom_role *r = &m->role;
     mom_role_for(c, &m->dom, a->rank, r);
+    fms_parallel_puts(c, r, &a->set);
     m->gsum = cio_calloc((size_t)c->nfields, sizeof *m->gsum);
     if (c->pattern == MOM_PAT_NONE) return;
 
@@ -234,7 +277,7 @@ void mom_write_run(mom_ctx *m)
 
     loop_env L = {c, r, a->engine, &m->clk, r->in_group ? &m->group : NULL,
                   c->pattern == MOM_PAT_PARALLEL ? m->file_comm : MPI_COMM_SELF, m->schema, &m->ids, m->gsum, 0, 0,
-                  (int)c->nfields};
+                  (int)c->nfields, 0, puts_overwrite(a->set.format)};
     cio_app_repeat(a, output_once, &L);
     /* the write time is the I/O clocks' (open + write + close) of the slowest PE
      * (of the last repetition); the wall time also holds making the model's data */
@@ -269,12 +312,14 @@ void mom_plan_rank(void *ctx, cio_engine *e, int rank, int nprocs)
         cio_die("%s", err.msg);
     mom_role r;
     mom_role_for(c, &d, rank, &r);
+    fms_parallel_puts(c, &r, &m->app->set);
     mom_clocks clk;
     mom_clocks_init(&clk, cio_engine_stats(e));
     mom_fill fill;
     mom_vars ids = {0};
     cio_schema *s = r.writer ? mom_schema_build(c, &r.view, &r.share, &fill, &ids) : NULL;
-    loop_env L = {c, &r, e, &clk, NULL, MPI_COMM_SELF, s, &ids, NULL, 1, 0, 0};
+    loop_env L = {c, &r, e, &clk, NULL, MPI_COMM_SELF, s, &ids, NULL, 1, 0, 0, 0,
+                  puts_overwrite(m->app->set.format)};
     output_loop(&L);
     if (s) cio_schema_free(s);
     mom_vars_free(&ids);

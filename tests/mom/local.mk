@@ -15,3 +15,8 @@ EXTRA_DIST += tests/mom/test_bench_mom.sh tests/mom/test_mom_fms.sh tests/mom/te
 # mom_io's serial single writer in a build without the netcdf driver (CI's MPICH build)
 TESTS += tests/mom/test_mom_single_writer_fallback.sh
 EXTRA_DIST += tests/mom/test_mom_single_writer_fallback.sh
+# mom_io beside what FMS itself wrote (scripts/peer-fms's findings, no FMS needed)
+TESTS += tests/mom/test_mom_as_fms.sh
+EXTRA_DIST += tests/mom/test_mom_as_fms.sh tests/mom/expected/fms-sets.txt tests/mom/expected/fms-ocean.nc.0001.cdl
+TESTS += tests/mom/test_peer_fms_args.sh
+EXTRA_DIST += tests/mom/test_peer_fms_args.sh

@@ -58,6 +58,13 @@ def main(path):
     # a set repeats the depth axis and the time variables in every member, and an
     # axis slice in every member along the other axis
     extra = (nfiles - 1) * (8 * (nk + 2) + 48 * R) + 16 * (sets[1] - 1) * ni + 16 * (sets[0] - 1) * nj
+    # diag_manager writes average_T1, average_T2, average_DT and time_bnds (40 bytes)
+    # after every time-averaged field, the same values again after all but the first
+    navg = sum(1 for x in kinds if x != "static")
+    extra += nfiles * R * 40 * max(navg - 1, 0)
+    if pat == "parallel":
+        # FMS's parallel branch: every io root puts the whole axes and every time value
+        extra += (len(roots) - 1) * (8 * (2 * ni + 2 * nj + nk + 2) + R * (8 + 40 * navg))
     want = {
         "writers": len(roots),
         "files": nfiles,

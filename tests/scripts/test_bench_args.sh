@@ -59,8 +59,8 @@ bench-ior|--dry_run: bench-ior sets it on the climio run itself|--ior /bin/true 
 bench-ior|nope/x: not an executable program|--ior /bin/true -- nope/x
 bench-ior|--np: expected a whole number >= 1, found 0|--np 0 --ior /bin/true -- engine_exercise
 bench-ior|--ior-options: -b 4q: expected a size such as 131072, 128k or 4m, found '4q'|--ior /bin/true --ior-options "-b 4q" -- engine_exercise
-bench-scale|--kernels: expected names among gcrm_io mom_io pfio_io engine_exercise, found 'decomp_io' 'nope'|--kernels "decomp_io nope"
-bench-scale|--kernels: expected names among gcrm_io mom_io pfio_io engine_exercise, found none|--kernels " "
+bench-scale|--kernels: expected names among gcrm_io mom_io pfio_io decomp_io engine_exercise, found 'nope'|--kernels "decomp_io nope"
+bench-scale|--kernels: expected names among gcrm_io mom_io pfio_io decomp_io engine_exercise, found none|--kernels " "
 bench-gcrm|--json .: is a directory, expected a file name|--json .
 bench-gcrm|--json nodir/x.json: expected a file in an existing folder, found no folder|--json nodir/x.json
 bench-gcrm|zgrd.in.r3: is an input of this run|--json "$top_srcdir/inputs/zgrd.in.r3"

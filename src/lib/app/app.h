@@ -59,6 +59,7 @@ struct cio_app {
     cio_storage storage;        /* rank 0: every file's figures */
     char mode_note[256];        /* why the iotype was adjusted (filters need collective writes), or "" */
     char mode_cause[48];        /* why another iotype than asked runs (results-schema.md; iotype_effective.h), or "" */
+    const char *call_pattern;   /* the kernel's call pattern as it resolved it (NULL: its call_pattern parameter) */
     void *driver_conf;          /* what the driver's configure hook made of its parameters */
     int mode_adjusted;          /* the kernel's default iotype replaced by the driver's blocking mode */
     int param_file_given;       /* the parameter file was named on the command line */

@@ -20,6 +20,7 @@ const char *cio_app_fsync_name(int mode)
 
 const char *cio_app_call_pattern(const cio_app *a)
 {
+    if (a->call_pattern) return a->call_pattern;
     return cio_param_known(a->params, "call_pattern") ? cio_param_str(a->params, "call_pattern") : NULL;
 }
 

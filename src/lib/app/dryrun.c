@@ -368,6 +368,7 @@ int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, const cio_ran
     plan_result res;
     memset(&res, 0, sizeof res);
     res.nprocs = nprocs;
+    res.hw = cio_mem_peak();    /* what the kernel's preamble held (a map read for its summary) counts too */
     plan_all(a, plan, classes, ctx, &res);
     res.elapsed = MPI_Wtime() - t0;
     file_totals(&res);

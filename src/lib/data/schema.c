@@ -226,7 +226,10 @@ void cio_decomp_add(cio_decomp *d, const int64_t *start, const int64_t *count)
         d->cap = d->cap ? 2 * d->cap : 4;
         d->start = cio_realloc(d->start, (size_t)d->cap * (size_t)(d->ndims ? d->ndims : 1) * sizeof(int64_t));
         d->count = cio_realloc(d->count, (size_t)d->cap * (size_t)(d->ndims ? d->ndims : 1) * sizeof(int64_t));
+        if (d->set) d->set = cio_realloc(d->set, (size_t)d->cap * sizeof *d->set);
     }
+    if (d->cur_set && !d->set) d->set = cio_calloc((size_t)d->cap, sizeof *d->set);
+    if (d->set) d->set[d->nblocks] = d->cur_set;
     for (int i = 0; i < d->ndims; i++) {
         d->start[(size_t)d->nblocks * (size_t)d->ndims + (size_t)i] = start[i];
         d->count[(size_t)d->nblocks * (size_t)d->ndims + (size_t)i] = count[i];
@@ -239,6 +242,17 @@ void cio_range_to_boxes(int nd, const int64_t *shape, int64_t a, int64_t b, cio_
 {
     if (nd == 0) {
         if (b > a) cio_decomp_add(out, NULL, NULL);
+        return;
+    }
+    if (a < b && a % shape[nd - 1] + (b - a) <= shape[nd - 1]) {   /* inside one row: the common case */
+        int64_t start[CIO_MAX_DIMS], count[CIO_MAX_DIMS], rem = a;
+        for (int k = nd - 1; k >= 0; k--) {
+            start[k] = rem % shape[k];
+            rem /= shape[k];
+            count[k] = 1;
+        }
+        count[nd - 1] = b - a;
+        cio_decomp_add(out, start, count);
         return;
     }
     int64_t stride[CIO_MAX_DIMS];
@@ -264,11 +278,14 @@ void cio_range_to_boxes(int nd, const int64_t *shape, int64_t a, int64_t b, cio_
 
 void cio_decomp_commit(cio_decomp *d, MPI_Comm comm) { d->comm = comm; }
 
+void cio_decomp_set(cio_decomp *d, int s) { d->cur_set = s; }
+
 void cio_decomp_release(cio_decomp *d)
 {
     if (!d || --d->refs > 0) return;
     cio_free(d->start);
     cio_free(d->count);
+    cio_free(d->set);
     cio_free(d);
 }
 

@@ -34,6 +34,8 @@ typedef struct cio_decomp {
     int64_t nelems;             /* this rank's elements */
     MPI_Comm comm;              /* set by cio_decomp_commit; MPI_COMM_NULL for a virtual rank */
     int refs;
+    int *set;                   /* NULL, or each block's set (cio_decomp_set) */
+    int cur_set;
 } cio_decomp;
 
 struct cio_var;
@@ -43,7 +45,9 @@ struct cio_var;
 typedef void (*cio_fill_fn)(void *ctx, const struct cio_var *v, int64_t record, const cio_box *box, void *buf);
 
 enum {
-    CIO_VAR_NOVERIFY = 1u << 0   /* values the kernel writes itself and cannot reproduce */
+    CIO_VAR_NOVERIFY = 1u << 0,  /* values the kernel writes itself and cannot reproduce */
+    CIO_VAR_ONE_CALL = 1u << 1   /* each rank writes its blocks of a record in one library call (PnetCDF's
+                                  * *_varn), an empty one included, where the driver can (posts_varn) */
 };
 
 typedef struct cio_var {
@@ -113,6 +117,11 @@ int64_t cio_schema_fixed_bytes(const cio_schema *s);
 
 cio_decomp *cio_decomp_new(int ndims, const int64_t *shape);
 void cio_decomp_add(cio_decomp *d, const int64_t *start, const int64_t *count);
+/* The blocks added from now on belong to set s (0 at first).  Under aggregation an
+ * I/O task writes what it receives of set 0 first, then each set s > 0 after set
+ * s - 1 as regions of their own, never joined with another set's (PIO SUBSET's
+ * fill regions, which follow the data). */
+void cio_decomp_set(cio_decomp *d, int s);
 /* Add the linear element range [a, b) of an array as boxes, in order; each box
  * packed row-major continues the range exactly (the engine's aggregation: an I/O
  * task's share; decomp_io: a replayed map's runs). */

@@ -117,6 +117,8 @@ typedef struct cio_req {
     int max_nblocks;            /* over the file's communicator (equal collective call counts) */
     void *buf;
     int64_t nelems;
+    int one_call;               /* the variable is CIO_VAR_ONE_CALL: a driver with posts_varn makes one
+                                 * call of all the blocks (none: an empty call), in every mode */
 } cio_req;
 
 struct cio_driver;
@@ -141,6 +143,8 @@ typedef struct cio_dfile {
     const char *path;
     int writable;
     int64_t plan_bytes;         /* this rank's bytes of one record of every variable (sizes bput buffers) */
+    int64_t again_bytes;        /* bytes written again over themselves (the engine's cio_write_again):
+                                 * left out of the sum the size check after close expects */
     void *priv;                 /* the driver's own state */
     int extend_collective;      /* set by the driver at create/open: adding a record is collective
                                  * even in the independent modes (HDF5 extends datasets only
@@ -172,6 +176,9 @@ typedef struct cio_driver {
     int serial_api;             /* writes a one-rank file through the library's serial API when
                                  * cio_driver_opts.serial asks (FMS's and MAPL's single writers) */
     int no_char;                /* its library has no text type: CIO_CHAR variables are refused */
+    int posts_varn;             /* writes a request's blocks in one library call (cio_req.one_call) in every
+                                 * mode (PnetCDF's iput_varn, put_varn); elsewhere each block is a call, or
+                                 * what the library's own collective call makes of them */
     unsigned fill_formats;      /* formats whose variables it pre-fills unless --nofill (nc_set_fill,
                                  * H5Pset_fill_time); elsewhere --nofill has no effect */
     unsigned pad_formats;       /* formats where --header_pad reaches the file (or, for a format that is

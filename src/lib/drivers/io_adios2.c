@@ -644,7 +644,9 @@ static int flush_posted(cio_dfile *f, bp_file *p)
             if (p->q[i].rec < lo) lo = p->q[i].rec;
             if (p->q[i].rec > hi) hi = p->q[i].rec;
         }
-    int64_t mine[2] = {hi >= 0 ? -lo : INT64_MIN, hi}, all[2];
+    /* the max of -lowest is the lowest record posted; -INT64_MAX where none is,
+     * so that negating it back cannot overflow */
+    int64_t mine[2] = {hi >= 0 ? -lo : -INT64_MAX, hi}, all[2];
     MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_MAX, f->comm);
     int rc = 0;
     for (int i = 0; i < p->nq && !rc; i++)

@@ -7,6 +7,11 @@
  *   nonblocking_collective   ncmpi_iput_vara per block, ncmpi_wait_all at wait
  *   nonblocking_independent  the same in independent data mode, ncmpi_wait
  *
+ * A variable the kernel marks CIO_VAR_ONE_CALL (posts_varn) is written as E3SM-IO
+ * and PIO write one: each request's blocks in one call, ncmpi_iput_varn (bput_varn)
+ * in the nonblocking modes, ncmpi_put_varn in blocking_independent, an empty call
+ * where the rank has none (blocking_collective is put_varn_all either way).
+ *
  * With --bput the nonblocking modes use ncmpi_bput_vara into a buffer attached
  * per file (ncmpi_buffer_attach), sized from the plan (this rank's bytes of one
  * record of every variable) or bput_buffer_size, never above what one wait round
@@ -318,6 +323,50 @@ static int add_req(pn_file *p, int id)
     return 0;
 }
 
+/* Whether a posted write of this many bytes goes into the attached buffer (bput),
+ * which it then takes; else it is an iput, counted when bput was asked. */
+static int take_bput(cio_dfile *f, pn_file *p, MPI_Offset bytes)
+{
+    if (p->attached && p->bput_used + bytes <= p->bput_size) {
+        p->bput_used += bytes;
+        bput_stats.requests++;
+        return 1;
+    }
+    if (pn_conf_of(f)->use_bput) {
+        bput_stats.fallback++;
+        bput_stats.fallback_bytes += bytes;
+    }
+    return 0;
+}
+
+/* A request's blocks in one call (cio_req.one_call), as E3SM-IO and PIO write a
+ * variable: ncmpi_put_varn / get_varn (blocking independent), ncmpi_iput_varn /
+ * bput_varn / iget_varn (nonblocking), with no blocks too.  Returns the status. */
+static int xfer_varn(cio_dfile *f, pn_file *p, const cio_req *r, const offsets *o, MPI_Datatype mt, int is_read,
+                     const char **call)
+{
+    MPI_Offset n = r->nelems, bytes = n * (MPI_Offset)cio_type_size(r->type);
+    void *buf = r->buf;
+    if (f->opts->mode == CIO_MODE_BLOCKING_INDEPENDENT) {
+        *call = is_read ? "ncmpi_get_varn" : "ncmpi_put_varn";
+        return is_read ? ncmpi_get_varn(p->ncid, r->varid, r->nblocks, o->sp, o->cp, buf, n, mt)
+                       : ncmpi_put_varn(p->ncid, r->varid, r->nblocks, o->sp, o->cp, buf, n, mt);
+    }
+    int req = NC_REQ_NULL, rc;
+    if (is_read) {
+        *call = "ncmpi_iget_varn";
+        rc = ncmpi_iget_varn(p->ncid, r->varid, r->nblocks, o->sp, o->cp, buf, n, mt, &req);
+    } else if (take_bput(f, p, bytes)) {
+        *call = "ncmpi_bput_varn";
+        rc = ncmpi_bput_varn(p->ncid, r->varid, r->nblocks, o->sp, o->cp, buf, n, mt, &req);
+    } else {
+        *call = "ncmpi_iput_varn";
+        rc = ncmpi_iput_varn(p->ncid, r->varid, r->nblocks, o->sp, o->cp, buf, n, mt, &req);
+    }
+    if (rc == NC_NOERR && req != NC_REQ_NULL) add_req(p, req);
+    return rc;
+}
+
 static int pn_xfer(cio_dfile *f, const cio_req *r, int is_read)
 {
     pn_file *p = f->priv;
@@ -349,6 +398,8 @@ static int pn_xfer(cio_dfile *f, const cio_req *r, int is_read)
             rc = ncmpi_wait_all(p->ncid, r->nblocks > 0, &req, &st);
             if (rc == NC_NOERR) rc = st;
         }
+    } else if (r->one_call && r->ndims > 0 && mode != CIO_MODE_BLOCKING_COLLECTIVE) {
+        rc = xfer_varn(f, p, r, &o, mt, is_read, &call);
     } else if (mode == CIO_MODE_BLOCKING_COLLECTIVE) {
         call = is_read ? "ncmpi_get_varn_all" : "ncmpi_put_varn_all";
         rc = is_read ? ncmpi_get_varn_all(p->ncid, r->varid, r->nblocks, o.sp, o.cp, buf, r->nelems, mt)
@@ -369,16 +420,10 @@ static int pn_xfer(cio_dfile *f, const cio_req *r, int is_read)
             if (is_read) {
                 call = "ncmpi_iget_vara";
                 rc = ncmpi_iget_vara(p->ncid, r->varid, o.sp[b], o.cp[b], buf, n, mt, &req);
-            } else if (p->attached && p->bput_used + bytes <= p->bput_size) {
+            } else if (take_bput(f, p, bytes)) {
                 call = "ncmpi_bput_vara";
                 rc = ncmpi_bput_vara(p->ncid, r->varid, o.sp[b], o.cp[b], buf, n, mt, &req);
-                p->bput_used += bytes;
-                bput_stats.requests++;
             } else {
-                if (pn_conf_of(f)->use_bput) {
-                    bput_stats.fallback++;
-                    bput_stats.fallback_bytes += bytes;
-                }
                 call = "ncmpi_iput_vara";
                 rc = ncmpi_iput_vara(p->ncid, r->varid, o.sp[b], o.cp[b], buf, n, mt, &req);
             }
@@ -563,6 +608,7 @@ const cio_driver cio_driver_pnetcdf = {
     .formats = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
     .default_format = CIO_FMT_CDF5,
     .stores_data = 1,
+    .posts_varn = 1,
     .fill_formats = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
     .pad_formats = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),
     .hint_formats = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_CDF2) | CIO_FMT_BIT(CIO_FMT_CDF5),

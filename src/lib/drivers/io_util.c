@@ -176,12 +176,13 @@ void cio_dir_hint(cio_dfile *f)
 
 int cio_check_file_size(cio_dfile *f, int64_t end, int64_t bytes)
 {
-    /* the ranks' writes do not overlap, so the file holds at least their sum,
-     * and at least up to the furthest byte any rank wrote.  Only rank 0 looks:
+    /* the ranks' writes do not overlap (but those written again over
+     * themselves, counted apart), so the file holds at least their sum, and at
+     * least up to the furthest byte any rank wrote.  Only rank 0 looks:
      * reductions to it, which the other ranks leave at once, not allreduces
      * and a broadcast that keep every rank until the slowest arrives; a short
      * file stops the run from rank 0 (the engine's failure aborts every rank) */
-    long long e = end, maxend = -1, b = bytes, total = 0;
+    long long e = end, maxend = -1, b = bytes > 0 ? bytes - f->again_bytes : bytes, total = 0;
     MPI_Reduce(&e, &maxend, 1, MPI_LONG_LONG, MPI_MAX, 0, f->comm);
     MPI_Reduce(&b, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, f->comm);
     if (f->rank != 0) return 0;

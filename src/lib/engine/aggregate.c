@@ -2,6 +2,7 @@
 #include "engine/aggregate.h"
 #include "base/mpiwait.h"
 #include "engine/piobox.h"
+#include "engine/pioregions.h"
 #include "base/util.h"
 
 #include <limits.h>
@@ -66,6 +67,8 @@ typedef struct seg {
     int64_t g, len, off;    /* global index, elements, offset in the owner's buffer */
     int peer;               /* destination (send side) or source (receive side) */
     int64_t order;          /* enumeration order, for a stable sort */
+    int set;                /* its block's set (cio_decomp_set) */
+    int grp;                /* receive side: the sender's SUBSET group where groups are kept apart */
 } seg;
 
 struct cio_agg_plan {
@@ -85,9 +88,12 @@ static int cmp_peer(const void *x, const void *y)
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
+/* An I/O task's order: set by set, group by group where they are kept apart, by index. */
 static int cmp_global(const void *x, const void *y)
 {
     const seg *a = x, *b = y;
+    if (a->set != b->set) return a->set < b->set ? -1 : 1;
+    if (a->grp != b->grp) return a->grp < b->grp ? -1 : 1;
     return a->g < b->g ? -1 : a->g > b->g;
 }
 
@@ -101,7 +107,7 @@ static seg *enumerate_runs(const cio_decomp *d, int64_t *nruns)
     int64_t off = 0;
     for (int b = 0; d && b < d->nblocks; b++) {
         const int64_t *st = d->start + (size_t)b * (size_t)d->ndims, *ct = d->count + (size_t)b * (size_t)d->ndims;
-        int nd = d->ndims;
+        int nd = d->ndims, set = d->set ? d->set[b] : 0;
         int64_t rows = 1, rowlen = nd ? ct[nd - 1] : 1;
         for (int k = 0; k < nd - 1; k++) rows *= ct[k];
         int64_t idx[CIO_MAX_DIMS] = {0};
@@ -115,7 +121,7 @@ static seg *enumerate_runs(const cio_decomp *d, int64_t *nruns)
                 cap *= 2;
                 runs = cio_realloc(runs, (size_t)cap * sizeof *runs);
             }
-            runs[n] = (seg){g, rowlen, off, -1, n};
+            runs[n] = (seg){g, rowlen, off, -1, n, set, 0};
             n++;
             off += rowlen;
             for (int k = nd - 2; k >= 0; k--) {
@@ -227,7 +233,7 @@ static seg *route_runs(const route *rt, const cio_decomp *d, int64_t *nsp)
                 cap *= 2;
                 out = cio_realloc(out, (size_t)cap * sizeof *out);
             }
-            out[ns] = (seg){gi, take, off, rt->g->task_rank[t], ns};
+            out[ns] = (seg){gi, take, off, rt->g->task_rank[t], ns, runs[i].set, 0};
             ns++;
             gi += take;
             off += take;
@@ -240,11 +246,12 @@ static seg *route_runs(const route *rt, const cio_decomp *d, int64_t *nsp)
     return out;
 }
 
-/* The counts and (global index, length) pairs every rank sends every other. */
+/* The counts and (global index, length, set) of the segments every rank sends every other. */
+#define META_WORDS 3
 typedef struct meta_xchg {
     int *scount, *rcount;       /* segments per peer */
     int64_t nr;                 /* segments received */
-    int64_t *rmeta;             /* 2 x nr */
+    int64_t *rmeta;             /* META_WORDS x nr */
 } meta_xchg;
 
 static void exchange_meta(const cio_agg_group *g, const seg *out, int64_t ns, meta_xchg *x)
@@ -260,15 +267,16 @@ static void exchange_meta(const cio_agg_group *g, const seg *out, int64_t ns, me
     for (int r = 0; r < n; r++) {
         sdisp[r] = r ? sdisp[r - 1] + sc2[r - 1] : 0;
         rdisp[r] = r ? rdisp[r - 1] + rc2[r - 1] : 0;
-        sc2[r] = 2 * x->scount[r];
-        rc2[r] = 2 * x->rcount[r];
+        sc2[r] = META_WORDS * x->scount[r];
+        rc2[r] = META_WORDS * x->rcount[r];
         x->nr += x->rcount[r];
     }
-    int64_t *smeta = cio_malloc((size_t)(2 * ns + 1) * sizeof *smeta);
-    x->rmeta = cio_malloc((size_t)(2 * x->nr + 1) * sizeof *x->rmeta);
+    int64_t *smeta = cio_malloc((size_t)(META_WORDS * ns + 1) * sizeof *smeta);
+    x->rmeta = cio_malloc((size_t)(META_WORDS * x->nr + 1) * sizeof *x->rmeta);
     for (int64_t i = 0; i < ns; i++) {
-        smeta[2 * i] = out[i].g;
-        smeta[2 * i + 1] = out[i].len;
+        smeta[META_WORDS * i] = out[i].g;
+        smeta[META_WORDS * i + 1] = out[i].len;
+        smeta[META_WORDS * i + 2] = out[i].set;
     }
     MPI_Alltoallv(smeta, sc2, sdisp, MPI_INT64_T, x->rmeta, rc2, rdisp, MPI_INT64_T, g->comm);
     cio_free(smeta);
@@ -318,9 +326,19 @@ static int whole_box(const route *rt, int task, const seg *in, int64_t nr, int64
     return 1;
 }
 
-/* Receive side (I/O tasks): sort what arrives by global index; that order is
- * the I/O buffer and, merged into runs, the I/O decomposition (a covered PIO box:
- * the box itself). */
+/* The blocks of one list of runs (one set of one group): PIO's regions for
+ * SUBSET, else the fewest boxes of each run. */
+static void runs_to_blocks(const route *rt, const int64_t *a, const int64_t *len, int64_t n, cio_decomp *out)
+{
+    if (rt->kind == CIO_REARR_SUBSET) cio_pio_regions(a, len, n, out);
+    else
+        for (int64_t i = 0; i < n; i++) cio_range_to_boxes(out->ndims, out->shape, a[i], a[i] + len[i], out);
+}
+
+/* Receive side (I/O tasks): sort what arrives set by set (and SUBSET group by
+ * group where they are kept apart), by global index; that order is the I/O
+ * buffer and, merged into runs, the I/O decomposition (a covered PIO box: the
+ * box itself). */
 static void build_recv_side(cio_agg_plan *p, const cio_agg_group *g, const route *rt, const meta_xchg *x, int ndims,
                             const int64_t *shape)
 {
@@ -328,29 +346,36 @@ static void build_recv_side(cio_agg_plan *p, const cio_agg_group *g, const route
     seg *in = cio_malloc((size_t)(nr ? nr : 1) * sizeof *in);
     int64_t m = 0;
     for (int r = 0; r < g->size; r++)
-        for (int i = 0; i < x->rcount[r]; i++, m++) in[m] = (seg){x->rmeta[2 * m], x->rmeta[2 * m + 1], 0, r, m};
+        for (int i = 0; i < x->rcount[r]; i++, m++)
+            in[m] = (seg){x->rmeta[META_WORDS * m], x->rmeta[META_WORDS * m + 1], 0, r, m,
+                          (int)x->rmeta[META_WORDS * m + 2], rt->groups > 0 ? subset_group(r, g->size, rt->groups) : 0};
     int64_t *io_off = cio_malloc((size_t)(nr ? nr : 1) * sizeof *io_off);
     p->io_decomp = cio_decomp_new(ndims, shape);
     if (!whole_box(rt, g->my_task, in, nr, io_off, p->io_decomp)) {
         seg *sorted = cio_malloc((size_t)(nr ? nr : 1) * sizeof *sorted);
         memcpy(sorted, in, (size_t)nr * sizeof *in);
         qsort(sorted, (size_t)nr, sizeof *sorted, cmp_global);
-        int64_t pos = 0, run_a = -1, run_b = -1;
-        int run_grp = 0;
+        /* the runs, touching segments of one set and group joined; a list ends where the set or group changes */
+        int64_t *ra = cio_malloc((size_t)(nr ? nr : 1) * sizeof *ra), *rl = cio_malloc((size_t)(nr ? nr : 1) * sizeof *rl);
+        int64_t pos = 0, nruns = 0, first = 0;
         for (int64_t i = 0; i < nr; i++) {
             io_off[sorted[i].order] = pos;
             pos += sorted[i].len;
-            int grp = rt->groups > 0 ? subset_group(sorted[i].peer, g->size, rt->groups) : 0;
-            if (sorted[i].g == run_b && grp == run_grp) {
-                run_b += sorted[i].len;
+            int same = i > 0 && sorted[i].set == sorted[i - 1].set && sorted[i].grp == sorted[i - 1].grp;
+            if (i > 0 && !same) {
+                runs_to_blocks(rt, ra + first, rl + first, nruns - first, p->io_decomp);
+                first = nruns;
+            }
+            if (same && ra[nruns - 1] + rl[nruns - 1] == sorted[i].g) {
+                rl[nruns - 1] += sorted[i].len;
             } else {
-                if (run_a >= 0) cio_range_to_boxes(ndims, shape, run_a, run_b, p->io_decomp);
-                run_a = sorted[i].g;
-                run_b = run_a + sorted[i].len;
-                run_grp = grp;
+                ra[nruns] = sorted[i].g;
+                rl[nruns++] = sorted[i].len;
             }
         }
-        if (run_a >= 0) cio_range_to_boxes(ndims, shape, run_a, run_b, p->io_decomp);
+        runs_to_blocks(rt, ra + first, rl + first, nruns - first, p->io_decomp);
+        cio_free(ra);
+        cio_free(rl);
         cio_free(sorted);
     }
     for (int r = 0; r < g->size; r++) p->nrecv += x->rcount[r] > 0;

@@ -80,6 +80,11 @@ void cio_write(cio_file *f, int varid, int64_t record);
 /* The same with the caller's data, packed in the decomposition's block order; the
  * buffer must stay valid until cio_flush() or cio_close(). */
 void cio_write_buf(cio_file *f, int varid, int64_t record, const void *buf);
+/* cio_write of values an earlier call already wrote there (a model that writes
+ * the same values again, as FMS's diag_manager its time-average variables after
+ * every field): the same request, its values not added to the checksums again,
+ * which describe what the file holds. */
+void cio_write_again(cio_file *f, int varid, int64_t record);
 /* Complete everything posted on this file (collective in collective modes). */
 void cio_flush(cio_file *f);
 /* Flush and close; frees f. */

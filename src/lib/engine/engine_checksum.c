@@ -9,6 +9,7 @@
 
 static void eng_checksum_add(cio_engine *e, const char *name, uint64_t sum)
 {
+    if (e->checksum_off) return;
     for (int i = e->ncs - 1; i >= 0; i--)
         if (strcmp(e->cs_name[i], name) == 0) {
             e->cs_sum[i] += sum;
@@ -41,18 +42,25 @@ void eng_checksum_of(cio_engine *e, const cio_var *v, uint64_t sum) { eng_checks
 
 void *eng_pack(cio_file *f, int varid, int64_t record)
 {
+    const cio_var *v = &f->s->vars[varid];
+    int64_t n = v->decomp ? v->decomp->nelems : 0;
+    char *buf = eng_buf_get(f->e, (size_t)(n ? n : 1) * cio_type_size(v->type));
+    eng_pack_into(f, varid, record, buf);
+    return buf;
+}
+
+void eng_pack_into(cio_file *f, int varid, int64_t record, void *vbuf)
+{
     cio_engine *e = f->e;
     const cio_var *v = &f->s->vars[varid];
     const cio_decomp *d = v->decomp;
     size_t ts = cio_type_size(v->type);
-    int64_t n = d ? d->nelems : 0;
-    char *buf = eng_buf_get(e, (size_t)(n ? n : 1) * ts);
-    if (!d) return buf;
+    char *buf = vbuf;
+    if (!d) return;
     uint64_t sum = 0;
     for (block_iter it = block_iter_start(d); block_iter_next(&it);)
         sum += eng_fill_box(e, v, record, &it.box, buf + (size_t)it.offset * ts);
     eng_checksum_add(e, v->name, sum);
-    return buf;
 }
 
 void eng_user_checksum(cio_file *f, int varid, const void *buf)

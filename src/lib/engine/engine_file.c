@@ -31,6 +31,7 @@ cio_file *eng_file_new(cio_engine *e, const char *path, cio_schema *s, MPI_Comm 
 void eng_file_free(cio_file *f)
 {
     cio_free(f->pend);
+    cio_free(f->arena);
     cio_free(f->agreed);
     cio_free(f->agreed_gen);
     cio_free(f->dvar);

@@ -29,6 +29,7 @@ typedef struct pending {
     int64_t record;
     void *buf;
     int owned;
+    int64_t arena_off;      /* >= 0: buf is this offset in the file's arena (it may move until the flush) */
 } pending;
 
 struct cio_engine {
@@ -50,6 +51,7 @@ struct cio_engine {
     int ncs, cscap;
     char **cs_name;
     uint64_t *cs_sum;
+    int checksum_off;   /* > 0: values written are not added (cio_write_again) */
     int ncs_out;
     char **cs_out_name;
     uint64_t *cs_out_sum;
@@ -79,6 +81,11 @@ struct cio_file {
     pending *pend;
     int npend, pendcap;
     int64_t pend_bytes;
+    /* nonblocking writes pack into one buffer, one variable after the other, so
+     * what one wait completes lies contiguous in memory, as a model's (E3SM-IO's)
+     * write buffer does, and PnetCDF need not copy it into one */
+    char *arena;
+    int64_t arena_cap, arena_used;
     /* collective modes: what every rank agreed on for each variable's blocking
      * transfers (AGREE_ROW ints: pieces, the most blocks of each), once per file
      * (engine_split.c), and the decomposition generation each row was agreed for */
@@ -184,6 +191,12 @@ void eng_plain_read_buf(cio_file *f, int varid, int64_t record, void *buf);
 void eng_build_pieces(const cio_var *v, int64_t record, int64_t limit, piece_list *p);
 void eng_pl_free(piece_list *p);
 void eng_make_req(const cio_file *f, int varid, const piece_list *p, int piece, void *buf, cio_req *r);
+/* A variable written in one library call per record on every rank, an empty call
+ * where the rank has nothing (CIO_VAR_ONE_CALL with a driver that posts_varn). */
+static inline int eng_one_call(const cio_engine *e, const cio_var *v)
+{
+    return (v->flags & CIO_VAR_ONE_CALL) && e->cfg.drv->posts_varn;
+}
 void eng_count_requests(cio_stats *st, const piece_list *p, size_t ts);
 /* The agreement on every variable of a file at once (engine_split.c): the rows
  * this rank offers (eng_agree_rows, nvars x AGREE_ROW ints, to free) and, once
@@ -209,6 +222,8 @@ void eng_agg_write(cio_file *f, int varid, int64_t record, const void *user_buf)
 
 /* engine_checksum.c */
 void *eng_pack(cio_file *f, int varid, int64_t record);
+/* The same values into buf (the variable's elements on this rank, packed). */
+void eng_pack_into(cio_file *f, int varid, int64_t record, void *buf);
 /* The values of one box of variable v (the pattern or its value function) into
  * out; returns their checksum, which eng_checksum_of adds to v's. */
 uint64_t eng_fill_box(cio_engine *e, const cio_var *v, int64_t record, const cio_box *box, void *out);

@@ -133,6 +133,7 @@ void eng_make_req(const cio_file *f, int varid, const piece_list *p, int piece, 
     r->varid = f->dvar[varid];
     r->type = v->type;
     r->ndims = v->ndims;
+    r->one_call = (v->flags & CIO_VAR_ONE_CALL) != 0;
     if (piece < 0 || piece >= p->npieces) return;   /* an empty call to match other ranks */
     int k = p->first[piece];
     r->nblocks = p->nsubs[piece];
@@ -314,6 +315,7 @@ void eng_transfer_blocking(cio_file *f, int varid, int64_t record, void *buf, in
     int *maxnb = NULL;
     if (cio_mode_collective(mode)) maxnb = file_agreement(f, varid, &p, &n);
     else if (!is_read && v->is_record && f->df.extend_collective) maxnb = agree_pieces(f, &p, &n);
+    if (n == 0 && !maxnb && eng_one_call(e, v)) n = 1;    /* the variable's one call, empty here */
     char *piece_buf = !buf && !is_read ? eng_buf_get(e, (size_t)(eng_stream_bytes(e, v) > 0 ? eng_stream_bytes(e, v) : 1))
                                        : NULL;
     uint64_t sum = 0;

@@ -26,7 +26,32 @@ static int64_t note_write(cio_file *f, int varid, int64_t record)
     return plan_only ? -1 : bytes;
 }
 
+/* Room for bytes more in the file's arena, right after what it holds, aligned for
+ * elements of ts bytes (a gap only where the type needs one: PnetCDF writes a
+ * wait's buffers as they lie when they follow each other, else copies them into
+ * one): its offset. */
+static int64_t arena_reserve(cio_file *f, int64_t bytes, size_t ts)
+{
+    int64_t off = (f->arena_used + (int64_t)ts - 1) / (int64_t)ts * (int64_t)ts;
+    if (off + bytes > f->arena_cap) {
+        int64_t cap = 2 * f->arena_cap > off + bytes ? 2 * f->arena_cap : off + bytes;
+        if (cap < f->df.plan_bytes) cap = f->df.plan_bytes;     /* a record of every variable at once */
+        f->arena = cio_realloc(f->arena, (size_t)(cap ? cap : 1));
+        f->arena_cap = cap;
+    }
+    f->arena_used = off + bytes;
+    return off;
+}
+
+static void write_pending(cio_file *f, int varid, int64_t record, void *buf, int owned, int64_t arena_off);
+
 void eng_write_common(cio_file *f, int varid, int64_t record, void *buf, int owned)
+{
+    write_pending(f, varid, record, buf, owned, -1);
+}
+
+/* arena_off >= 0: the values lie at that offset of the file's arena (nonblocking modes) */
+static void write_pending(cio_file *f, int varid, int64_t record, void *buf, int owned, int64_t arena_off)
 {
     cio_engine *e = f->e;
     int64_t bytes = note_write(f, varid, record);
@@ -36,7 +61,7 @@ void eng_write_common(cio_file *f, int varid, int64_t record, void *buf, int own
             f->pendcap = f->pendcap ? 2 * f->pendcap : 16;
             f->pend = cio_realloc(f->pend, (size_t)f->pendcap * sizeof *f->pend);
         }
-        f->pend[f->npend++] = (pending){varid, record, buf, owned};
+        f->pend[f->npend++] = (pending){varid, record, buf, owned, arena_off};
         f->pend_bytes += bytes;
         if (f->pend_bytes > e->stats->buffer_peak) e->stats->buffer_peak = f->pend_bytes;
         return;
@@ -109,10 +134,15 @@ void eng_plain_write(cio_file *f, int varid, int64_t record)
         stream_write(f, varid, record);
         return;
     }
-    if (!e->nowrite) {
+    if (!e->nowrite) {   /* into the arena, behind what is pending */
+        const cio_var *v = &f->s->vars[varid];
+        size_t ts = cio_type_size(v->type);
+        int64_t off = arena_reserve(f, (v->decomp ? v->decomp->nelems : 0) * (int64_t)ts, ts);
         cio_timer_begin(e->stats, CIO_T_PACK);
-        buf = eng_pack(f, varid, record);
+        eng_pack_into(f, varid, record, f->arena + off);
         cio_timer_end(e->stats, CIO_T_PACK);
+        write_pending(f, varid, record, NULL, 0, off);
+        return;
     }
     eng_write_common(f, varid, record, buf, 1);
 }
@@ -143,14 +173,16 @@ void eng_plain_flush(cio_file *f)
         return;
     }
     piece_list *pl = cio_calloc((size_t)(np ? np : 1), sizeof *pl);
+    int *ncalls = cio_calloc((size_t)(np ? np : 1), sizeof *ncalls);   /* the pieces, or the one empty call */
     int rounds = 0;
     int64_t in_round = -1;
     for (int i = 0; i < np; i++) {
         const cio_var *v = &f->s->vars[f->pend[i].varid];
         eng_build_pieces(v, f->pend[i].record, limit, &pl[i]);
         eng_count_requests(e->stats, &pl[i], cio_type_size(v->type));
-        for (int k = 0; k < pl[i].npieces; k++) {
-            int64_t b = pl[i].elems[k] * (int64_t)cio_type_size(v->type);
+        ncalls[i] = pl[i].npieces || !eng_one_call(e, v) ? pl[i].npieces : 1;
+        for (int k = 0; k < ncalls[i]; k++) {
+            int64_t b = k < pl[i].npieces ? pl[i].elems[k] * (int64_t)cio_type_size(v->type) : 0;
             if (in_round < 0 || in_round + b > limit) {
                 rounds++;
                 in_round = 0;
@@ -166,18 +198,19 @@ void eng_plain_flush(cio_file *f)
         for (int r = 0; r < all; r++) {
             in_round = -1;
             while (pi < np) {
-                if (pk >= pl[pi].npieces) {
+                if (pk >= ncalls[pi]) {
                     pi++;
                     pk = 0;
                     continue;
                 }
                 const cio_var *v = &f->s->vars[f->pend[pi].varid];
                 size_t ts = cio_type_size(v->type);
-                int64_t b = pl[pi].elems[pk] * (int64_t)ts;
+                int64_t b = pk < pl[pi].npieces ? pl[pi].elems[pk] * (int64_t)ts : 0;
                 if (in_round >= 0 && in_round + b > limit) break;
                 in_round = in_round < 0 ? b : in_round + b;
                 cio_req req;
-                eng_make_req(f, f->pend[pi].varid, &pl[pi], pk, f->pend[pi].buf, &req);
+                const pending *q = &f->pend[pi];
+                eng_make_req(f, q->varid, &pl[pi], pk, q->arena_off >= 0 ? f->arena + q->arena_off : q->buf, &req);
                 DCALL(f, CIO_T_IPUT, b, "iput", e->cfg.drv->put(&f->df, &req));
                 pk++;
             }
@@ -189,8 +222,10 @@ void eng_plain_flush(cio_file *f)
         if (f->pend[i].owned) eng_buf_put(e, f->pend[i].buf);
     }
     cio_free(pl);
+    cio_free(ncalls);
     f->npend = 0;
     f->pend_bytes = 0;
+    f->arena_used = 0;
 }
 
 

@@ -1,0 +1,16 @@
+"""plan_same.py FAST.json SLOW.json: two dry-run plans of the same run, one made
+by rank classes and one of every rank (--dry_run_every_rank), must be the same
+but for the planner's own figures (its time, memory and the ranks it planned).
+Prints what differs and exits 1."""
+import json
+import sys
+
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for d in (a, b):
+    for k in ("planner_seconds", "planner_memory_bytes", "planned_ranks"):
+        d.pop(k)
+if a != b:
+    for k in a:
+        if a[k] != b.get(k):
+            print(k, a[k], "\n  every rank:", b.get(k))
+    sys.exit(1)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The bench scripts' flags (and climio-sweep's folder flags), as a hostile user gives them: counts below 1, a
-# timeout that is no number of seconds, a launcher or kernel arguments that do
+# timeout that is no number of seconds, a launcher that is not there, a process
+# count given twice, empty IOR options, a launcher or kernel arguments that do
 # not split, a file where a folder goes, an output file that is a folder or an
 # input, an unknown kernel.  Each ends with one usage error
 # (exit 2) naming the flag before any run: no traceback.
@@ -35,6 +36,11 @@ bench-gcrm|--timeout: expected seconds > 0, found nan|--timeout nan
 bench-gcrm|--timeout: expected seconds > 0, found -1.0|--timeout -1
 bench-gcrm|--mpiexec "'x": cannot split it as a shell would: No closing quotation|--mpiexec "'x"
 bench-gcrm|--mpiexec: expected a launcher command, found ''|--mpiexec ""
+bench-gcrm|--mpiexec nompi -x: nompi: no such program on $PATH|--mpiexec "nompi -x"
+bench-ior|--mpiexec f: f: not an executable program|--mpiexec f --ior /bin/true -- engine_exercise
+bench-combine|--mpiexec nompi: nompi: no such program on $PATH|--np 1,2 --mpiexec nompi set/a.nc
+bench-combine|--np 1,2,1: 1 given twice: expected each process count once|--np 1,2,1 set/a.nc
+bench-ior|--ior-options: expected IOR's options (-i, -b, -t, -s ...), found ''|--ior /bin/true --ior-options "" -- engine_exercise
 bench-gcrm|--json-dir f: is not a directory (a file of that name exists)|--json-dir f
 bench-gcrm|--json-dir f/x: cannot make the folder: Not a directory|--json-dir f/x
 bench-gcrm|--dir f: is not a directory (a file of that name exists)|--dir f

@@ -97,5 +97,19 @@ set +e
 rc=$?
 set -e
 [ $rc = 137 ] && grep -qF "sh was killed by signal 9" err.txt || { cat err.txt; fail "iocount: a killed command: exit $rc"; }
+# every Python script finds its climio_sweep package through a link (bin/'s), and a
+# copy away from it says where it looked in one line, not a traceback
+for s in bench-adios2 bench-aggregation bench-combine bench-compress bench-decomp bench-drivers bench-gcrm bench-ior \
+    bench-mom bench-pfio bench-scale iocount peer-fms peer-pfio; do
+  ln -sf "$S/$s" "link-$s"
+  "$PYTHON" "./link-$s" --help >out.txt 2>err.txt || { cat err.txt; fail "$s through a link: --help failed"; }
+done
+cp "$S/bench-gcrm" lone
+set +e
+"$PYTHON" ./lone --help >out.txt 2>err.txt
+rc=$?
+set -e
+[ $rc = 1 ] && grep -qF "./lone: cannot find the climio_sweep package beside it or in ../share/climio/python" err.txt &&
+  ! grep -q Traceback err.txt || { cat err.txt; fail "a copy of bench-gcrm away from its package: exit $rc"; }
 echo "$n cases"
 pass

@@ -22,7 +22,7 @@ import time
 from .execute import run_command, run_environment
 from .kernel import program_error_line  # noqa: F401  (bench-combine relays it too)
 from .launcher import launcher_words
-from . import load, verdict
+from . import load, outfile, verdict
 
 SPREAD_LIMIT = 0.25      # (max - min) / median above this: the cell is flagged
 FLAG = "!"
@@ -72,9 +72,19 @@ def check_counts(ap, args):
                 ap.error("--%s: expected a whole number >= 1, found %d" % (key.replace("_", "-"), n))
 
 
+def check_launcher_command(ap, flag, text):
+    """A launcher a flag names (--mpiexec): a command whose program is there, or
+    a usage error now rather than every run failing for the same reason."""
+    words = split_words(ap, flag, text)
+    if not words:
+        ap.error("%s: expected a launcher command, found ''" % flag)
+    if not shutil.which(words[0]):
+        ap.error("%s %s: %s: %s" % (flag, text, words[0], "not an executable program" if os.path.exists(words[0])
+                                    else "no such program" + ("" if os.sep in words[0] else " on $PATH")))
+
+
 def check_launcher(ap, args):
-    if not split_words(ap, "--mpiexec", args.mpiexec):
-        ap.error("--mpiexec: expected a launcher command, found ''")
+    check_launcher_command(ap, "--mpiexec", args.mpiexec)
     if not (args.timeout > 0 and math.isfinite(args.timeout)):
         ap.error("--timeout: expected seconds > 0, found %s" % args.timeout)
 
@@ -88,36 +98,28 @@ def split_words(ap, flag, text):
 
 
 def make_folder(ap, flag, path):
-    """An output folder a flag names, made when missing; a file there is named as such."""
+    """An output folder a flag names, made when missing; a file there, or a
+    folder the script cannot write in, is named as such before any run."""
     if os.path.exists(path) and not os.path.isdir(path):
         ap.error("%s %s: is not a directory (a file of that name exists)" % (flag, path))
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
         ap.error("%s %s: cannot make the folder: %s" % (flag, path, e.strerror or e))
+    if not os.access(path, os.W_OK | os.X_OK):
+        ap.error("%s %s: the folder is not writable (the runs write their files there)" % (flag, path))
 
 
 def check_output_file(ap, flag, path, inputs=()):
     """A file a flag names for the script to write at the end (--json): refused
     before the first run when it cannot be written there (a folder, a missing or
-    read-only folder, not a regular file) or when it is one of the inputs, so
-    that no run's result is lost to it."""
+    read-only folder, not a regular file, a program) or when it is one of the
+    inputs, so that no run's result, and no input, is lost to it."""
     if path is None:
         return
-    if not path:
-        ap.error("%s: expected a file name, found ''" % flag)
-    if os.path.isdir(path):
-        ap.error("%s %s: is a directory, expected a file name" % (flag, path))
-    if os.path.exists(path) and not os.path.isfile(path):
-        ap.error("%s %s: expected a regular file, found another kind of file" % (flag, path))
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        ap.error("%s %s: expected a file in an existing folder, found no folder %s" % (flag, path, folder))
-    if not os.access(folder, os.W_OK | os.X_OK):
-        ap.error("%s %s: the folder %s is not writable" % (flag, path, folder))
-    for given in inputs:
-        if given and os.path.exists(path) and os.path.exists(given) and os.path.samefile(path, given):
-            ap.error("%s %s: is an input of this run (%s): it would be overwritten" % (flag, path, given))
+    why = outfile.problem(path, inputs)
+    if why:
+        ap.error("%s %s: %s" % (flag, path, why))
 
 
 def check_arguments(ap, args, inputs=()):
@@ -194,7 +196,11 @@ class Runner:
 
     def __enter__(self):
         # absolute: each run starts in its own folder, where a relative --dir means nothing
-        self.work = os.path.abspath(tempfile.mkdtemp(prefix="climio-%s-" % self.tool, dir=self.args.dir))
+        try:
+            self.work = os.path.abspath(tempfile.mkdtemp(prefix="climio-%s-" % self.tool, dir=self.args.dir))
+        except OSError as e:
+            sys.exit("%s: --dir %s: cannot make the runs' folder there: %s" % (self.tool, self.args.dir,
+                                                                                e.strerror or e))
         return self
 
     def __exit__(self, *exc):
@@ -229,16 +235,21 @@ class Runner:
         cmd = self.launcher + ["-n", str(nprocs)] + list(argv) + ([json_option, jpath] if json_option else [])
         t0 = time.monotonic()
         before = load.sample()
+        started = []
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            rc, reason = run_command(cmd, wd, self.env, out, err, self.args.timeout, timeout_from="--timeout")
+            rc, reason = run_command(cmd, wd, self.env, out, err, self.args.timeout, timeout_from="--timeout",
+                                     on_start=started.append)
             out.seek(0)
             err.seek(0)
             text_out = out.read().decode(errors="replace")
             text_err = err.read().decode(errors="replace")
         seconds = time.monotonic() - t0
-        record_load(name, before, load.sample(), jpath if json_option else None)
+        if started:     # the load of a run that never started measures nothing
+            record_load(name, before, load.sample(), jpath if json_option else None)
         try:
             if rc != 0 or reason:
+                if not started:     # run_command's own line ('cannot start X: ...'), said once
+                    raise RunFailed("%s: %s" % (name, reason))
                 said = ((error_line(text_err) or error_line(text_out)) if error_line
                         else program_error_line(text_err, text_out)) or "no output"
                 raise RunFailed("%s: %s: %s" % (name, reason or "exit status %d" % rc, said[:300]),
@@ -492,8 +503,11 @@ def write_json(path, doc):
 def find_program(name, given=None, env_var=None, tool="bench"):
     """given, $env_var, beside the script (installed bin/), the build tree
     (src/*/, tests/, run/), then $PATH."""
-    for cand in (given, os.environ.get(env_var) if env_var else None):
+    for cand, said in ((given, "given"), (os.environ.get(env_var) if env_var else None, "$%s" % env_var)):
         if cand:
+            if not (os.path.isfile(cand) and os.access(cand, os.X_OK)):
+                sys.exit("%s: %s (%s for %s): %s" % (tool, cand, said, name, "no such file" if not os.path.exists(cand)
+                                                     else "not an executable program"))
             return os.path.abspath(cand)
     here = os.path.dirname(os.path.abspath(sys.argv[0]))
     top = os.path.dirname(here)

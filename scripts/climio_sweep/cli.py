@@ -154,7 +154,8 @@ def cmd_collect(args):
     outdir = resolve_outdir(args.target, args.out)
     if not os.path.isdir(os.path.join(outdir, "runs")):
         raise SweepError("%s: expected a sweep output folder (runs/), found none: run the sweep first" % outdir)
-    rows, cols, c, j = collectmod.collect(outdir, args.csv, args.json, args.all)
+    given = [args.target] if os.path.isfile(args.target) else []
+    rows, cols, c, j = collectmod.collect(outdir, args.csv, args.json, args.all, given)
     ok = sum(1 for r in rows if r["status"] == "done")
     warm = collectmod.warmup_runs(outdir)
     busy = sum(1 for r in rows if r.get("host.load_over_cores"))
@@ -213,6 +214,14 @@ def cmd_report(args):
                          "without --pool" % len(targets))
     if args.pool and len(targets) < 2:
         raise SweepError("report --pool: expected two or more sweeps to pool, found one")
+    seen = {}
+    for t in targets:       # one sweep twice: compared with itself, or its runs pooled twice
+        real = os.path.realpath(resolve_outdir(t, args.out))
+        if real in seen:
+            raise SweepError("report: %s and %s are one sweep's folder (%s): %s" % (
+                seen[real], t, real, "pool the runs of different sweeps of one file" if args.pool else
+                "compare two sweeps, runs of one sweep file into two folders"))
+        seen[real] = t
     found = [_sweep_doc(t, args.out) for t in targets]
     outdirs = [d for d, _ in found]
     names = _names(outdirs)
@@ -252,6 +261,11 @@ def cmd_report(args):
     if res.pairs:
         print("wrote %s" % os.path.join(dest, "pairwise.csv"))
     print("wrote %s" % path)
+    if not res.ok:      # a page with no measurement: said, and not a success
+        print("climio-sweep: report: no run finished well (%s): the page has no figure" % (
+            "%d failed: the page lists them" % len(res.failed) if res.failed else
+            "no run has a result yet: climio-sweep status tells where the sweep stands"), file=sys.stderr)
+        return 1
     return 0
 
 

@@ -83,6 +83,7 @@ typedef struct fms_set {
     int ndims, recdim, nvars, ngatts;
     char dimname[FMS_MAX_DIMS][NC_MAX_NAME + 1];
     int64_t dimfull[FMS_MAX_DIMS];  /* the output's lengths */
+    int dimfirst[FMS_MAX_DIMS];     /* a decomposed axis: the global index of its first point (regional grids) */
     int dimdecomp[FMS_MAX_DIMS];
     int dimvaries[FMS_MAX_DIMS];    /* a whole axis whose length differs from member to member */
     fms_var *vars;

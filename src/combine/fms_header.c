@@ -9,6 +9,7 @@
 #include "fms_combine.h"
 #include "drivers/hdf5_end.h"
 #include "drivers/io_util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,12 +24,6 @@ static int bad(const char *path, const char *what)
 {
     fprintf(stderr, "Error: input file \"%s\" %s\n", path, what);
     return 1;
-}
-
-static const char *file_kind(mode_t m)
-{
-    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO (named pipe)" : S_ISSOCK(m) ? "a socket"
-         : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" : "not a regular file";
 }
 
 /* The variable's missing_value (first value) as the variable's own type; -1
@@ -75,6 +70,12 @@ static int decomposition(int id, const char *dimname, int dd[4])
     if (nc_inq_att(id, v, "domain_decomposition", &t, &len) != NC_NOERR) return 0;
     if (len != 4 || t == NC_CHAR || t == NC_STRING || nc_get_att_int(id, v, "domain_decomposition", dd) != NC_NOERR)
         return -1;
+    if (t == NC_FLOAT || t == NC_DOUBLE) {     /* whole numbers only: 1.5 is no point */
+        double x[4];
+        if (nc_get_att_double(id, v, "domain_decomposition", x) != NC_NOERR) return -1;
+        for (int i = 0; i < 4; i++)
+            if (x[i] != (double)dd[i]) return -1;
+    }
     return 1;
 }
 
@@ -144,8 +145,11 @@ static int read_set_description(fms_set *s, const fms_opts *o, int id, const cha
         }
     }
     s->set_files = files_in_set(id);
+    /* FMS writes 0 for a regional output, whose members are numbered by PE: the
+     * members named (or -e's range) are then the set, as for mppnccombine */
+    int regional = s->set_files == 0 && !(s->numbered && o->end < 0);
     if (s->set_files == NO_COUNT) fprintf(stderr, "Warning: missing the \"NumFilesInSet\" global attribute.\n");
-    else if (s->set_files < 1) {
+    else if (s->set_files < 1 && !regional) {
         char n[32] = "not one integer";
         if (s->set_files != BAD_COUNT) snprintf(n, sizeof n, "%d", s->set_files);
         fprintf(stderr, "Error: input file \"%s\": NumFilesInSet is %s: a set has at least one member (FMS writes the "
@@ -229,6 +233,7 @@ static int place_dim(fms_set *s, fms_member *m, int id, int d, int is_first)
     if (is_first) {
         s->dimdecomp[d] = k;
         s->dimfull[d] = full;
+        s->dimfirst[d] = k ? dd[0] : 1;
     }
     if (d == s->recdim) return 0;
     const char *first = s->mem[s->first].path;
@@ -245,6 +250,18 @@ static int place_dim(fms_set *s, fms_member *m, int id, int d, int is_first)
         fprintf(stderr, "Error: input file \"%s\": %s:domain_decomposition = %d, %d, %d, %d gives the whole axis %lld "
                         "points, the first member's (\"%s\") %lld: not a member of the same set\n",
                 m->path, name, dd[0], dd[1], dd[2], dd[3], (long long)full, first, (long long)s->dimfull[d]);
+        return 1;
+    }
+    if (dd[0] != s->dimfirst[d]) {
+        fprintf(stderr, "Error: input file \"%s\": %s:domain_decomposition = %d, %d, %d, %d starts the whole axis at "
+                        "point %d, the first member's (\"%s\") at %d: not a member of the same set\n",
+                m->path, name, dd[0], dd[1], dd[2], dd[3], dd[0], first, s->dimfirst[d]);
+        return 1;
+    }
+    if ((int64_t)dd[3] - dd[2] + 1 != (int64_t)len) {
+        fprintf(stderr, "Error: input file \"%s\": %s:domain_decomposition = %d, %d, %d, %d gives the member points "
+                        "%d to %d, %lld of them, but its dimension %s has %zu: the attribute or the file is damaged\n",
+                m->path, name, dd[0], dd[1], dd[2], dd[3], dd[2], dd[3], (long long)dd[3] - dd[2] + 1, name, len);
         return 1;
     }
     m->start[d] = (int64_t)dd[2] - dd[0];
@@ -320,7 +337,7 @@ static int check_file(fms_set *s, fms_member *m, int is_first)
     }
     if (!S_ISREG(sb.st_mode)) {
         snprintf(what, sizeof what, "is %s, not a regular file: a member of a set is a netCDF file; nothing is read "
-                                    "from it", file_kind(sb.st_mode));
+                                    "from it", cio_file_kind(sb.st_mode));
         return bad(m->path, what);
     }
     if (sb.st_size == 0) return bad(m->path, "is empty (0 bytes): not a netCDF file (did the run that wrote it stop?)");
@@ -411,8 +428,89 @@ int fms_member_read(fms_set *s, int i, const fms_opts *o)
     return rc;
 }
 
+/* Members a and b claim the same points: on every decomposed axis their ranges
+ * meet, more than at the one point symmetric grids' neighbours share (MOM6's
+ * q-points: a member holds both of its edges), or in one and the same point. */
+static int same_points(const fms_set *s, const fms_member *a, const fms_member *b)
+{
+    int any = 0;
+    for (int d = 0; d < s->ndims; d++) {
+        if (!s->dimdecomp[d] || d == s->recdim) continue;
+        int64_t lo = a->start[d] > b->start[d] ? a->start[d] : b->start[d];
+        int64_t ea = a->start[d] + a->count[d], eb = b->start[d] + b->count[d], hi = ea < eb ? ea : eb;
+        int same = a->start[d] == b->start[d] && a->count[d] == b->count[d];
+        if (hi - lo < 1 || (hi - lo == 1 && !same)) return 0;
+        any = 1;
+    }
+    return any;
+}
+
+static const fms_set *g_sort_set;
+static int g_sort_dim;
+
+static int by_start(const void *x, const void *y)
+{
+    int64_t a = g_sort_set->mem[*(const int *)x].start[g_sort_dim], b = g_sort_set->mem[*(const int *)y].start[g_sort_dim];
+    return a < b ? -1 : a > b;
+}
+
+static void box_text(const fms_set *s, const fms_member *m, char *out, size_t n)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (int d = 0; d < s->ndims && at < n; d++)
+        if (s->dimdecomp[d] && d != s->recdim)
+            at += (size_t)snprintf(out + at, n - at, "%s%s %lld-%lld", at ? ", " : "", s->dimname[d],
+                                   (long long)(s->dimfirst[d] + m->start[d]),
+                                   (long long)(s->dimfirst[d] + m->start[d] + m->count[d] - 1));
+}
+
+/* Two members that claim the same points would overwrite each other's values and
+ * leave other points to nobody: the later one is refused, both named.  The
+ * members are sorted along the decomposed axis with the most distinct starts and
+ * compared with those whose ranges meet theirs there, not every pair. */
+static int overlapping_members(fms_set *s)
+{
+    int d0 = -1, best = 0, n = 0, refused = 0;
+    int *idx = malloc((size_t)(s->nmem + 1) * sizeof *idx);
+    if (!idx) return 0;
+    for (int i = 0; i < s->nmem; i++)
+        if (s->mem[i].present) idx[n++] = i;
+    for (int d = 0; d < s->ndims; d++) {
+        if (!s->dimdecomp[d] || d == s->recdim) continue;
+        g_sort_set = s, g_sort_dim = d;
+        qsort(idx, (size_t)n, sizeof *idx, by_start);
+        int distinct = 0;
+        for (int i = 0; i < n; i++) distinct += i == 0 || s->mem[idx[i]].start[d] != s->mem[idx[i - 1]].start[d];
+        if (distinct > best) best = distinct, d0 = d;
+    }
+    if (d0 >= 0) {
+        g_sort_set = s, g_sort_dim = d0;
+        qsort(idx, (size_t)n, sizeof *idx, by_start);
+    }
+    for (int i = 0; d0 >= 0 && i < n; i++) {
+        fms_member *a = &s->mem[idx[i]];
+        for (int j = i + 1; j < n && s->mem[idx[j]].start[d0] < a->start[d0] + a->count[d0] && a->present; j++) {
+            fms_member *b = &s->mem[idx[j]];
+            if (!b->present || !same_points(s, a, b)) continue;
+            fms_member *later = idx[j] > idx[i] ? b : a, *earlier = later == b ? a : b;
+            char bl[400], be[400];
+            box_text(s, later, bl, sizeof bl);
+            box_text(s, earlier, be, sizeof be);
+            fprintf(stderr, "Error: input file \"%s\": its domain_decomposition places it at %s, over points "
+                            "\"%s\" holds (%s): two members of a set share no points (but the one-point edge of a "
+                            "symmetric grid), so one of them is damaged or of another set\n",
+                    later->path, bl, earlier->path, be);
+            later->present = 0;
+            refused++;
+        }
+    }
+    free(idx);
+    return refused;
+}
+
 /* Rank 0, all placements known: members with other record counts than the first
- * are refused (FRE-NCtools' words). */
+ * are refused (FRE-NCtools' words), as are members that claim another's points. */
 int fms_check_set(fms_set *s, const fms_opts *o)
 {
     int refused = 0;
@@ -428,5 +526,5 @@ int fms_check_set(fms_set *s, const fms_opts *o)
             refused++;
         }
     }
-    return refused;
+    return refused + overlapping_members(s);
 }

@@ -3,11 +3,13 @@
  * first is found so), up to -e or to the first member's NumFilesInSet. */
 #include "fms_combine.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <netcdf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int exists(const char *p)
 {
@@ -29,15 +31,17 @@ static void add(fms_set *s, const char *path, int present)
     m->ncid = -1;
 }
 
-/* NumFilesInSet of a member (FMS_NO_COUNT when it has none or cannot be opened;
- * a file that is not a regular one is not opened: a FIFO would never answer). */
+/* NumFilesInSet of a member: FMS_NO_COUNT when it has none (or not one integer),
+ * FMS_UNREAD when the file cannot be opened (its header check says why); a file
+ * that is not a regular one is not opened: a FIFO would never answer. */
 #define FMS_NO_COUNT INT_MIN
+#define FMS_UNREAD (INT_MIN + 1)
 static int files_in_set(const char *path)
 {
     int id, n = FMS_NO_COUNT;
     struct stat sb;
     if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || nc_open(path, NC_NOWRITE, &id) != NC_NOERR)
-        return FMS_NO_COUNT;
+        return FMS_UNREAD;
     nc_type t;
     size_t len;
     if (nc_inq_att(id, NC_GLOBAL, "NumFilesInSet", &t, &len) != NC_NOERR || len != 1 ||
@@ -49,8 +53,17 @@ static int files_in_set(const char *path)
 
 static int missing_member(const char *path)
 {
+    struct stat sb;
+    int err = stat(path, &sb) == 0 ? 0 : errno;
     printf("ERROR: missing at least %s from the input file set.  Exiting.\n", path);
     fflush(stdout);
+    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {      /* the name is there: say why it is no file */
+        char to[4096] = "";
+        ssize_t n = readlink(path, to, sizeof to - 1);
+        to[n > 0 ? n : 0] = '\0';
+        fprintf(stderr, "Error: input file \"%s\" is a symbolic link to \"%s\", which %s\n", path, to,
+                err == ELOOP ? "leads back to itself (a loop of links)" : "does not exist");
+    }
     return 9;
 }
 
@@ -95,14 +108,30 @@ static int list_numbered(fms_set *s, const fms_opts *o)
         add(s, name, p);
         if (s->nmem == 1) {
             want = files_in_set(name);
-            if (want != FMS_NO_COUNT && want < 1) {
-                fprintf(stderr, "Error: input file \"%s\": NumFilesInSet is %d: a set has at least one member, so the "
-                                "members to combine cannot be counted from it (name them, or give -e)\n",
-                        name, want);
+            /* FMS writes 0 for a regional output, whose members are numbered by PE:
+             * they are combined when named (or with -e), as mppnccombine does */
+            if (want != FMS_NO_COUNT && want != FMS_UNREAD && (want < 0 || (want == 0 && end < 0))) {
+                fprintf(stderr, "Error: input file \"%s\": NumFilesInSet is %d, so the members to combine cannot be "
+                                "counted from it%s: name them (mom_combine OUTPUT %s.*), or give -e\n",
+                        name, want, want == 0 ? " (FMS writes 0 for a regional output, whose members are numbered "
+                                                "by PE)" : "", s->output);
                 return 1;
             }
         }
         if (want > 0 && s->nmem == want) break;
+    }
+    if (want == FMS_NO_COUNT && end < 0 && s->nmem == 1) {
+        /* mppnccombine combines the first member alone; when the next one is there, the
+         * attribute is what is missing, not the members */
+        char next[4200];
+        snprintf(next, sizeof next, "%s.%0*d", s->output, s->width, o->start + 1);
+        if (exists(next)) {
+            fprintf(stderr, "Error: input file \"%s\" has no NumFilesInSet, so the members to combine cannot be "
+                            "counted from it, and %s is there too (FRE-NCtools' mppnccombine would combine the first "
+                            "alone): name them (mom_combine OUTPUT %s.*), or give -e\n",
+                    s->mem[0].path, next, s->output);
+            return 1;
+        }
     }
     if (s->nmem == 0) {
         if (end >= 0) fprintf(stderr, "Warning: No input file found in range.\n");

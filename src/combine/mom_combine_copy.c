@@ -228,6 +228,7 @@ void combine_run(combine *k)
     cio_timer_begin(&a->stats, k->t_open);
     cio_file *out = append ? cio_open(a->engine, k->output, s, a->comm) : cio_create(a->engine, k->output, s, a->comm);
     cio_timer_end(&a->stats, k->t_open);
+    if (!append) cio_output_incomplete_on_abort(k->output);    /* a failure renames it NAME.incomplete */
     if (append) {
         cio_err e = {0};
         check_append_target(k, out, &e);
@@ -241,6 +242,7 @@ void combine_run(combine *k)
     for (int i = 0; i < k->count; i++)
         if (!k->mem[i].missing) cio_close(k->mem[i].f);
     cio_close(out);
+    cio_output_complete(k->output);
     cio_timer_end(&a->stats, k->t_close);
     cio_free(buf);
     cio_schema_free(s);

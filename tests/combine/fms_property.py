@@ -10,7 +10,8 @@ are combined, and the output is sliced back into each member: every member's
 values must be the output's at the member's place, the whole variables the first
 member's.  Damage: each kind of damage (cut short, emptied, overwritten, a
 directory or a FIFO in a member's place, another global extent, another type,
-other records, NumFilesInSet 0, a group, a missing_value -m cannot use, a member
+other records, NumFilesInSet 0, a group, a missing_value -m cannot use, a
+domain_decomposition its dimension disagrees with, the points of another member, a member
 listed twice) applied to a random member of a fresh random set must be refused:
 exit status 1, the member named, no output.  Values are a formula of the global
 indices, so members agree where they overlap.  Prints one line per case; exits 1
@@ -246,7 +247,7 @@ def damage_cases(rng):
         cdl = subprocess.run(["ncdump", os.path.join(d, ms[0])], stdout=subprocess.PIPE, check=True, text=True).stdout
         cdl = re.sub(r":NumFilesInSet = \d+ ;", ":NumFilesInSet = 0 ;", cdl)
         subprocess.run(["ncgen", kinds[rs.kind], "-o", os.path.join(d, ms[0])], input=cdl.encode(), check=True)
-        return [], "NumFilesInSet is 0: a set has at least one member"
+        return [], "NumFilesInSet is 0, so the members to combine cannot be counted from it"
 
     def group(rs, d, ms, v):
         cdl = subprocess.run(["ncdump", os.path.join(d, ms[v])], stdout=subprocess.PIPE, check=True, text=True).stdout
@@ -262,6 +263,33 @@ def damage_cases(rng):
         rs.write(d, tweak=lambda i, box, vs, nrec: t(box, vs, nrec))
         return ["-m"], "missing_value lies outside the range of its type"
 
+    def placement(rs, d, ms, v):
+        """The first domain_decomposition of the member one point longer (or
+        shorter) than its dimension: the placement disagrees with the values."""
+        kinds = {"classic": "-b", "64bit": "-6", "nc4": "-4", "nc4c": "-7", "cdf5": "-5"}
+        p = os.path.join(d, ms[v])
+        cdl = subprocess.run(["ncdump", p], stdout=subprocess.PIPE, check=True, text=True).stdout
+
+        def bump(m):
+            g0, g1, l0, l1 = (int(x) for x in m.group(2, 3, 4, 5))
+            if l1 < g1:
+                l1 += 1
+            elif l0 > g0:
+                l0 -= 1
+            else:
+                l1 -= 1
+            return "%s:domain_decomposition = %d, %d, %d, %d ;" % (m.group(1), g0, g1, l0, l1)
+        cdl = re.sub(r"(\w+):domain_decomposition = (-?\d+), (-?\d+), (-?\d+), (-?\d+) ;", bump, cdl, count=1)
+        subprocess.run(["ncgen", kinds[rs.kind], "-o", p], input=cdl.encode(), check=True)
+        return [], "gives the member points"
+
+    def same_points(rs, d, ms, v):
+        """The member placed where an earlier one is (all members present: the
+        rest of the grid would be nobody's, and the two overwrite each other)."""
+        other = rng.randrange(v)
+        rewrite(rs, d, v, lambda box, vs, nrec: (dict(rs.boxes[other]), vs, nrec))
+        return [], "over points"
+
     def twice(rs, d, ms, v):
         other = (v + 1) % len(ms)
         lst = list(ms)
@@ -272,7 +300,9 @@ def damage_cases(rng):
             ("a directory", None, folder), ("a FIFO", None, fifo), ("another global extent", "many", extent),
             ("another type", "many", retype), ("other records", "records+many", records),
             ("NumFilesInSet 0", None, nfiles0), ("a group", "nc4", group),
-            ("a missing_value -m cannot use", "integer", missing_value), ("listed twice", "many", twice)]
+            ("a missing_value -m cannot use", "integer", missing_value), ("listed twice", "many", twice),
+            ("a placement its dimension disagrees with", None, placement),
+            ("the points of another member", "later+many", same_points)]
 
 
 def damaged(comb, work, rng, k, name, needs, hurt):
@@ -283,14 +313,14 @@ def damaged(comb, work, rng, k, name, needs, hurt):
         if needs == "integer" and not any(v.t in ("byte", "short", "int", "ubyte", "ushort") and
                                           any(dn in ("x", "y", "xq") for dn in v.dims) for v in rs.vars):
             continue
-        if needs == "many" and len(rs.boxes) < 2:
+        if needs in ("many", "later+many") and len(rs.boxes) < 2:
             continue
         break
     d = os.path.join(work, "dmg%d" % k)
     shutil.rmtree(d, ignore_errors=True)
     ms = rs.write(d)
     set_wide = name in ("NumFilesInSet 0", "a missing_value -m cannot use")     # said of the first member
-    victim = 0 if set_wide else rng.randrange(len(ms))
+    victim = 0 if set_wide else rng.randrange(1, len(ms)) if needs == "later+many" else rng.randrange(len(ms))
     args, msg = hurt(rs, d, ms, victim)
     argv = [comb] + args if args and args[0] == "rand.nc" else [comb] + args + ["rand.nc"]
     try:

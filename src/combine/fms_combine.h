@@ -25,8 +25,16 @@
 
 #include "fms_cdf.h"
 
+#include <limits.h>
+
 #define FMS_MAX_DIMS 1024   /* dimensions of one file (netCDF's NC_MAX_DIMS) */
 #define FMS_MAX_VAR_DIMS 32 /* dimensions of one variable */
+
+/* NumFilesInSet's other values: absent, not one integer, its file unreadable. */
+enum { FMS_NO_COUNT = INT_MIN, FMS_BAD_COUNT, FMS_UNREAD_COUNT };
+/* A set that does not record its size: NumFilesInSet 0 (fms2_io's per-PE files
+ * without an io domain, and its regional diagnostics) or none. */
+#define FMS_SIZE_UNKNOWN(n) ((n) == 0 || (n) == FMS_NO_COUNT)
 
 /* The command line, resolved (mppnccombine's options). */
 typedef struct fms_opts {
@@ -76,7 +84,7 @@ typedef struct fms_set {
     int first;                  /* the first member present: it defines the output */
     int width;                  /* 4 or 6 digits (numbered members) */
     int numbered;               /* members named output.NNNN (no inputs given) */
-    int set_files;              /* NumFilesInSet of the first (-1: none) */
+    int set_files;              /* NumFilesInSet of the first (FMS_NO_COUNT: none) */
     int in_format;              /* the first member's netCDF kind (NC_FORMAT_*) */
     int ndims, recdim, nvars, ngatts;
     char dimname[FMS_MAX_DIMS][NC_MAX_NAME + 1];
@@ -104,13 +112,23 @@ typedef struct fms_times {
  * twice is refused).  Returns 0, 9 for a missing member (its message printed),
  * or 1 after an error message. */
 int fms_set_list(fms_set *s, const fms_opts *o);
+/* Numbered members found (a set of unknown size): the numbers absent between the
+ * first and the last, in words ("" when none). */
+void fms_numbers_absent(const fms_set *s, char *out, size_t n);
 /* fms_header.c: read and check member m's header (m == s->first: the set's
  * description) and its placement, then close it.  0, or 1 after printing what is
  * wrong with the member. */
 int fms_member_read(fms_set *s, int m, const fms_opts *o);
-/* The checks that need the whole set on one rank (rank 0): records, overlapping
- * extents of the per-member axes.  Returns the members refused. */
+/* NumFilesInSet of an open file: its value or FMS_NO_COUNT / FMS_BAD_COUNT. */
+int fms_files_in_set(int ncid);
+/* The checks that need the whole set on one rank (rank 0): records, and for a
+ * set that does not record its size, that its members tile the domain.  Returns
+ * the members refused, or -1 when the set as a whole is refused (said). */
 int fms_check_set(fms_set *s, const fms_opts *o);
+/* fms_cover.c: whether the present members cover every point of a variable. */
+int fms_var_covered(const fms_set *s, const fms_var *fv);
+/* Whether they tile the domain: 0; 1 a gap, 2 an overlap, -1 no memory, with why. */
+int fms_set_tiles(const fms_set *s, char *why, size_t n);
 /* fms_output.c: define the output as mppnccombine does; returns its ncid, or -1
  * after a message.  A classic output is then closed and reopened as raw. */
 int fms_output_define(fms_set *s, const fms_opts *o);

@@ -3,9 +3,10 @@
  * its header promises, with no groups or types of its own, the first member's
  * variables (names, types, dimensions), domain_decomposition attributes that
  * give every decomposed axis the first member's global length and place the
- * member inside it, and the first member's NumFilesInSet.  The member is opened
- * for the check and closed again (fms_pool.c opens it when its values are read).
- * What is wrong is said with the member's name. */
+ * member inside it, and the first member's NumFilesInSet (0 or none: the set's
+ * size is not recorded, and its members must then tile the domain).  The member
+ * is opened for the check and closed again (fms_pool.c opens it when its values
+ * are read).  What is wrong is said with the member's name. */
 #include "fms_combine.h"
 #include "drivers/hdf5_end.h"
 #include "drivers/io_util.h"
@@ -78,17 +79,14 @@ static int decomposition(int id, const char *dimname, int dd[4])
     return 1;
 }
 
-enum { NO_COUNT = INT_MIN, BAD_COUNT = INT_MIN + 1 };
-
-/* NumFilesInSet: its value, NO_COUNT when absent, BAD_COUNT when not one integer. */
-static int files_in_set(int id)
+int fms_files_in_set(int id)
 {
     nc_type t;
     size_t len;
     int n;
-    if (nc_inq_att(id, NC_GLOBAL, "NumFilesInSet", &t, &len) != NC_NOERR) return NO_COUNT;
+    if (nc_inq_att(id, NC_GLOBAL, "NumFilesInSet", &t, &len) != NC_NOERR) return FMS_NO_COUNT;
     if (len != 1 || t == NC_CHAR || t == NC_STRING || nc_get_att_int(id, NC_GLOBAL, "NumFilesInSet", &n) != NC_NOERR)
-        return BAD_COUNT;
+        return FMS_BAD_COUNT;
     return n;
 }
 
@@ -143,13 +141,13 @@ static int read_set_description(fms_set *s, const fms_opts *o, int id, const cha
             return refuse_missing_value(s, v, path);
         }
     }
-    s->set_files = files_in_set(id);
-    if (s->set_files == NO_COUNT) fprintf(stderr, "Warning: missing the \"NumFilesInSet\" global attribute.\n");
-    else if (s->set_files < 1) {
+    s->set_files = fms_files_in_set(id);
+    if (s->set_files == FMS_NO_COUNT) fprintf(stderr, "Warning: missing the \"NumFilesInSet\" global attribute.\n");
+    else if (s->set_files < 0) {
         char n[32] = "not one integer";
-        if (s->set_files != BAD_COUNT) snprintf(n, sizeof n, "%d", s->set_files);
-        fprintf(stderr, "Error: input file \"%s\": NumFilesInSet is %s: a set has at least one member (FMS writes the "
-                        "number of files of the set)\n",
+        if (s->set_files != FMS_BAD_COUNT) snprintf(n, sizeof n, "%d", s->set_files);
+        fprintf(stderr, "Error: input file \"%s\": NumFilesInSet is %s: FMS writes the number of files of the set, or 0 "
+                        "where it does not record it (fms2_io's per-PE files)\n",
                 path, n);
         return 1;
     }
@@ -196,12 +194,12 @@ static int same_variables(const fms_set *s, int id, const char *path)
             return 1;
         }
     }
-    int n = files_in_set(id);
+    int n = fms_files_in_set(id);
     if (n != s->set_files) {
         char a[32] = "absent", b[32] = "absent";
-        if (n == BAD_COUNT) snprintf(a, sizeof a, "not one integer");
-        else if (n != NO_COUNT) snprintf(a, sizeof a, "%d", n);
-        if (s->set_files != NO_COUNT) snprintf(b, sizeof b, "%d", s->set_files);
+        if (n == FMS_BAD_COUNT) snprintf(a, sizeof a, "not one integer");
+        else if (n != FMS_NO_COUNT) snprintf(a, sizeof a, "%d", n);
+        if (s->set_files != FMS_NO_COUNT) snprintf(b, sizeof b, "%d", s->set_files);
         fprintf(stderr, "Error: input file \"%s\": NumFilesInSet is %s, in \"%s\" %s: not a member of the same set\n",
                 path, a, first, b);
         return 1;
@@ -411,12 +409,44 @@ int fms_member_read(fms_set *s, int i, const fms_opts *o)
     return rc;
 }
 
+/* A set that does not record its size: its members must tile the domain.  A gap
+ * is refused, or under -f said and combined as -f's missing members are; members
+ * that overlap are refused. */
+static int check_tiling(fms_set *s, const fms_opts *o)
+{
+    char why[1200], count[64];
+    int t = fms_set_tiles(s, why, sizeof why);
+    if (!t) return 0;
+    const char *first = s->mem[s->first].path;
+    if (s->set_files == FMS_NO_COUNT) snprintf(count, sizeof count, "has no NumFilesInSet");
+    else snprintf(count, sizeof count, "has NumFilesInSet = 0");
+    if (t == 1 && o->force) {
+        fprintf(stderr, "Warning: the set's size is not recorded (\"%s\" %s), and %s: -f combines the members "
+                        "given, those points %s\n",
+                first, count, why, o->missing ? "missing_value (-m)" : "0");
+        s->errors++;
+        return 0;
+    }
+    if (t < 0) {
+        fprintf(stderr, "Error: %s; nothing was written\n", why);
+        return -1;
+    }
+    char absent[600];
+    fms_numbers_absent(s, absent, sizeof absent);
+    fprintf(stderr, "Error: the set's size is not recorded (\"%s\" %s, as fms2_io writes per-PE files without an io "
+                    "domain), so its members must tile the domain, and %s: %s%s%s; nothing was written%s\n",
+            first, count, why,
+            t == 1 ? "a member is missing (or its processor was masked out)" : "they are not the members of one set",
+            t == 1 && absent[0] ? ": " : "", t == 1 ? absent : "", t == 1 ? " (-f combines the others, those points 0)" : "");
+    return -1;
+}
+
 /* Rank 0, all placements known: members with other record counts than the first
- * are refused (FRE-NCtools' words). */
+ * are refused (FRE-NCtools' words); a set that does not record its size must
+ * tile the domain. */
 int fms_check_set(fms_set *s, const fms_opts *o)
 {
     int refused = 0;
-    (void)o;
     s->nrec = s->mem[s->first].nrec;
     for (int i = 0; i < s->nmem; i++) {
         fms_member *m = &s->mem[i];
@@ -428,5 +458,6 @@ int fms_check_set(fms_set *s, const fms_opts *o)
             refused++;
         }
     }
-    return refused;
+    if ((refused && !o->force) || !FMS_SIZE_UNKNOWN(s->set_files)) return refused;
+    return check_tiling(s, o) < 0 ? -1 : refused;
 }

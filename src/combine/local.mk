@@ -11,7 +11,7 @@ FMS_COMBINE_LIB =
 if HAVE_NETCDF
 noinst_LIBRARIES += src/combine/libfms_combine.a
 src_combine_libfms_combine_a_SOURCES = src/combine/fms_combine.h src/combine/fms_main.c src/combine/fms_set.c \
-	src/combine/fms_header.c src/combine/fms_output.c src/combine/fms_pool.c src/combine/fms_cdf.c src/combine/fms_cdf.h \
+	src/combine/fms_header.c src/combine/fms_cover.c src/combine/fms_output.c src/combine/fms_pool.c src/combine/fms_cdf.c src/combine/fms_cdf.h \
 	src/combine/fms_data.c src/combine/fms_combine.c src/combine/fms_mpi.c
 src_combine_libfms_combine_a_CPPFLAGS = $(AM_CPPFLAGS) $(NETCDF_CFLAGS)
 FMS_COMBINE_LIB += src/combine/libfms_combine.a

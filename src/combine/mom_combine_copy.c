@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { V_FIELD3, V_FIELD2, V_X, V_Y, V_LEV, V_NV, V_SCALAR };
+/* The output's variables by how they are placed: fields (3-D, 2-D), the x and
+ * y axes (decomposed), the depth axis and its edges, nv and the time bounds (2
+ * values a record), the time scalars. */
+enum { V_FIELD3, V_FIELD2, V_X, V_Y, V_LEV, V_EDGES, V_NV, V_SCALAR };
 
 static int var_class(const combine *k, const mom_vars *ids, int v)
 {
@@ -17,6 +20,7 @@ static int var_class(const combine *k, const mom_vars *ids, int v)
     if (v == ids->xt || v == ids->xu) return V_X;
     if (v == ids->yt || v == ids->yu) return V_Y;
     if (v == ids->st) return V_LEV;
+    if (v == ids->se) return V_EDGES;
     if (v == ids->nv || v == ids->bnds) return V_NV;
     return V_SCALAR;
 }
@@ -42,6 +46,7 @@ static int64_t piece_elems(const combine *k, const member *m, int cls)
     case V_X: return m->box.nx;
     case V_Y: return m->box.ny;
     case V_LEV: return k->cfg.nk;
+    case V_EDGES: return k->cfg.nk + 1;
     case V_NV: return 2;
     default: return 1;
     }
@@ -50,13 +55,14 @@ static int64_t piece_elems(const combine *k, const member *m, int cls)
 static void add_box(cio_decomp *d, const combine *k, const mom_box *b, int cls)
 {
     int64_t st[3] = {0, b->y, b->x}, ct[3] = {k->cfg.nk, b->ny, b->nx};
-    int64_t z = 0, nk = k->cfg.nk, two = 2;
+    int64_t z = 0, nk = k->cfg.nk, ne = k->cfg.nk + 1, two = 2;
     switch (cls) {
     case V_FIELD3: cio_decomp_add(d, st, ct); break;
     case V_FIELD2: cio_decomp_add(d, st + 1, ct + 1); break;
     case V_X: cio_decomp_add(d, &b->x, &b->nx); break;
     case V_Y: cio_decomp_add(d, &b->y, &b->ny); break;
     case V_LEV: cio_decomp_add(d, &z, &nk); break;
+    case V_EDGES: cio_decomp_add(d, &z, &ne); break;
     case V_NV: cio_decomp_add(d, &z, &two); break;
     default: cio_decomp_add(d, NULL, NULL); break;
     }

@@ -43,12 +43,12 @@ static int truncated(cio_err *e, const char *path, int64_t size, int64_t end, co
 static int check_member_dims(combine *k, member *m, cio_err *e)
 {
     const mom_config *c = &k->cfg;
-    const char *dn[6] = {"xt_ocean", "xu_ocean", "yt_ocean", "yu_ocean", "st_ocean", "nv"};
-    int64_t want_len[6] = {m->box.nx, m->box.nx, m->box.ny, m->box.ny, c->nk, 2};
-    const char *why[6] = {"its xt_ocean:domain_decomposition", "its xu_ocean:domain_decomposition",
+    const char *dn[7] = {"xt_ocean", "xu_ocean", "yt_ocean", "yu_ocean", "st_ocean", "st_edges_ocean", "nv"};
+    int64_t want_len[7] = {m->box.nx, m->box.nx, m->box.ny, m->box.ny, c->nk, c->nk + 1, 2};
+    const char *why[7] = {"its xt_ocean:domain_decomposition", "its xu_ocean:domain_decomposition",
                           "its yt_ocean:domain_decomposition", "its yu_ocean:domain_decomposition",
-                          "the parameters' nk", "the time bounds"};
-    for (int i = 0; i < 6; i++) {
+                          "the parameters' nk", "the parameters' nk + 1 (depth edges)", "the time bounds"};
+    for (int i = 0; i < 7; i++) {
         int64_t dl = -1;
         if (cio_file_dimlen(m->f, dn[i], &dl) != 0) {
             if (dl < 0 && !k->app->ecfg.drv->inq_dimlen) return 0;     /* the driver cannot say */
@@ -528,6 +528,11 @@ static void probe_first(combine *k, const char *first, char *sig, size_t siglen,
                      cio_file_get_att(f, vy, "domain_decomposition", CIO_INT, 4, dd[1], &len) != 0 || len != 4)
                 cio_seterr(e, "%s: xt_ocean or yt_ocean has no domain_decomposition attribute of 4 integers: not a "
                               "member of an FMS file set",
+                           first);
+            else if (cio_file_dimlen(f, "st_edges_ocean", &len) != 0 && k->app->ecfg.drv->inq_dimlen)
+                cio_seterr(e, "%s has no st_edges_ocean axis: it was written by a mom_io from before the depth edges "
+                              "(MOM5's st_ocean:edges), whose sets --mom5 no longer reads; combine it with the default "
+                              "form (mom_combine without --mom5), which reads any FMS set",
                            first);
             else {
                 nums[0] = dd[0][1];

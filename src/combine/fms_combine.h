@@ -24,6 +24,7 @@
 #include <netcdf.h>
 
 #include "fms_cdf.h"
+#include "member_pool.h"
 
 #include <limits.h>
 
@@ -70,7 +71,6 @@ typedef struct fms_member {
     char *path;
     int present;                /* 0: missing or refused (-f) */
     int ncid, fd;               /* open on the rank that reads it, else -1 */
-    int pinned;                 /* kept open from one use to the next (fms_pool.c) */
     int raw;                    /* classic: its values read at begin[] (fms_cdf.c) */
     int64_t *begin, recsize;    /* raw: each variable's first byte; a record's bytes */
     int64_t nrec;
@@ -100,6 +100,7 @@ typedef struct fms_set {
     int out_fd;
     fms_cdf out_layout;
     int created;                /* the output was created by this run (a failure renames it) */
+    member_pool pool;           /* the members open while they are read (fms_pool.c) */
     int skip_exit_handlers;     /* HDF5 failed to close it: end with _exit (fms_main.c) */
 } fms_set;
 
@@ -138,7 +139,8 @@ int fms_output_open_append(fms_set *s, const fms_opts *o);
 int fms_output_close(fms_set *s, int ncid, int failed);
 /* A failure after the output was created: it is renamed NAME.incomplete. */
 void fms_output_discard(fms_set *s);
-/* fms_pool.c: members open while they are used, at most a few at a time. */
+/* fms_pool.c: members open while they are used, at most a few at a time
+ * (member_pool.c). */
 void fms_pool_init(fms_set *s, const int *mine);
 /* member m open for reading (its ncid or fd set); 0, or 1 after a message */
 int fms_pool_open(fms_set *s, int m);

@@ -6,7 +6,8 @@ RUN_EXES += src/combine/mom_combine
 src_combine_mom_combine_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/mom
 src_combine_mom_combine_SOURCES = $(MOM_COMMON) src/combine/mom_combine.c src/combine/mom_combine.h src/combine/mom_combine_set.c \
 	src/combine/mom_combine_copy.c src/combine/mom_combine_cli.c src/combine/mom_combine_cli.h \
-	src/combine/mom_combine_tiles.c src/combine/mom_combine_tiles.h src/combine/fms_main.h
+	src/combine/mom_combine_tiles.c src/combine/mom_combine_tiles.h src/combine/fms_main.h \
+	src/combine/member_pool.c src/combine/member_pool.h
 FMS_COMBINE_LIB =
 if HAVE_NETCDF
 noinst_LIBRARIES += src/combine/libfms_combine.a

@@ -5,6 +5,7 @@ a land and an ice model write, and members a user edited.
 
     fms_sets.py CASE DIR      writes DIR/<set name>.NNNN (and prints the set name)
     fms_sets.py --list        the cases
+    fms_sets.py --slice FILE PX PY DIR   mom_io's combined FILE as a PX x PY set of members
 
 Each member holds the slice of the whole grid its domain_decomposition says;
 values are a formula of the global indices, so every member agrees with the
@@ -27,6 +28,8 @@ def fmt(t, v):
 
 
 def att_text(t, vals):
+    if t == "raw":      # as ncdump printed it
+        return vals
     if t == "char":
         return '"%s"' % vals
     return ", ".join(fmt(t, v) for v in vals)
@@ -563,6 +566,69 @@ def many(d, nx=55, ny=20, kind="nc4"):
     write_set(d, "ocean_pe.nc", dims, vars_, [("title", "char", "one file per PE")], boxes, 2, kind=kind)
 
 
+def cdl_parse(path):
+    """A netCDF file as ncdump -p 9,17 prints it (every value exact): its
+    dimensions [(name, length or None)], variables [(type, name, dims, [(att,
+    text)])], global attributes [(att, text)] and values {name: [numbers]}."""
+    text = subprocess.run(["ncdump", "-p", "9,17", path], stdout=subprocess.PIPE, check=True, text=True).stdout
+    head, data = text.split("\ndata:\n", 1)
+    dims, vars_, gatts, where = [], [], [], None
+    for line in head.splitlines()[1:]:
+        t = line.strip()
+        if t in ("dimensions:", "variables:"):
+            where = t
+        elif t == "// global attributes:":
+            where = "global"
+        elif where == "dimensions:" and "=" in t:
+            name, n = [x.strip() for x in t.rstrip(" ;").split("//")[0].rstrip(" ;").split("=")]
+            dims.append((name, None if n == "UNLIMITED" else int(n)))
+        elif t.startswith(":") and where == "global":
+            name, val = t[1:].split(" = ", 1)
+            gatts.append((name, val.rstrip(" ;")))
+        elif ":" in t and " = " in t:
+            name, val = t.split(" = ", 1)
+            vars_[-1][3].append((name.split(":", 1)[1], val.rstrip(" ;")))
+        elif where == "variables:" and t.endswith(";"):
+            typ, rest = t.rstrip(" ;").split(" ", 1)
+            name, _, dl = rest.partition("(")
+            vars_.append((typ, name, [x.strip() for x in dl.rstrip(")").split(",")] if dl else [], []))
+    values = {}
+    for chunk in data.rstrip().rstrip("}").split(";"):
+        if "=" not in chunk:
+            continue
+        name, vals = chunk.split("=", 1)
+        values[name.strip()] = [float(x) for x in vals.replace("\n", " ").split(",") if x.strip()]
+    return dims, vars_, gatts, values
+
+
+def mom5_sliced(d, src, px, py):
+    """mom_io's combined file src cut into a px x py layout of members as mom_io's
+    per-PE pattern writes them (the decomposed axes' domain_decomposition,
+    NumFilesInSet, the member's filename, climio_mom_fields kept), for sets of more
+    members than a test can run ranks: mom_combine --mom5 reads them as mom_io's."""
+    dims, vars_, gatts, values = cdl_parse(src)
+    glen = dict(dims)
+    nrec = len(values.get("time", [])) if glen.get("time", 1) is None else 0
+
+    def value_of(name, vdims):
+        shape = [nrec if glen[x] is None else glen[x] for x in vdims]
+        arr = values[name]
+
+        def f(*idx):
+            at = 0
+            for i, n in zip(idx, shape):
+                at = at * n + i
+            return arr[at]
+        return f
+    vs = [Var(name, typ, vdims, [(a, "raw", t) for a, t in atts if a != "domain_decomposition"], value_of(name, vdims))
+          for typ, name, vdims, atts in vars_]
+    nx, ny = glen["xt_ocean"], glen["yt_ocean"]
+    boxes = [{"xt_ocean": x, "xu_ocean": x, "yt_ocean": y, "yu_ocean": y} for y in split(ny, py) for x in split(nx, px)]
+    base = os.path.basename(src)
+    write_set(d, base, dims, vs, [(a, "raw", t) for a, t in gatts if a not in ("filename", "NumFilesInSet")], boxes, nrec,
+              width=6 if len(boxes) > 10000 else 4)
+
+
 CASES = {"mom5": mom5, "mom5-1rec": lambda d: mom5(d, 1), "mom6": mom6, "fv3": fv3, "land": land, "ice": ice, "edited": edited, "nc4": nc4, "many": many, "many-4": lambda d: many(d, 2, 2),
          "am4": am4, "fv3-grid": fv3_grid, "lm4-restart": lm4_restart, "lm4-history": lm4_history,
          "sis2-restart": sis2_restart, "mom6-restart": mom6_restart, "regional": regional, "crashed": crashed,
@@ -574,5 +640,8 @@ CASES = {"mom5": mom5, "mom5-1rec": lambda d: mom5(d, 1), "mom6": mom6, "fv3": f
 if __name__ == "__main__":
     if sys.argv[1:] == ["--list"]:
         print(" ".join(CASES))
+        sys.exit(0)
+    if sys.argv[1] == "--slice":        # --slice SRC PX PY DIR
+        mom5_sliced(sys.argv[5], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
         sys.exit(0)
     CASES[sys.argv[1]](sys.argv[2])

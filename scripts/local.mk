@@ -14,7 +14,8 @@ dist_climiosweep_DATA = \
   scripts/climio_sweep/sweepfile.py scripts/climio_sweep/bench.py scripts/climio_sweep/verdict.py \
   scripts/climio_sweep/runs_as.py scripts/climio_sweep/launcher.py \
   scripts/climio_sweep/resultcheck.py scripts/climio_sweep/iocount.py scripts/climio_sweep/ior_output.py \
-  scripts/climio_sweep/load.py scripts/climio_sweep/results.py scripts/climio_sweep/compare.py
+  scripts/climio_sweep/load.py scripts/climio_sweep/results.py scripts/climio_sweep/compare.py \
+  scripts/climio_sweep/outfile.py
 # bench.py: the runner the scripts/bench-* share; they find the package as the
 # launcher does (beside them, or in $(datadir)/climio/python)
 dist_doc_DATA += doc/bench.md

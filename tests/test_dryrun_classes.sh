@@ -1,8 +1,9 @@
 #!/bin/sh
 # The dry run plans one rank per class of alike ranks: its per-rank figures
 # (min, mean, max, their ranks, sums), files and request sizes must be exactly
-# those of planning every rank (--dry_run_every_rank), for gcrm_io and mom_io in
-# several layouts; and large plans answer quickly in little memory.
+# those of planning every rank (--dry_run_every_rank), for gcrm_io, mom_io and
+# engine_exercise's ior shape in several layouts; and large plans answer quickly
+# in little memory.
 . "$top_srcdir/tests/lib.sh"
 set -e
 gcrm="$top_builddir/src/gcrm/gcrm_io"
@@ -30,9 +31,21 @@ for pat in parallel iodomain perpe serial; do
 done
 same "$mom" --nprocs 6 --ni 13 --nj 7 --nk 2 --records 2 --flush record --iotype nonblocking_collective
 
+# engine_exercise's ior shape: every rank alike but the first and the last
+ex="$top_builddir/src/exercise/engine_exercise"
+for drv in mpiio pnetcdf netcdf; do
+  same "$ex" --shape ior --driver $drv --nprocs 7 --files 3 --block 6k --segments 3 --max_request_size 1k
+done
+same "$ex" --shape ior --driver mpiio --nprocs 7 --files 2 --records 2 --vars 2 --block 8k --io_tasks 3
+same "$ex" --driver mpiio --nprocs 5 --nx 40 --ny 30 --nz 3     # the model shape: every rank on its own
+# ... and at scale in well under a second (it planned every rank: 10^5 ranks x 1000 files took 185 s)
+timeout 60 "$ex" --shape ior --driver mpiio --dry_run true --nprocs 1000000 --files 1000 --block 1g --json ior.json >/dev/null \
+  || fail "engine_exercise --shape ior dry run at 10^6 ranks failed"
+[ "$(json_get ior.json "d['planned_ranks'] <= 3 and d['planner_seconds'] < 5")" = True ] \
+  || fail "engine_exercise --shape ior at 10^6 ranks: $(json_get ior.json "d['planned_ranks'], d['planner_seconds']")"
+
 # requests split at max_request_size are counted, not listed: the same counts and
 # sizes as a real run's
-ex="$top_builddir/src/exercise/engine_exercise"
 for lim in 200 1000 5000; do
   for mode in blocking_collective nonblocking_independent; do
     "$ex" --dry-run --nprocs 3 --iotype $mode --nx 40 --ny 30 --nz 3 --max_request_size $lim --json d.json >/dev/null \

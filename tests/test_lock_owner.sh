@@ -2,8 +2,8 @@
 # The output folder's lock: --force takes it only when its run is gone (on this
 # host: the pid has ended or now runs another program; a lock from another host
 # only with --force given twice), and the lock is removed on every exit the
-# process survives, a failed write included (a full file system, a failure on
-# one rank of several that ends the run with MPI_Abort).
+# process survives, a failed write included (a full file system, the file size
+# limit, a failure on one rank of several that ends the run with MPI_Abort).
 . "$top_srcdir/tests/lib.sh"
 set -e
 have_driver pnetcdf || skip "needs the pnetcdf driver"
@@ -69,4 +69,22 @@ if mount -t tmpfs -o size=1m tmpfs "$full" 2>/dev/null; then
 else
   echo "SKIPPED PART: mount -t tmpfs is not permitted here: no full file system case"
 fi
+
+# the file size limit (ulimit -f) as a user sets it: the write that crosses it
+# fails (EFBIG) instead of SIGXFSZ killing the process where it stands, so the
+# file is named incomplete and the lock goes.  mom_io's serial netCDF writer
+# (one file, 9 MB) and the pnetcdf driver; the limit (4 MiB) is one MPI starts under.
+for drv in netcdf pnetcdf; do
+  have_driver $drv || continue
+  rm -rf "$o"
+  set +e
+  (ulimit -f 8192 && exec timeout 120 "$mom" "$top_srcdir/inputs/mom.in.tiny" --driver $drv --ni 400 --nj 300 \
+     --records 3 --out "$o" --quiet >"$TESTTMP/out.txt" 2>"$TESTTMP/err.txt")
+  rc=$?
+  set -e
+  [ $rc != 0 ] && [ $rc != 153 ] && [ $rc != 124 ] || { cat "$TESTTMP/err.txt"; fail "$drv, ulimit -f: exit status $rc"; }
+  grep -q "File too large\|writes were lost" "$TESTTMP/err.txt" && grep -q "the file is incomplete" "$TESTTMP/err.txt" \
+    || { cat "$TESTTMP/err.txt"; fail "$drv, ulimit -f: the failed write not said"; }
+  [ ! -e "$lock" ] || fail "$drv, ulimit -f: the lock is left"
+done
 pass

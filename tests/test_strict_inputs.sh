@@ -152,4 +152,19 @@ grep -qF "a buffer of 2560000000000 bytes is needed, more than the " "$TESTTMP/b
 grep -qF "bytes this node has available; the buffer sizes come from ni 100000 (command line)" "$TESTTMP/big2.err" \
   || { cat "$TESTTMP/big2.err"; fail "the refusal does not name the size parameters"; }
 
+# a parameter file given as a pipe is read (a shell's <(...), a FIFO a writer
+# fills); a FIFO nothing writes to is refused after a while, not waited on forever
+mkfifo "$TESTTMP/fifo.in"
+(sleep 1; cat "$d/zgrd.in" >"$TESTTMP/fifo.in") &
+run 1 "$gcrm" "$TESTTMP/fifo.in" --driver null --quiet >/dev/null 2>"$TESTTMP/fifo.err" \
+  || { cat "$TESTTMP/fifo.err"; fail "a parameter file through a FIFO with a writer"; }
+wait
+set +e
+timeout 60 "$gcrm" "$TESTTMP/fifo.in" --driver null --quiet >/dev/null 2>"$TESTTMP/fifo.err"
+rc=$?
+set -e
+[ $rc = 2 ] || { cat "$TESTTMP/fifo.err"; fail "a FIFO nothing writes to: exit $rc (124: waited on forever)"; }
+grep -qF "fifo.in: a FIFO (named pipe) nothing wrote to in 10 s: no process writes to it" "$TESTTMP/fifo.err" \
+  || { cat "$TESTTMP/fifo.err"; fail "a FIFO nothing writes to: not said"; }
+
 pass

@@ -22,7 +22,7 @@ import time
 from .execute import run_command, run_environment
 from .kernel import program_error_line  # noqa: F401  (bench-combine relays it too)
 from .launcher import launcher_words
-from . import load, verdict
+from . import load, outfile, verdict
 
 SPREAD_LIMIT = 0.25      # (max - min) / median above this: the cell is flagged
 FLAG = "!"
@@ -88,36 +88,28 @@ def split_words(ap, flag, text):
 
 
 def make_folder(ap, flag, path):
-    """An output folder a flag names, made when missing; a file there is named as such."""
+    """An output folder a flag names, made when missing; a file there, or a
+    folder the script cannot write in, is named as such before any run."""
     if os.path.exists(path) and not os.path.isdir(path):
         ap.error("%s %s: is not a directory (a file of that name exists)" % (flag, path))
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as e:
         ap.error("%s %s: cannot make the folder: %s" % (flag, path, e.strerror or e))
+    if not os.access(path, os.W_OK | os.X_OK):
+        ap.error("%s %s: the folder is not writable (the runs write their files there)" % (flag, path))
 
 
 def check_output_file(ap, flag, path, inputs=()):
     """A file a flag names for the script to write at the end (--json): refused
     before the first run when it cannot be written there (a folder, a missing or
-    read-only folder, not a regular file) or when it is one of the inputs, so
-    that no run's result is lost to it."""
+    read-only folder, not a regular file, a program) or when it is one of the
+    inputs, so that no run's result, and no input, is lost to it."""
     if path is None:
         return
-    if not path:
-        ap.error("%s: expected a file name, found ''" % flag)
-    if os.path.isdir(path):
-        ap.error("%s %s: is a directory, expected a file name" % (flag, path))
-    if os.path.exists(path) and not os.path.isfile(path):
-        ap.error("%s %s: expected a regular file, found another kind of file" % (flag, path))
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        ap.error("%s %s: expected a file in an existing folder, found no folder %s" % (flag, path, folder))
-    if not os.access(folder, os.W_OK | os.X_OK):
-        ap.error("%s %s: the folder %s is not writable" % (flag, path, folder))
-    for given in inputs:
-        if given and os.path.exists(path) and os.path.exists(given) and os.path.samefile(path, given):
-            ap.error("%s %s: is an input of this run (%s): it would be overwritten" % (flag, path, given))
+    why = outfile.problem(path, inputs)
+    if why:
+        ap.error("%s %s: %s" % (flag, path, why))
 
 
 def check_arguments(ap, args, inputs=()):
@@ -194,7 +186,11 @@ class Runner:
 
     def __enter__(self):
         # absolute: each run starts in its own folder, where a relative --dir means nothing
-        self.work = os.path.abspath(tempfile.mkdtemp(prefix="climio-%s-" % self.tool, dir=self.args.dir))
+        try:
+            self.work = os.path.abspath(tempfile.mkdtemp(prefix="climio-%s-" % self.tool, dir=self.args.dir))
+        except OSError as e:
+            sys.exit("%s: --dir %s: cannot make the runs' folder there: %s" % (self.tool, self.args.dir,
+                                                                                e.strerror or e))
         return self
 
     def __exit__(self, *exc):
@@ -492,8 +488,11 @@ def write_json(path, doc):
 def find_program(name, given=None, env_var=None, tool="bench"):
     """given, $env_var, beside the script (installed bin/), the build tree
     (src/*/, tests/, run/), then $PATH."""
-    for cand in (given, os.environ.get(env_var) if env_var else None):
+    for cand, said in ((given, "given"), (os.environ.get(env_var) if env_var else None, "$%s" % env_var)):
         if cand:
+            if not (os.path.isfile(cand) and os.access(cand, os.X_OK)):
+                sys.exit("%s: %s (%s for %s): %s" % (tool, cand, said, name, "no such file" if not os.path.exists(cand)
+                                                     else "not an executable program"))
             return os.path.abspath(cand)
     here = os.path.dirname(os.path.abspath(sys.argv[0]))
     top = os.path.dirname(here)

@@ -154,7 +154,8 @@ def cmd_collect(args):
     outdir = resolve_outdir(args.target, args.out)
     if not os.path.isdir(os.path.join(outdir, "runs")):
         raise SweepError("%s: expected a sweep output folder (runs/), found none: run the sweep first" % outdir)
-    rows, cols, c, j = collectmod.collect(outdir, args.csv, args.json, args.all)
+    given = [args.target] if os.path.isfile(args.target) else []
+    rows, cols, c, j = collectmod.collect(outdir, args.csv, args.json, args.all, given)
     ok = sum(1 for r in rows if r["status"] == "done")
     warm = collectmod.warmup_runs(outdir)
     busy = sum(1 for r in rows if r.get("host.load_over_cores"))
@@ -213,6 +214,14 @@ def cmd_report(args):
                          "without --pool" % len(targets))
     if args.pool and len(targets) < 2:
         raise SweepError("report --pool: expected two or more sweeps to pool, found one")
+    seen = {}
+    for t in targets:       # one sweep twice: compared with itself, or its runs pooled twice
+        real = os.path.realpath(resolve_outdir(t, args.out))
+        if real in seen:
+            raise SweepError("report: %s and %s are one sweep's folder (%s): %s" % (
+                seen[real], t, real, "pool the runs of different sweeps of one file" if args.pool else
+                "compare two sweeps, runs of one sweep file into two folders"))
+        seen[real] = t
     found = [_sweep_doc(t, args.out) for t in targets]
     outdirs = [d for d, _ in found]
     names = _names(outdirs)

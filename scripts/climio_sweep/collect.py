@@ -6,7 +6,7 @@ import csv
 import json
 import os
 
-from . import load
+from . import load, outfile
 from .errors import SweepError
 from .resultcheck import RUN, check_result
 from .state import corrupt_result, read_checked, read_json, read_plan, state_of, status
@@ -254,7 +254,8 @@ def _order(outdir, plan):
     return ids + sorted(extra)
 
 
-def collect(outdir, csv_path=None, json_path=None, include_pending=False):
+def collect(outdir, csv_path=None, json_path=None, include_pending=False, inputs=()):
+    """inputs: files the command was given (the sweep file), which --csv and --json may not name."""
     plan = read_plan(outdir) or {}
     axes = [a["key"] for a in plan.get("axes", [])]
     rows = []
@@ -296,8 +297,10 @@ def collect(outdir, csv_path=None, json_path=None, include_pending=False):
     columns = list(dict.fromkeys(columns))
     csv_path = os.path.abspath(csv_path or os.path.join(outdir, "results.csv"))
     json_path = os.path.abspath(json_path or os.path.join(outdir, "results.json"))
+    if csv_path == json_path:
+        raise SweepError("%s: --csv and --json: expected two files, found one name for both" % csv_path)
     for path, what in ((csv_path, "--csv"), (json_path, "--json")):
-        writable_file(path, what)
+        writable_file(path, what, outdir, inputs)
 
     def write_csv(f):
         w = csv.writer(f)
@@ -320,16 +323,15 @@ def collect(outdir, csv_path=None, json_path=None, include_pending=False):
     return rows, columns, csv_path, json_path
 
 
-def writable_file(path, what):
-    """Refuse, before anything is written, a destination that is a folder or in
-    no writable folder: one line, no traceback."""
-    if os.path.isdir(path):
-        raise SweepError("%s: %s: expected a file name, found a folder" % (path, what))
-    d = os.path.dirname(path) or "."
-    if not os.path.isdir(d):
-        raise SweepError("%s: %s: expected a file in an existing folder, found no folder %s" % (path, what, d))
-    if not os.access(d, os.W_OK | os.X_OK):
-        raise SweepError("%s: %s: the folder %s is not writable" % (path, what, d))
+def writable_file(path, what, outdir=None, inputs=()):
+    """Refuse, before anything is written, a destination that is a folder, not a
+    regular file, in no writable folder, or one of the sweep's own files (its
+    sweep file, plan.json, anything in runs/ or jobs/): one line, no traceback."""
+    own = [os.path.join(outdir, n) for n in ("plan.json", "sweep.toml")] if outdir else []
+    why = outfile.problem(path, list(inputs) + own, [os.path.join(outdir, d) for d in ("runs", "jobs")] if outdir else [])
+    if why:
+        raise SweepError("%s: %s: %s" % (path, what, why.replace("is a directory, expected a file name",
+                                                                 "expected a file name, found a folder")))
 
 
 def write_file(path, fill, newline=None, keep_tmp=False):

@@ -178,6 +178,9 @@ def page(res, figs, outdir_sweep):
         parts.append("<h2>Run context</h2><p class='note'>As the kernels recorded it in their results (the file "
                      "system is the output folder's; striping is what the file system applied).</p>" +
                      table(["item", "value"], ctx))
+    elif not res.ok:
+        parts.append("<h2>Run context</h2><p class='note'>No run finished well, so no result tells where the runs "
+                     "ran (file system, nodes, MPI).</p>")
     else:
         parts.append("<h2>Run context</h2><p class='note'>The results carry no run context (a kernel from before "
                      "climio recorded it): file system, nodes and MPI are not known here.</p>")

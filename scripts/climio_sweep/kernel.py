@@ -185,20 +185,32 @@ def _print_params(exe, base, options, env):
         try:
             p = subprocess.run(argv, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                                env=env, timeout=120, text=True, errors="replace")
-        except (OSError, subprocess.TimeoutExpired):
-            return None
+        except subprocess.TimeoutExpired:
+            return _unanswered("did not answer in 120 s")
+        except OSError as e:
+            return _unanswered("did not run here (%s)" % (e.strerror or e))
     if p.returncode == 0:
         try:
             doc = json.loads(p.stdout)
         except ValueError:
-            return None
-        return KernelParams(doc) if isinstance(doc, dict) and doc.get("schema") == "climio-params" else None
+            doc = None
+        if isinstance(doc, dict) and doc.get("schema") == "climio-params":
+            return KernelParams(doc)
+        return _unanswered("ran and ended well, but printed no climio parameter set (is it a climio kernel?)")
     line = kernel_error_line(p.stderr) or kernel_error_line(p.stdout)
     if line is None:
-        return None
+        return _unanswered("did not run here (exit status %d, no error line)" % p.returncode)
     if "print_params" in line and "unknown option" in line:
-        return None     # a kernel from before --print_params
+        return _unanswered("is not known to this kernel (a kernel from before --print_params)")
     raise KernelRefused(line)
+
+
+UNANSWERED = ["did not run here"]       # why the last question got no answer, for messages
+
+
+def _unanswered(why):
+    UNANSWERED[0] = why
+    return None
 
 
 def option_text(value):
@@ -241,9 +253,10 @@ def output_folder(sweep, exe, env):
     if sweep.output_parameter:
         sweep.output_names = (sweep.output_parameter,)
     elif asked is None:
-        raise SweepError("%s: cannot ask %s which parameter names its output folder: '%s --print_params' did not "
-                         "run here; run where the kernel starts, or set output_parameter in [sweep]" % (
-                             sweep.where("sweep", "kernel"), sweep.kernel, exe))
+        raise SweepError("%s: cannot ask %s which parameter names its output folder: '%s --print_params' %s; run "
+                         "where the kernel starts, or set output_parameter in [sweep]" % (
+                             sweep.where("sweep", "executable" if sweep.executable else "kernel"), sweep.kernel, exe,
+                             UNANSWERED[0]))
     elif folder is None:
         raise SweepError("%s: %s names no output folder in its --print_params answer; set output_parameter in "
                          "[sweep]" % (sweep.where("sweep", "kernel"), sweep.kernel))

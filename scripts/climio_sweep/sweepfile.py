@@ -6,9 +6,12 @@ tomllib gives positions only for syntax errors, so a small scanner maps
 
 import datetime
 import difflib
+import io
 import math
 import os
 import re
+import select
+import stat
 import sys
 from dataclasses import dataclass, field
 
@@ -25,6 +28,8 @@ except ImportError:  # Python < 3.11: the same parser is on PyPI as tomli
 SCALARS = (str, int, float, bool)
 
 # Keys of each table: name -> (expected kind, description used in messages).
+# MPI counts processes in a C int
+MPI_INT_MAX = 2 ** 31 - 1
 SWEEP_KEYS = {
     "name": ("str", "a name for the sweep (job names, titles)"),
     "kernel": ("str", "the kernel program, e.g. \"gcrm_io\""),
@@ -39,8 +44,9 @@ SWEEP_KEYS = {
               "(each round in a random order)"),
     "seed": ("nonneg_int", "a whole number >= 0 (the shuffle's seed)"),
     "warmup": ("count:0:100", "a whole number from 0 to 100 (warm-up rounds, left out of the results)"),
-    "nprocs": ("posint_list", "a process count >= 1 or a list of them"),
-    "nodes": ("posint_list", "a node count >= 1 or a list of them"),
+    "nprocs": ("count_list:1:%d" % MPI_INT_MAX, "a process count from 1 to %d (MPI's int) or a list of them"
+               % MPI_INT_MAX),
+    "nodes": ("count_list:1:%d" % MPI_INT_MAX, "a node count from 1 to %d or a list of them" % MPI_INT_MAX),
     "timeout": ("nonneg", "seconds >= 0 (0: no limit)"),
 }
 LAUNCH_KEYS = {
@@ -305,9 +311,10 @@ def _check_typed(sw, table, key, value, kind, desc, index=0):
         if not math.isfinite(f) or f < 0:   # nan and inf (TOML has both) are no number of seconds
             bad()
         return f
-    if kind == "posint_list":
+    if kind.startswith("count_list:"):
+        lo, hi = (int(x) for x in kind.split(":")[1:])
         vals = value if isinstance(value, list) else [value]
-        if not vals or not all(posint(v) for v in vals):
+        if not vals or not all(isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi for v in vals):
             bad()
         if len(set(vals)) != len(vals):
             raise SweepError("%s: %s: expected distinct values, found %s" % (where, key, _show(value)))
@@ -416,11 +423,40 @@ def _deepest_line(lines):
     return no
 
 
+FIFO_WAIT_S = 10
+
+
+def _read_bytes(path):
+    """A file's bytes; a FIFO (a shell's <(...)) once something writes to it,
+    refused after FIFO_WAIT_S seconds when nothing does, as the kernels do."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISFIFO(st.st_mode):
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            p = select.poll()
+            p.register(fd, select.POLLIN)
+            if not p.poll(FIFO_WAIT_S * 1000):
+                raise SweepError("%s: a FIFO (named pipe) nothing wrote to in %d s: no process writes to it; give the "
+                                 "sweep file, or start the writer first" % (path, FIFO_WAIT_S))
+            os.set_blocking(fd, True)
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                return f.read()
+        finally:
+            os.close(fd)
+    if st is not None and (stat.S_ISSOCK(st.st_mode) or stat.S_ISBLK(st.st_mode)):
+        raise SweepError("%s: expected a sweep file (a TOML text), found a %s" % (
+            path, "socket" if stat.S_ISSOCK(st.st_mode) else "block device"))
+    with open(path, "rb") as f:
+        return f.read(64 << 20)     # (a device such as /dev/zero would never end)
+
+
 def load(path):
     """Read and check a sweep file; returns a Sweep."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        text = io.TextIOWrapper(io.BytesIO(_read_bytes(path)), encoding="utf-8").read()    # newlines as open() reads
     except OSError as e:
         raise SweepError("%s: cannot read the sweep file: %s" % (path, e.strerror or e))
     except UnicodeDecodeError:

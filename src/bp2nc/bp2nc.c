@@ -140,7 +140,7 @@ static void plan_jobs(conv *c)
     cio_err e = {0};
     char *text = NULL;
     long long len = 0;
-    if (!in) cio_die_all(a->comm, "%s: give the BP output to convert: --input NAME.bp (or a folder)", a->kernel);
+    if (!in) cio_die_all(a->comm, "give the BP output to convert: --input NAME.bp (or a folder)");
     if (a->rank == 0) {
         job j = {0};
         char o[4096];
@@ -292,7 +292,7 @@ static int64_t plan_vars(conv *c, cio_schema *s, adios2_io *io, adios2_engine *e
         cio_decomp_release(d);
     }
     cio_timer_end(&a->stats, c->t_read);
-    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s: %s", a->kernel, e.msg);
+    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
     return nrecs;
 }
 
@@ -328,13 +328,13 @@ static void copy_records(conv *c, cio_file *f, const cio_schema *s, cvar *cv, ad
             size_t ts = cio_type_size(var->type);
             bufs[v] = cio_malloc((size_t)(cv[v].elems ? cv[v].elems : 1) * ts);
             if (get_blocks(eng, &cv[v], rec < 0 ? cv[v].nsteps - 1 : rec, bufs[v], ts))
-                cio_die("%s: %s: reading variable %s, step %lld failed (ADIOS2 printed why on stderr)", a->kernel, in,
-                        var->name, (long long)rec);
+                cio_die("%s: reading variable %s, step %lld failed (ADIOS2 printed why on stderr)", in, var->name,
+                        (long long)rec);
             c->bytes_read += cv[v].elems * (int64_t)ts;
             any = 1;
         }
         if (any && adios2_perform_gets(eng) != adios2_error_none)
-            cio_die("%s: %s: adios2_perform_gets failed (ADIOS2 printed why on stderr)", a->kernel, in);
+            cio_die("%s: adios2_perform_gets failed (ADIOS2 printed why on stderr)", in);
         cio_timer_end(&a->stats, c->t_read);
         for (int v = 0; v < s->nvars; v++)
             if (bufs[v]) cio_write_buf(f, v, rec < 0 ? 0 : rec, bufs[v]);
@@ -356,6 +356,24 @@ static int read_transport(adios2_io *io)
     return adios2_set_transport_parameter(io, t, "Library", "stdio") == adios2_error_none ? 0 : -1;
 }
 
+/* A BP output's index and metadata files (BP4 and BP5 both write md.idx and
+ * md.0): 1 with what is missing when one is not there. */
+static int bp_index_missing(const char *in, char *err, size_t n)
+{
+    const char *need[] = {"md.idx", "md.0"};
+    for (size_t i = 0; i < sizeof need / sizeof *need; i++) {
+        char p[4200];
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/%s", in, need[i]);
+        if (stat(p, &sb) != 0) {
+            snprintf(err, n, "%s: no %s in it: not a whole BP output (the adios2 driver writes %s when it closes the "
+                             "file; a run that stopped leaves none)", in, need[i], need[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void convert(conv *c, const char *in, const char *out)
 {
     cio_app *a = c->app;
@@ -370,6 +388,8 @@ static void convert(conv *c, const char *in, const char *out)
     if (!io || adios2_set_engine(io, "File") != adios2_error_none) cio_seterr(&e, "%s: cannot set up ADIOS2", in);
     else if (read_transport(io) != 0)
         cio_seterr(&e, "%s: cannot set ADIOS2's file transport (ADIOS2 printed why on stderr)", in);
+    else if (bp_index_missing(in, err, sizeof err))     /* ADIOS2 would wait for it, then blame a timeout */
+        cio_seterr(&e, "%s", err);
     else if (!(eng = adios2_open(io, in, adios2_mode_readRandomAccess)))
         cio_seterr(&e, "%s: adios2_open for reading failed (ADIOS2 printed why on stderr)", in);
     cio_schema *s = NULL;
@@ -377,14 +397,16 @@ static void convert(conv *c, const char *in, const char *out)
         cio_seterr(&e, "%s", err);
     if (!e.code && !(s = cio_bp_read_schema(io, in, err, sizeof err))) cio_seterr(&e, "%s", err);
     cio_timer_end(st, c->t_read);
-    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s: %s", a->kernel, e.msg);
+    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
 
     cvar *cv = cio_calloc((size_t)(s->nvars ? s->nvars : 1), sizeof *cv);
     int64_t nrecs = plan_vars(c, s, io, eng, cv, in);
     cio_engine_event(a->engine);
     cio_file *f = cio_create(a->engine, out, s, a->comm);
+    cio_output_incomplete_on_abort(out);        /* a converted file is the user's: never left half-written */
     copy_records(c, f, s, cv, eng, nrecs, in);
     cio_close(f);
+    cio_output_complete(out);
     cio_timer_begin(st, c->t_read);
     adios2_close(eng);
     adios2_finalize(ad);
@@ -481,8 +503,7 @@ static void bp2nc_configure(cio_app *a, void *ctx)
 {
     (void)ctx;
     if (a->ecfg.drv->formats & CIO_FMT_BIT(CIO_FMT_BP))   /* a driver that writes BP */
-        cio_die_all(a->comm, "%s: --driver %s would write BP again; convert with pnetcdf or netcdf", a->kernel,
-                    a->ecfg.drv->name);
+        cio_die_all(a->comm, "--driver %s would write BP again; convert with pnetcdf or netcdf", a->ecfg.drv->name);
 }
 
 static void bp2nc_prepare(cio_app *a, void *ctx)

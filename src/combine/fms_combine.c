@@ -431,7 +431,8 @@ int fms_combine_main(fms_opts *o, MPI_Comm comm, int *quick_exit)
         if (allerr) fprintf(stderr, "Warning: output file may be incomplete!\n");
         else if (o->remove_inputs) remove_inputs(&s, o);
     }
-    *quick_exit = s.skip_exit_handlers;
+    int qe = s.skip_exit_handlers;     /* every rank ends the same way (fms_main.c) */
+    fms_allreduce(&qe, quick_exit, 1, sizeof qe, MPI_INT, MPI_MAX, comm);
     free_set(&s);
     return allerr || failed || jsonbad ? 1 : 0;
 }

@@ -89,6 +89,7 @@ typedef struct fms_set {
     int ndims, recdim, nvars, ngatts;
     char dimname[FMS_MAX_DIMS][NC_MAX_NAME + 1];
     int64_t dimfull[FMS_MAX_DIMS];  /* the output's lengths */
+    int dimfirst[FMS_MAX_DIMS];     /* a decomposed axis: the global index of its first point (regional grids) */
     int dimdecomp[FMS_MAX_DIMS];
     int dimvaries[FMS_MAX_DIMS];    /* a whole axis whose length differs from member to member */
     fms_var *vars;
@@ -122,13 +123,18 @@ void fms_numbers_absent(const fms_set *s, char *out, size_t n);
 int fms_member_read(fms_set *s, int m, const fms_opts *o);
 /* NumFilesInSet of an open file: its value or FMS_NO_COUNT / FMS_BAD_COUNT. */
 int fms_files_in_set(int ncid);
-/* The checks that need the whole set on one rank (rank 0): records, and for a
- * set that does not record its size, that its members tile the domain.  Returns
+/* The checks that need the whole set on one rank (rank 0): records, members on
+ * another's points, and for a set that does not record its size, that its
+ * members tile the domain.  Returns
  * the members refused, or -1 when the set as a whole is refused (said). */
 int fms_check_set(fms_set *s, const fms_opts *o);
-/* fms_cover.c: whether the present members cover every point of a variable. */
+/* fms_cover.c: members that claim another's points refused (present 0, said,
+ * both named); returns how many. */
+int fms_refuse_overlaps(fms_set *s);
+/* Whether the present members cover every point of a variable. */
 int fms_var_covered(const fms_set *s, const fms_var *fv);
-/* Whether they tile the domain: 0; 1 a gap, 2 an overlap, -1 no memory, with why. */
+/* Whether they tile the domain: 0; 1 a gap, 2 members that each hold the whole
+ * domain (no decomposed axis), -1 no memory, with why. */
 int fms_set_tiles(const fms_set *s, char *why, size_t n);
 /* fms_output.c: define the output as mppnccombine does; returns its ncid, or -1
  * after a message.  A classic output is then closed and reopened as raw. */

@@ -1,12 +1,12 @@
 /* How the present members lie over the set's global domain.
  *
- * The data pass asks whether they cover every point of a variable (then its
+ * No two members of a set claim the same points (but the one-point edge that a
+ * symmetric grid's neighbours share): a member that does is refused.  The data
+ * pass asks whether the members cover every point of a variable (then its
  * blocks need no filling).  A set that does not record its size (NumFilesInSet
  * 0, as fms2_io writes in per-PE files without an io domain, or no
- * NumFilesInSet) is whole only if its members tile the domain: along each
- * decomposed axis their ranges follow each other (neighbours may share their
- * edge point, as a symmetric axis's do), no two members hold the same place, and
- * every point of every decomposed variable is some member's.
+ * NumFilesInSet) is whole only if its members tile the domain: every point of
+ * every decomposed variable is some member's.
  *
  * The members' edges cut each decomposed axis into intervals; the grid of those
  * intervals (a few per member) is what gets marked, never the points. */
@@ -118,91 +118,85 @@ int fms_var_covered(const fms_set *s, const fms_var *fv)
     return first_uncovered(s, fv, &gap) == 0;
 }
 
-typedef struct span {
-    int64_t start, count;
-    int member;
-} span;
-
-static int cmp_span(const void *a, const void *b)
+/* Members a and b claim the same points: on every decomposed axis their ranges
+ * meet, more than at the one point symmetric grids' neighbours share (MOM6's
+ * q-points: a member holds both of its edges), or in one and the same point. */
+static int same_points(const fms_set *s, const fms_member *a, const fms_member *b)
 {
-    const span *x = a, *y = b;
-    if (x->start != y->start) return x->start < y->start ? -1 : 1;
-    if (x->count != y->count) return x->count < y->count ? -1 : 1;
-    return x->member - y->member;
+    int any = 0;
+    for (int d = 0; d < s->ndims; d++) {
+        if (!s->dimdecomp[d] || d == s->recdim) continue;
+        int64_t lo = a->start[d] > b->start[d] ? a->start[d] : b->start[d];
+        int64_t ea = a->start[d] + a->count[d], eb = b->start[d] + b->count[d], hi = ea < eb ? ea : eb;
+        int same = a->start[d] == b->start[d] && a->count[d] == b->count[d];
+        if (hi - lo < 1 || (hi - lo == 1 && !same)) return 0;
+        any = 1;
+    }
+    return any;
 }
 
-/* Along decomposed dimension dim the present members' ranges follow each other
- * from the first point to the last (equal ranges are one column or row; a range
- * may start on its neighbour's last point): 0, or 2 with the two members that
- * overlap in why; a gap is left to the variables' check, which says where. */
-static int axis_follows(const fms_set *s, int dim, span *v, char *why, size_t n)
+static const fms_set *g_sort_set;
+static int g_sort_dim;
+
+static int by_start(const void *x, const void *y)
 {
-    int k = 0;
+    int64_t a = g_sort_set->mem[*(const int *)x].start[g_sort_dim], b = g_sort_set->mem[*(const int *)y].start[g_sort_dim];
+    return a < b ? -1 : a > b;
+}
+
+static void box_text(const fms_set *s, const fms_member *m, char *out, size_t n)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (int d = 0; d < s->ndims && at < n; d++)
+        if (s->dimdecomp[d] && d != s->recdim)
+            at += (size_t)snprintf(out + at, n - at, "%s%s %lld-%lld", at ? ", " : "", s->dimname[d],
+                                   (long long)(s->dimfirst[d] + m->start[d]),
+                                   (long long)(s->dimfirst[d] + m->start[d] + m->count[d] - 1));
+}
+
+/* Two members that claim the same points would overwrite each other's values and
+ * leave other points to nobody: the later one is refused, both named.  The
+ * members are sorted along the decomposed axis with the most distinct starts and
+ * compared with those whose ranges meet theirs there, not every pair. */
+int fms_refuse_overlaps(fms_set *s)
+{
+    int d0 = -1, best = 0, n = 0, refused = 0;
+    int *idx = malloc((size_t)(s->nmem + 1) * sizeof *idx);
+    if (!idx) return 0;
     for (int i = 0; i < s->nmem; i++)
-        if (s->mem[i].present) v[k++] = (span){s->mem[i].start[dim], s->mem[i].count[dim], i};
-    qsort(v, (size_t)k, sizeof *v, cmp_span);
-    int prev = -1;
-    for (int i = 0; i < k; i++) {
-        if (prev >= 0 && v[i].start == v[prev].start && v[i].count == v[prev].count) continue;
-        if (prev >= 0 && v[i].start < v[prev].start + v[prev].count - 1) {
-            const span *a = &v[prev], *b = &v[i];
-            snprintf(why, n, "input files \"%s\" (points %lld-%lld of %s) and \"%s\" (points %lld-%lld) overlap: their "
-                             "ranges neither follow each other nor are the same",
-                     s->mem[a->member].path, (long long)a->start + 1, (long long)(a->start + a->count), s->dimname[dim],
-                     s->mem[b->member].path, (long long)b->start + 1, (long long)(b->start + b->count));
-            return 2;
+        if (s->mem[i].present) idx[n++] = i;
+    for (int d = 0; d < s->ndims; d++) {
+        if (!s->dimdecomp[d] || d == s->recdim) continue;
+        g_sort_set = s, g_sort_dim = d;
+        qsort(idx, (size_t)n, sizeof *idx, by_start);
+        int distinct = 0;
+        for (int i = 0; i < n; i++) distinct += i == 0 || s->mem[idx[i]].start[d] != s->mem[idx[i - 1]].start[d];
+        if (distinct > best) best = distinct, d0 = d;
+    }
+    if (d0 >= 0) {
+        g_sort_set = s, g_sort_dim = d0;
+        qsort(idx, (size_t)n, sizeof *idx, by_start);
+    }
+    for (int i = 0; d0 >= 0 && i < n; i++) {
+        fms_member *a = &s->mem[idx[i]];
+        for (int j = i + 1; j < n && s->mem[idx[j]].start[d0] < a->start[d0] + a->count[d0] && a->present; j++) {
+            fms_member *b = &s->mem[idx[j]];
+            if (!b->present || !same_points(s, a, b)) continue;
+            fms_member *later = idx[j] > idx[i] ? b : a, *earlier = later == b ? a : b;
+            char bl[400], be[400];
+            box_text(s, later, bl, sizeof bl);
+            box_text(s, earlier, be, sizeof be);
+            fprintf(stderr, "Error: input file \"%s\": its domain_decomposition places it at %s, over points "
+                            "\"%s\" holds (%s): two members of a set share no points (but the one-point edge of a "
+                            "symmetric grid), so one of them is damaged or of another set\n",
+                    later->path, bl, earlier->path, be);
+            later->present = 0;
+            refused++;
         }
-        prev = i;
     }
-    return 0;
-}
-
-/* A member's place: its (start, count) along each decomposed axis. */
-typedef struct place {
-    const int64_t *key;
-    int len, member;
-} place;
-
-static int cmp_place(const void *a, const void *b)
-{
-    const place *x = a, *y = b;
-    for (int i = 0; i < x->len; i++)
-        if (x->key[i] != y->key[i]) return x->key[i] < y->key[i] ? -1 : 1;
-    return 0;
-}
-
-/* Two members at the same place on every decomposed axis: 2 with why. */
-static int same_place(const fms_set *s, int ndec, char *why, size_t n)
-{
-    place *p = malloc(((size_t)s->nmem + 1) * sizeof *p);
-    int64_t *keys = malloc(((size_t)s->nmem * 2 * (size_t)ndec + 1) * sizeof *keys);
-    int k = 0, rc = 0;
-    if (!p || !keys) {
-        free(p);
-        free(keys);
-        snprintf(why, n, "out of memory checking how the members lie");
-        return -1;
-    }
-    for (int i = 0; i < s->nmem; i++) {
-        if (!s->mem[i].present) continue;
-        int64_t *row = keys + (size_t)k * 2 * (size_t)ndec;
-        int at = 0;
-        for (int d = 0; d < s->ndims; d++)
-            if (s->dimdecomp[d] && d != s->recdim) row[at++] = s->mem[i].start[d], row[at++] = s->mem[i].count[d];
-        p[k++] = (place){row, 2 * ndec, i};
-    }
-    qsort(p, (size_t)k, sizeof *p, cmp_place);
-    for (int i = 1; i < k && !rc; i++)
-        if (cmp_place(&p[i - 1], &p[i]) == 0) {
-            int a = p[i - 1].member < p[i].member ? p[i - 1].member : p[i].member;
-            int b = p[i - 1].member < p[i].member ? p[i].member : p[i - 1].member;
-            snprintf(why, n, "input files \"%s\" and \"%s\" hold the same points of every decomposed axis",
-                     s->mem[a].path, s->mem[b].path);
-            rc = 2;
-        }
-    free(p);
-    free(keys);
-    return rc;
+    free(idx);
+    return refused;
 }
 
 int fms_set_tiles(const fms_set *s, char *why, size_t n)
@@ -216,15 +210,6 @@ int fms_set_tiles(const fms_set *s, char *why, size_t n)
                          "domain", npresent);
         return 2;
     }
-    span *v = malloc(((size_t)s->nmem + 1) * sizeof *v);
-    if (!v) {
-        snprintf(why, n, "out of memory checking how the %d members lie", npresent);
-        return -1;
-    }
-    for (int d = 0; d < s->ndims && !rc; d++)
-        if (s->dimdecomp[d] && d != s->recdim) rc = axis_follows(s, d, v, why, n);
-    free(v);
-    if (!rc) rc = same_place(s, ndec, why, n);
     for (int i = 0; i < s->nvars && !rc; i++) {
         const fms_var *fv = &s->vars[i];
         if (!fv->decomposed) continue;

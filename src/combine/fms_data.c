@@ -36,6 +36,7 @@ typedef struct copy_ctx {
     unsigned char *arena, *piece;
     size_t arena_cap, piece_cap;
     int errors;
+    int write_failed;           /* rank 0: the output refused a write (a full disk): nothing more is written */
 } copy_ctx;
 
 static int64_t var_elems(const fms_set *s, const fms_var *fv, const fms_member *m)
@@ -199,6 +200,7 @@ static int write_block(copy_ctx *c, int v, int64_t r0, int64_t nr, const unsigne
     double t0 = fms_now();
     int rc = 0;
     const char *why = NULL;
+    if (c->write_failed) return 1;      /* said once: the rest would fail alike, a line per variable and block */
     if (s->out_raw) {
         const fms_cdf *h = &s->out_layout;
         for (int64_t r = 0; r < nr && !rc; r++)
@@ -214,8 +216,10 @@ static int write_block(copy_ctx *c, int v, int64_t r0, int64_t nr, const unsigne
     c->t->write += fms_now() - t0;
     c->t->bytes += nr * fb;
     if (rc) {
-        fprintf(stderr, "Error: cannot write variable \"%s\"'s values! (%s: %s)\n", fv->name, s->output, why);
+        fprintf(stderr, "Error: cannot write variable \"%s\"'s values! (%s: %s); nothing more is written\n", fv->name,
+                s->output, why);
         c->errors++;
+        c->write_failed = 1;
         return 1;
     }
     return 0;

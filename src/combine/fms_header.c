@@ -10,6 +10,7 @@
 #include "fms_combine.h"
 #include "drivers/hdf5_end.h"
 #include "drivers/io_util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,12 +25,6 @@ static int bad(const char *path, const char *what)
 {
     fprintf(stderr, "Error: input file \"%s\" %s\n", path, what);
     return 1;
-}
-
-static const char *file_kind(mode_t m)
-{
-    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO (named pipe)" : S_ISSOCK(m) ? "a socket"
-         : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" : "not a regular file";
 }
 
 /* The variable's missing_value (first value) as the variable's own type; -1
@@ -76,6 +71,12 @@ static int decomposition(int id, const char *dimname, int dd[4])
     if (nc_inq_att(id, v, "domain_decomposition", &t, &len) != NC_NOERR) return 0;
     if (len != 4 || t == NC_CHAR || t == NC_STRING || nc_get_att_int(id, v, "domain_decomposition", dd) != NC_NOERR)
         return -1;
+    if (t == NC_FLOAT || t == NC_DOUBLE) {     /* whole numbers only: 1.5 is no point */
+        double x[4];
+        if (nc_get_att_double(id, v, "domain_decomposition", x) != NC_NOERR) return -1;
+        for (int i = 0; i < 4; i++)
+            if (x[i] != (double)dd[i]) return -1;
+    }
     return 1;
 }
 
@@ -227,6 +228,7 @@ static int place_dim(fms_set *s, fms_member *m, int id, int d, int is_first)
     if (is_first) {
         s->dimdecomp[d] = k;
         s->dimfull[d] = full;
+        s->dimfirst[d] = k ? dd[0] : 1;
     }
     if (d == s->recdim) return 0;
     const char *first = s->mem[s->first].path;
@@ -243,6 +245,18 @@ static int place_dim(fms_set *s, fms_member *m, int id, int d, int is_first)
         fprintf(stderr, "Error: input file \"%s\": %s:domain_decomposition = %d, %d, %d, %d gives the whole axis %lld "
                         "points, the first member's (\"%s\") %lld: not a member of the same set\n",
                 m->path, name, dd[0], dd[1], dd[2], dd[3], (long long)full, first, (long long)s->dimfull[d]);
+        return 1;
+    }
+    if (dd[0] != s->dimfirst[d]) {
+        fprintf(stderr, "Error: input file \"%s\": %s:domain_decomposition = %d, %d, %d, %d starts the whole axis at "
+                        "point %d, the first member's (\"%s\") at %d: not a member of the same set\n",
+                m->path, name, dd[0], dd[1], dd[2], dd[3], dd[0], first, s->dimfirst[d]);
+        return 1;
+    }
+    if ((int64_t)dd[3] - dd[2] + 1 != (int64_t)len) {
+        fprintf(stderr, "Error: input file \"%s\": %s:domain_decomposition = %d, %d, %d, %d gives the member points "
+                        "%d to %d, %lld of them, but its dimension %s has %zu: the attribute or the file is damaged\n",
+                m->path, name, dd[0], dd[1], dd[2], dd[3], dd[2], dd[3], (long long)dd[3] - dd[2] + 1, name, len);
         return 1;
     }
     m->start[d] = (int64_t)dd[2] - dd[0];
@@ -318,7 +332,7 @@ static int check_file(fms_set *s, fms_member *m, int is_first)
     }
     if (!S_ISREG(sb.st_mode)) {
         snprintf(what, sizeof what, "is %s, not a regular file: a member of a set is a netCDF file; nothing is read "
-                                    "from it", file_kind(sb.st_mode));
+                                    "from it", cio_file_kind(sb.st_mode));
         return bad(m->path, what);
     }
     if (sb.st_size == 0) return bad(m->path, "is empty (0 bytes): not a netCDF file (did the run that wrote it stop?)");
@@ -442,8 +456,8 @@ static int check_tiling(fms_set *s, const fms_opts *o)
 }
 
 /* Rank 0, all placements known: members with other record counts than the first
- * are refused (FRE-NCtools' words); a set that does not record its size must
- * tile the domain. */
+ * are refused (FRE-NCtools' words), as are members that claim another's points;
+ * a set that does not record its size must tile the domain. */
 int fms_check_set(fms_set *s, const fms_opts *o)
 {
     int refused = 0;
@@ -458,6 +472,7 @@ int fms_check_set(fms_set *s, const fms_opts *o)
             refused++;
         }
     }
+    refused += fms_refuse_overlaps(s);
     if ((refused && !o->force) || !FMS_SIZE_UNKNOWN(s->set_files)) return refused;
     return check_tiling(s, o) < 0 ? -1 : refused;
 }

@@ -4,6 +4,7 @@
 #include "mom_combine_cli.h"
 #include "fms_main.h"
 #include "fms_combine.h"
+#include "base/util.h"
 
 #include <stdio.h>
 #include <malloc.h>
@@ -96,6 +97,7 @@ int fms_dropin_main(int argc, char **argv, const mpp_cli *cli, const char *perr)
      * netCDF-4 combine fall from 120k to 86k and its system time by a third) */
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    cio_file_size_limit_as_error();
     MPI_Comm comm = MPI_COMM_NULL;      /* serial, MPI not started, unless under a launcher */
     if (fms_launched()) {
         MPI_Init(&argc, &argv);
@@ -121,10 +123,11 @@ int fms_dropin_main(int argc, char **argv, const mpp_cli *cli, const char *perr)
         rc = fms_combine_main(&o, comm, &quick_exit);
     }
     fflush(stdout);
-    if (comm != MPI_COMM_NULL) MPI_Finalize();
-    if (quick_exit) {
+    if (quick_exit) {       /* HDF5 holds a file whose close failed: its exit handler, and the one it
+                             * gave MPI_Finalize, would crash on it (SIGSEGV in H5F_term_package) */
         fflush(NULL);
         _exit(rc);
     }
+    if (comm != MPI_COMM_NULL) MPI_Finalize();
     return rc;
 }

@@ -7,7 +7,9 @@
  * and size set at the end as netCDF-C's close sets them, so the file is the
  * bytes netCDF-C would write. */
 #include "fms_combine.h"
+#include "drivers/hdf5_end.h"
 #include "drivers/io_util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -178,15 +180,46 @@ int fms_output_define(fms_set *s, const fms_opts *o)
 
 /* -a: the existing output, whose variables must be the set's by name and number,
  * of the set's types, with the set's dimensions at their lengths. */
+/* -a's output shorter than its header promises (a classic header's values, an
+ * HDF5 superblock's end of file): 1 with what is wrong, else 0. */
+static int shorter_than_promised(const char *path, int64_t size, char *what, size_t n)
+{
+    int64_t need = -1;
+    int fd = open(path, O_RDONLY);
+    unsigned char magic[4] = {0};
+    if (fd >= 0 && pread(fd, magic, 4, 0) == 4 && memcmp(magic, "CDF", 3) == 0) {
+        fms_cdf h;
+        char err[300];
+        if (fms_cdf_read(fd, size, &h, err, sizeof err) == 0) {
+            need = h.need;
+            fms_cdf_free(&h);
+        }
+    } else if (fd >= 0) {
+        need = cio_hdf5_stored_end(path);
+    }
+    if (fd >= 0) close(fd);
+    if (need <= size) return 0;
+    snprintf(what, n, "is cut short: it is %lld bytes, but its header promises %lld (%lld bytes missing)",
+             (long long)size, (long long)need, (long long)(need - size));
+    return 1;
+}
+
 int fms_output_open_append(fms_set *s, const fms_opts *o)
 {
     int out, st;
     struct stat sb;
     (void)o;
     s->out_fd = -1;
-    if (stat(s->output, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    int there = stat(s->output, &sb) == 0;
+    if (there && !S_ISREG(sb.st_mode)) {
         fprintf(stderr, "Error: cannot open the output netCDF file for appending! (%s is not a regular file)\n",
                 s->output);
+        return -1;
+    }
+    char shortness[300];
+    if (there && shorter_than_promised(s->output, (int64_t)sb.st_size, shortness, sizeof shortness)) {
+        fprintf(stderr, "Error: -a: %s %s: the values past its end would be read as 0 and written back as if they "
+                        "were its own (combine the set into a new file)\n", s->output, shortness);
         return -1;
     }
     if ((st = nc_open(s->output, NC_WRITE, &out)) != NC_NOERR) {
@@ -280,8 +313,7 @@ void fms_output_discard(fms_set *s)
     s->out_fd = -1;
     if (!s->created) return;
     char to[4200];
-    snprintf(to, sizeof to, "%s.incomplete", s->output);
-    if (rename(s->output, to) == 0)
+    if (cio_rename_incomplete(s->output, to, sizeof to) == 0)
         fprintf(stderr, "Error: the combine failed after %s was created: the incomplete file is now %s (remove it, "
                         "then run again)\n",
                 s->output, to);

@@ -54,8 +54,8 @@ void fms_open_error(const char *path, int st, int err, char *out, size_t n)
         snprintf(out, n, "out of memory");
         return;
     }
-    char why[300];
-    cio_nc_open_diagnosis(path, why, sizeof why);
+    char why[300] = "";
+    if (st < 0) cio_nc_open_diagnosis(path, why, sizeof why);    /* st > 0: the system's refusal, not the bytes */
     snprintf(out, n, "%s%s", nc_strerror(st), why);
 }
 

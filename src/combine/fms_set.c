@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int exists(const char *p)
 {
@@ -48,8 +49,17 @@ static int files_in_set(const char *path)
 
 static int missing_member(const char *path)
 {
+    struct stat sb;
+    int err = stat(path, &sb) == 0 ? 0 : errno;
     printf("ERROR: missing at least %s from the input file set.  Exiting.\n", path);
     fflush(stdout);
+    if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {      /* the name is there: say why it is no file */
+        char to[4096] = "";
+        ssize_t n = readlink(path, to, sizeof to - 1);
+        to[n > 0 ? n : 0] = '\0';
+        fprintf(stderr, "Error: input file \"%s\" is a symbolic link to \"%s\", which %s\n", path, to,
+                err == ELOOP ? "leads back to itself (a loop of links)" : "does not exist");
+    }
     return 9;
 }
 

@@ -318,6 +318,7 @@ void combine_run(combine *k)
     cio_timer_begin(&a->stats, k->t_open);
     cio_file *out = append ? cio_open(a->engine, k->output, s, a->comm) : cio_create(a->engine, k->output, s, a->comm);
     cio_timer_end(&a->stats, k->t_open);
+    if (!append) cio_output_incomplete_on_abort(k->output);    /* a failure renames it NAME.incomplete */
     if (append) {
         cio_err e = {0};
         check_append_target(k, out, &e);
@@ -332,6 +333,7 @@ void combine_run(combine *k)
     cio_timer_begin(&a->stats, k->t_close);
     member_pool_close_all(&k->pool);
     cio_close(out);
+    cio_output_complete(k->output);
     cio_timer_end(&a->stats, k->t_close);
     cio_free(arena);
     cio_schema_free(s);

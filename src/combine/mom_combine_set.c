@@ -86,8 +86,9 @@ static int open_member(combine *k, member *m, cio_err *e)
     struct stat sb;
     if (stat(m->path, &sb) != 0)
         return cio_seterr(e, "%s: no such file: a member of the set is missing; nothing was combined", m->path);
-    if (S_ISDIR(sb.st_mode))
-        return cio_seterr(e, "%s is a directory, not a member file of the set; nothing was combined", m->path);
+    if (!S_ISREG(sb.st_mode))       /* never opened: a FIFO would never answer */
+        return cio_seterr(e, "%s is %s, not a member file of the set (a netCDF file); nothing was combined", m->path,
+                          cio_file_kind(sb.st_mode));
     if (sb.st_size == 0)
         return cio_seterr(e, "%s is empty (0 bytes): not a netCDF file (did the run that wrote it stop?); nothing "
                              "was combined", m->path);
@@ -489,8 +490,9 @@ static void probe_first(combine *k, const char *first, char *sig, size_t siglen,
             cio_seterr(e, "%s: no such file: the first member of the set is missing (mom_io's iodomain and perpe "
                           "patterns write <name>.0000, .0001, ...; give the set's name as the output, as mppnccombine)",
                        first);
-        else if (S_ISDIR(sb.st_mode))
-            cio_seterr(e, "%s is a directory, not a member file of the set; nothing was combined", first);
+        else if (!S_ISREG(sb.st_mode))
+            cio_seterr(e, "%s is %s, not a member file of the set (a netCDF file); nothing was combined", first,
+                       cio_file_kind(sb.st_mode));
         else if (sb.st_size == 0)
             cio_seterr(e, "%s is empty (0 bytes): not a netCDF file (did the run that wrote it stop?); nothing was "
                           "combined", first);

@@ -564,7 +564,7 @@ int decomp_pioperf(cio_app *a, const char *nl_path)
 {
     cio_err e = {0};
     nl o;
-    char *text = cio_read_file_bcast(nl_path, a->comm, &e);
+    char *text = cio_read_file_bcast(nl_path, a->comm, NULL, &e);
     if (!text || parse_nl(text, nl_path, &o, &e) != 0) cio_die_all(a->comm, "%s", e.msg);
     cio_free(text);
     cio_app_setup_engine(a, CIO_FMT_CDF5);   /* the user's driver options (hints, mode) */

@@ -218,6 +218,33 @@ static void plan_rank(void *ctx, cio_engine *eng, int rank, int n)
     cio_schema_free(s);
 }
 
+/* Classes for the dry run: in the ior shape every rank writes the same
+ * requests (its block of each file, at its own offset), but rank 0 (headers)
+ * and the last rank; in the model shape every rank is planned on its own (its
+ * slabs depend on where it lies). */
+typedef struct class_state {
+    int ior, nprocs;
+} class_state;
+
+static void *classes_open(void *ctx, int nprocs)
+{
+    class_state *s = cio_malloc(sizeof *s);
+    s->ior = ((exercise *)ctx)->ior;
+    s->nprocs = nprocs;
+    return s;
+}
+
+static int classes_key(void *state, int rank, int64_t *key)
+{
+    const class_state *s = state;
+    if (!s->ior) return 0;
+    key[0] = rank == 0;
+    key[1] = rank == s->nprocs - 1;
+    return 2;
+}
+
+static const cio_rank_classes exercise_rank_classes = {classes_open, classes_key, cio_free};
+
 /* One repetition of the output phase (cio_app_repeat). */
 static void output_once(void *ctx, int repetition)
 {
@@ -327,6 +354,7 @@ static const cio_kernel exercise_kernel = {
     .setup = exercise_setup,
     .configure = exercise_configure,
     .plan_rank = plan_rank,
+    .rank_classes = &exercise_rank_classes,
     .prepare = exercise_prepare,
     .list_outputs = exercise_outputs,
     .output = exercise_output,

@@ -157,7 +157,7 @@ char *gcrm_read_input(const cio_app *a, const char *key, char *name, size_t name
     char src[600];
     snprintf(src, sizeof src, "%s (%s)", key, origin);
     if (a->rank == 0) cio_inputs_add(use, src, CIO_INPUT_READ);
-    char *text = cio_read_file_bcast(use, a->comm, &re);
+    char *text = cio_read_file_bcast(use, a->comm, NULL, &re);
     if (!text) {
         if (where == 2 && alt[0])
             cio_seterr(e, "%s: %s '%s' cannot be read (%s), nor '%s' beside the parameter file", origin, key, path,

@@ -65,4 +65,24 @@ mkdir empty
 expect_fail 1 "empty: no BP output (*.bp folder) below this folder" "$bp2nc" --input empty
 expect_fail 1 "give the BP output to convert" "$bp2nc"
 expect_fail 1 "--driver adios2 would write BP again" "$bp2nc" --input bp2/exercise.nc.bp --driver adios2
+! grep -q "error: climio_bp2nc:" "$TESTTMP/err.txt" || { cat "$TESTTMP/err.txt"; fail "the program named twice"; }
+
+# a BP output without its index (a run that stopped before its close): named at
+# once, not ADIOS2's wait and 'could not be found within the 0.000000s timeout'
+cp -r bp2/exercise.nc.bp noidx.bp && rm noidx.bp/md.idx
+expect_fail 1 "noidx.bp: no md.idx in it: not a whole BP output" "$bp2nc" --input noidx.bp --output noidx.nc
+[ ! -e noidx.nc ] || fail "no md.idx: an output was written"
+
+# a conversion that fails after its output exists (the file size limit, as a
+# user sets it): the output renamed .incomplete and said, not left half-written
+# under its name (the limit is one MPI starts under, the output larger)
+run 2 "$exercise" --driver adios2 --nx 512 --ny 512 --nz 8 --nrec 2 --out big --quiet >log.txt 2>&1 \
+  || { cat log.txt; fail "adios2 run, the large output"; }
+set +e
+(ulimit -f 8192 && exec timeout 120 "$bp2nc" --input big/exercise.nc.bp --output big.nc >log.txt 2>&1)
+rc=$?
+set -e
+[ $rc != 0 ] && [ $rc != 124 ] && [ $rc != 153 ] || { cat log.txt; fail "ulimit -f: exit status $rc"; }
+grep -q "the incomplete file is now big.nc.incomplete" log.txt || { cat log.txt; fail "ulimit -f: not said"; }
+[ ! -e big.nc ] && [ -s big.nc.incomplete ] || { ls; fail "ulimit -f: the output not renamed"; }
 pass

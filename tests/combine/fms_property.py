@@ -13,8 +13,9 @@ member's.  Damage: each kind of damage (cut short, emptied, overwritten, a
 directory or a FIFO in a member's place, another global extent, another type,
 other records, NumFilesInSet 0 in one member, a member gone from a set whose
 size is not recorded (NumFilesInSet 0 in all), a group, a missing_value -m
-cannot use, a member listed twice) applied to a random member of a fresh random
-set must be refused:
+cannot use, a domain_decomposition its dimension disagrees with, the points of
+another member, a member listed twice) applied to a random member of a fresh
+random set must be refused:
 exit status 1, the member named, no output.  Values are a formula of the global
 indices, so members agree where they overlap.  Prints one line per case; exits 1
 at the first failure (with the seed, to replay it)."""
@@ -272,6 +273,33 @@ def damage_cases(rng):
         rs.write(d, tweak=lambda i, box, vs, nrec: t(box, vs, nrec))
         return ["-m"], "missing_value lies outside the range of its type"
 
+    def placement(rs, d, ms, v):
+        """The first domain_decomposition of the member one point longer (or
+        shorter) than its dimension: the placement disagrees with the values."""
+        kinds = {"classic": "-b", "64bit": "-6", "nc4": "-4", "nc4c": "-7", "cdf5": "-5"}
+        p = os.path.join(d, ms[v])
+        cdl = subprocess.run(["ncdump", p], stdout=subprocess.PIPE, check=True, text=True).stdout
+
+        def bump(m):
+            g0, g1, l0, l1 = (int(x) for x in m.group(2, 3, 4, 5))
+            if l1 < g1:
+                l1 += 1
+            elif l0 > g0:
+                l0 -= 1
+            else:
+                l1 -= 1
+            return "%s:domain_decomposition = %d, %d, %d, %d ;" % (m.group(1), g0, g1, l0, l1)
+        cdl = re.sub(r"(\w+):domain_decomposition = (-?\d+), (-?\d+), (-?\d+), (-?\d+) ;", bump, cdl, count=1)
+        subprocess.run(["ncgen", kinds[rs.kind], "-o", p], input=cdl.encode(), check=True)
+        return [], "gives the member points"
+
+    def same_points(rs, d, ms, v):
+        """The member placed where an earlier one is (all members present: the
+        rest of the grid would be nobody's, and the two overwrite each other)."""
+        other = rng.randrange(v)
+        rewrite(rs, d, v, lambda box, vs, nrec: (dict(rs.boxes[other]), vs, nrec))
+        return [], "over points"
+
     def twice(rs, d, ms, v):
         other = (v + 1) % len(ms)
         lst = list(ms)
@@ -283,7 +311,9 @@ def damage_cases(rng):
             ("another type", "many", retype), ("other records", "records+many", records),
             ("NumFilesInSet 0 in one member", "many", nfiles0),
             ("a member gone from a set of unknown size", "many+inner", gone_unsized), ("a group", "nc4", group),
-            ("a missing_value -m cannot use", "integer", missing_value), ("listed twice", "many", twice)]
+            ("a missing_value -m cannot use", "integer", missing_value), ("listed twice", "many", twice),
+            ("a placement its dimension disagrees with", None, placement),
+            ("the points of another member", "later+many", same_points)]
 
 
 def damaged(comb, work, rng, k, name, needs, hurt):
@@ -294,7 +324,7 @@ def damaged(comb, work, rng, k, name, needs, hurt):
         if needs == "integer" and not any(v.t in ("byte", "short", "int", "ubyte", "ushort") and
                                           any(dn in ("x", "y", "xq") for dn in v.dims) for v in rs.vars):
             continue
-        if needs in ("many", "many+inner") and len(rs.boxes) < (2 if needs == "many" else 3):
+        if needs in ("many", "many+inner", "later+many") and len(rs.boxes) < (3 if needs == "many+inner" else 2):
             continue
         break
     d = os.path.join(work, "dmg%d" % k)
@@ -302,7 +332,8 @@ def damaged(comb, work, rng, k, name, needs, hurt):
     ms = rs.write(d)
     set_wide = name == "a missing_value -m cannot use"     # said of the first member
     # a member gone from a set of unknown size is named only between two others (its number is absent)
-    victim = 0 if set_wide else 1 + rng.randrange(len(ms) - 2) if needs == "many+inner" else rng.randrange(len(ms))
+    victim = (0 if set_wide else 1 + rng.randrange(len(ms) - 2) if needs == "many+inner"
+              else rng.randrange(1, len(ms)) if needs == "later+many" else rng.randrange(len(ms)))
     args, msg = hurt(rs, d, ms, victim)
     argv = [comb] + args if args and args[0] == "rand.nc" else [comb] + args + ["rand.nc"]
     try:

@@ -44,4 +44,29 @@ grep -q '^bench-combine: mom_combine: exit status 1: Error: .*ocean_daily.nc.000
   || { cat "$TESTTMP/bad.txt"; fail "a cut member: mom_combine's own error line not relayed"; }
 [ "$(ls "$d")" = "$(printf 'ocean_daily.nc.0000\nocean_daily.nc.0001\nocean_daily.nc.0002\nocean_daily.nc.0003\nocean_daily.nc.0004\nocean_daily.nc.0005')" ] \
   || { ls "$d"; fail "files left beside the set"; }
+# --make when mom_io fails half-way (a stand-in mom_io writes two members, then
+# says the disk is full): the partial set is removed, said, and the next --make
+# does not take it for the set ("exists: using it")
+stub="$TESTTMP/stub"
+mkdir -p "$stub"
+cat >"$stub/mom_io" <<'EOT'
+#!/bin/sh
+while [ $# -gt 1 ]; do [ "$1" = --output_dir ] && out=$2; shift; done
+mkdir -p "$out" && : >"$out/ocean.nc.0000" && : >"$out/ocean.nc.0001"
+echo "mom_io: error (rank 3): netcdf driver: close failed on $out/ocean.nc.0003: No space left on device" >&2
+exit 1
+EOT
+chmod +x "$stub/mom_io"
+printf '#!/bin/sh\nshift 2\nexec "$@"\n' >"$stub/launch" && chmod +x "$stub/launch"    # mpiexec -n N stand-in
+for attempt in 1 2; do
+  set +e
+  "$PYTHON" "$top_srcdir/scripts/bench-combine" --bin "$stub" --mpiexec "$stub/launch" --make nc4 --make-dir "$TESTTMP/sets" \
+    --repetitions 1 >"$TESTTMP/make.txt" 2>&1
+  rc=$?
+  set -e
+  [ $rc = 1 ] && grep -q "mom_io exited 1: .*No space left on device (the partial set is removed)" "$TESTTMP/make.txt" \
+    || { cat "$TESTTMP/make.txt"; fail "--make, mom_io failing (attempt $attempt): exit $rc"; }
+  ! grep -q "exists: using it" "$TESTTMP/make.txt" || { cat "$TESTTMP/make.txt"; fail "--make: a partial set taken for the set"; }
+  [ -z "$(ls -A "$TESTTMP/sets")" ] || { ls -R "$TESTTMP/sets"; fail "--make: a partial set left"; }
+done
 pass

@@ -7,8 +7,9 @@
 # such a set whole when the members are named or -e given, and takes the first
 # member alone (a regional set: nothing) when they are numbered; mom_combine
 # finds every numbered member, and combines the set only when its members tile
-# the domain: a member gone is refused (-f: combined, said, exit 1), a stale
-# file of another decomposition refused.  The combined files are the real
+# the domain: a member gone is refused (-f: combined, said, exit 1); a stale
+# file of another decomposition is refused as in any set, the later of two
+# members on the same points.  The combined files are the real
 # tool's from the named members (tests/combine/expected/*.cdl, its ncdump).
 . "$top_srcdir/tests/combine/common.sh"
 set -e
@@ -97,16 +98,23 @@ combine regional-named 1 0 ocean_region.nc ocean_region.nc.0001 ocean_region.nc.
   ocean_region.nc.0006
 cmp "$TESTTMP/regional-named/ocean_region.nc" "$TESTTMP/regional/ocean_region.nc" || fail "regional, named: other bytes"
 
-# a stale file of another decomposition beside the set (0004), and a member copied over another: refused, even with -f
+# a stale file of another decomposition beside the set (0004), and a member copied
+# over another: the later of two members on the same points is refused, both
+# named, as in any set (fms_cover.c); -f leaves it out (exit 1): without the
+# stale file the set is whole, FRE's bytes; without the copy's twin, a gap
 make_set stale fms2-perpe-stale
 combine stale 1 1 ocean.nc
-said "$TESTTMP/stale" 'input files "ocean.nc.0000" (points 1-4 of xt_ocean) and "ocean.nc.0004" (points 1-8) overlap'
-combine stale 1 1 -f ocean.nc
+said "$TESTTMP/stale" 'input file "ocean.nc.0004": its domain_decomposition places it at xt_ocean 1-8, yt_ocean 1-3, over points "ocean.nc.0000" holds (xt_ocean 1-4, yt_ocean 1-3)'
 [ ! -e "$TESTTMP/stale/ocean.nc" ] || fail "stale: an output was left"
+combine stale 1 1 -f ocean.nc
+said "$TESTTMP/stale" 'Warning: output file may be incomplete!'
+cmp "$TESTTMP/stale/ocean.nc" "$TESTTMP/perpe/ocean.nc" || fail "stale, -f: not the set's bytes"
 make_set copied fms2-perpe
 cp "$TESTTMP/copied/ocean.nc.0003" "$TESTTMP/copied/ocean.nc.0002"
 combine copied 1 1 ocean.nc
-said "$TESTTMP/copied" 'input files "ocean.nc.0002" and "ocean.nc.0003" hold the same points of every decomposed axis'
+said "$TESTTMP/copied" 'input file "ocean.nc.0003": its domain_decomposition places it at xt_ocean 5-8, yt_ocean 4-6, over points "ocean.nc.0002" holds'
+combine copied 1 1 -f ocean.nc
+said "$TESTTMP/copied" 'no member holds the points 4-6 of yt_ocean'"'"'s 6 by 1-4 of xt_ocean'"'"'s 8 of "temp": -f combines the members given'
 
 # a negative count is no FMS's: refused
 make_set negative fms2-perpe

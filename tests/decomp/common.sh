@@ -1,7 +1,7 @@
 # The preamble of decomp_io's tests that read netCDF maps and log PnetCDF calls:
 # tests/lib.sh, the programs, PnetCDF (skip without it), the test's scratch
 # folder.  need_call_logger: tests/decomp/pnc_calls.so in SHIM, or skip (a
-# sanitizer build cannot preload another library in front of its runtime).
+# build with sanitizers cannot preload another library in front of its runtime).
 . "$top_srcdir/tests/lib.sh"
 set -e
 X="$top_builddir/src/decomp/decomp_io"

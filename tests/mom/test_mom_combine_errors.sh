@@ -99,7 +99,7 @@ expect_fail 2 "$TESTTMP/times/ocean.nc.0003: record 1 is at time 0.0208333333 da
   "$comb" "$tiny" $common --out "$TESTTMP/times" --output "$TESTTMP/times/out.nc"
 [ ! -e "$TESTTMP/times/out.nc" ] || fail "output written for members with different time axes"
 
-# An empty member and a directory in a member's place are named (item 17).
+# An empty member and a directory, a FIFO or a device in a member's place are named.
 cp -r "$TESTTMP/a" "$TESTTMP/empty"
 : >"$TESTTMP/empty/ocean.nc.0001"
 expect_fail 2 "$TESTTMP/empty/ocean.nc.0001 is empty (0 bytes): not a netCDF file" \
@@ -111,6 +111,15 @@ expect_fail 2 "$TESTTMP/dir/ocean.nc.0003 is a directory, not a member file of t
 rm "$TESTTMP/dir/ocean.nc.0000"; mkdir "$TESTTMP/dir/ocean.nc.0000"
 expect_fail 1 "$TESTTMP/dir/ocean.nc.0000 is a directory, not a member file of the set" \
   "$comb" "$tiny" $common --out "$TESTTMP/dir" --output "$TESTTMP/dir/out.nc"
+# a FIFO is named as one (it was called "empty (0 bytes)"), never opened, in the
+# first place too; so is a device
+cp -r "$TESTTMP/a" "$TESTTMP/fifo"
+rm "$TESTTMP/fifo/ocean.nc.0002"; mkfifo "$TESTTMP/fifo/ocean.nc.0002"
+expect_fail 2 "$TESTTMP/fifo/ocean.nc.0002 is a FIFO (named pipe), not a member file of the set" \
+  "$comb" "$tiny" $common --out "$TESTTMP/fifo" --output "$TESTTMP/fifo/out.nc"
+rm "$TESTTMP/fifo/ocean.nc.0000"; ln -s /dev/null "$TESTTMP/fifo/ocean.nc.0000"
+expect_fail 1 "$TESTTMP/fifo/ocean.nc.0000 is a character device, not a member file of the set" \
+  "$comb" "$tiny" $common --out "$TESTTMP/fifo" --output "$TESTTMP/fifo/out.nc"
 
 # A member whose header is cut short, or that is no netCDF file at all, is named
 # as such (the libraries say "NC_UNLIMITED size already in use" / "Unknown error")

@@ -2,8 +2,12 @@
 # sanitizers: yes
 # With more computation per step than output, the model waits for a multigroup
 # server far less than for the simple server (synchronous by design), for the
-# same output.  The machine is shared and noisy: the ratio asserted is generous
-# (under 0.6; about 0.1-0.35 measured) and a second attempt is allowed.
+# same output.  The machine is shared and noisy (the suite runs tests side by
+# side): the ratio asserted is generous (under 0.6; about 0.1-0.35 measured),
+# three attempts are allowed, and when no attempt meets the premise (the
+# computation longer than the synchronous output) the machine cannot show an
+# overlap and the test skips rather than judge it.  A multigroup server that did
+# not overlap would block about as long as the simple one and fail.
 . "$top_srcdir/tests/lib.sh"
 set -e
 prog="$top_builddir/src/pfio/pfio_io"
@@ -31,15 +35,21 @@ attempt() {
   echo "blocked: simple server $sync s, multigroup $mg s; computing $compute s; in-run efficiency $eff"
   # the precondition: the computation is longer than the synchronous output
   why="computation ($compute s) shorter than the synchronous output ($sync s): the test's premise fails"
-  "$PYTHON" -c "import sys; sys.exit(0 if $compute >= $sync else 1)" || { echo "$why"; return 1; }
+  "$PYTHON" -c "import sys; sys.exit(0 if $compute >= $sync else 1)" || { echo "$why"; premise_failed=$((premise_failed + 1)); return 1; }
   why="multigroup blocked $mg s is not far below the simple server's $sync s (efficiency $eff)"
   [ "$simple_eff" = 0.0 ] || [ "$simple_eff" = 0 ] || fail "the simple server reports an overlap efficiency of $simple_eff"
   "$PYTHON" -c "import sys; sys.exit(0 if $mg < 0.6 * $sync and $eff > 0.4 else 1)"
 }
-if ! attempt; then
-  echo "first attempt over the limit (a busy machine?); trying again"
-  attempt || fail "$why"
-fi
+premise_failed=0
+tries=0
+until attempt; do
+  tries=$((tries + 1))
+  if [ $tries -ge 3 ]; then
+    [ $premise_failed -lt 3 ] || skip "the machine is too loaded to show an overlap: $why"
+    fail "$why"
+  fi
+  echo "attempt $tries over the limit (a busy machine?); trying again"
+done
 # same data either way
 [ "$(json_get "$TESTTMP/sync.json" 'sorted(d["checksums"].items())')" = \
   "$(json_get "$TESTTMP/mg.json" 'sorted(d["checksums"].items())')" ] || fail "checksums differ"

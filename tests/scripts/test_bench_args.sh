@@ -11,14 +11,15 @@ S="$top_srcdir/scripts"
 cd "$TESTTMP"
 : >f
 mkdir -p set && : >set/a.nc.0000 && : >set/a.nc.0001
+printf '#!/bin/sh\nexit 0\n' >prog && chmod +x prog && mkfifo fifo
 n=0
 # case: script | expected words on stderr | flags
 while IFS='|' read -r script want flags; do
   [ -n "$script" ] || continue
   n=$((n + 1))
   set +e
-  py="\"$PYTHON\""
-  [ "$script" = climio-sweep ] && py="CLIMIO_PYTHON=\"$PYTHON\" sh"   # a shell script that picks its Python
+  py="timeout 300 \"$PYTHON\""      # a bounded run: an output refused too late might wait on a FIFO
+  [ "$script" = climio-sweep ] && py="CLIMIO_PYTHON=\"$PYTHON\" timeout 300 sh"   # a shell script that picks its Python
   eval "$py \"$S/$script\" $flags" >out.txt 2>err.txt
   rc=$?
   set -e
@@ -67,10 +68,28 @@ bench-drivers|--json .: is a directory, expected a file name|--json .
 bench-mom|--json f: is an input of this run (f): it would be overwritten|--json f f
 bench-combine|--json .: is a directory, expected a file name|--json . set/a.nc
 bench-combine|--json set/a.nc.0000: is an input of this run|--json set/a.nc.0000 set/a.nc
+bench-gcrm|--json fifo: expected a regular file, found a FIFO|--json fifo
+bench-ior|--json prog: is a program (an executable or a script), not a results file|--ior prog --json prog -- engine_exercise
+bench-gcrm|--dir /proc/1: the folder is not writable|--dir /proc/1
+iocount|--keep f: expected a folder for the reports, found a file|--keep f -- true
 plan-tables|--output /: is a directory, expected a file name|--output / --run .
 plan-tables|--run f: expected the folder of the programs and inputs|--run f
 climio-sweep|--out: expected a folder name, found ''|run f --out ""
 climio-sweep|--dest: expected a folder name, found ''|report f --dest ""
 CASES
+# a program a flag names is checked before any run: one line naming it, no launcher's words
+mkdir -p mapl && cp prog mapl/pfio_MAPL_demo.x
+set +e
+"$PYTHON" "$S/peer-pfio" mapl --pfio-io "$TESTTMP/nowhere/pfio_io" >out.txt 2>err.txt
+rc=$?
+set -e
+[ $rc != 0 ] && grep -qF "$TESTTMP/nowhere/pfio_io (given for pfio_io): no such file" err.txt &&
+  ! grep -q Traceback err.txt || { cat err.txt; fail "peer-pfio --pfio-io: a missing program not named"; }
+# iocount says a command killed by a signal as a shell does (128 + N), not Python's -N & 255
+set +e
+"$PYTHON" "$S/iocount" -- sh -c 'kill -9 $$' >out.txt 2>err.txt
+rc=$?
+set -e
+[ $rc = 137 ] && grep -qF "sh was killed by signal 9" err.txt || { cat err.txt; fail "iocount: a killed command: exit $rc"; }
 echo "$n cases"
 pass

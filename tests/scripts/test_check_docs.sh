@@ -49,6 +49,44 @@ for m in "badmarker.md:9: unknown skip category 'weather'" "badmarker.md:14: np=
   grep -qF -- "$m" "$TESTTMP/out.txt" || { cat "$TESTTMP/out.txt"; fail "badmarker.md: no '$m'"; }
 done
 
+# the scratch folder is emptied before the blocks run: only check-docs' own is
+# (new, empty, or marked by an earlier run, as $TESTTMP/work is by now); a
+# folder of the user's, a file, or a folder holding the source or build tree is
+# refused with exit status 2 and left as it was.  The build tree here is a
+# stand-in in $TESTTMP, so a refusal that failed would empty nothing else.
+# expect_docs_refused ARGS... "message"
+expect_docs_refused() {
+  msg=$1; shift
+  set +e
+  "$PYTHON" "$top_srcdir/scripts/check-docs" --src "$top_srcdir" "$@" >"$TESTTMP/out.txt" 2>&1
+  rc=$?
+  set -e
+  [ $rc = 2 ] || { cat "$TESTTMP/out.txt"; fail "check-docs $*: exit status $rc, expected 2"; }
+  grep -qF -- "$msg" "$TESTTMP/out.txt" || { cat "$TESTTMP/out.txt"; fail "check-docs $*: output lacks '$msg'"; }
+  ! grep -q Traceback "$TESTTMP/out.txt" || fail "check-docs $*: a traceback"
+}
+mkdir -p "$TESTTMP/mine" "$TESTTMP/trees/build/bin"
+echo precious >"$TESTTMP/mine/notes.txt"
+expect_docs_refused "found files check-docs did not put there" --build "$top_builddir" --work "$TESTTMP/mine" good.md
+[ "$(cat "$TESTTMP/mine/notes.txt")" = precious ] || fail "--work: the user's file was removed"
+echo precious >"$TESTTMP/afile"
+expect_docs_refused "expected a folder for the blocks' scratch trees, found a file" --build "$top_builddir" \
+  --work "$TESTTMP/afile" good.md
+[ "$(cat "$TESTTMP/afile")" = precious ] || fail "--work FILE: the file was changed"
+expect_docs_refused "it holds the build tree" --build "$TESTTMP/trees/build" --work "$TESTTMP/trees" good.md
+[ -d "$TESTTMP/trees/build/bin" ] || fail "--work above the build tree: the tree was emptied"
+expect_docs_refused "it holds the build tree" --build "$TESTTMP/trees/build" --work "$TESTTMP/trees/build" good.md
+[ -d "$TESTTMP/trees/build/bin" ] || fail "--work = the build tree: the tree was emptied"
+# --only that names no runnable block is an error, not a pass with nothing run
+expect_docs_refused "--only nope.md: no runnable block in that document" --build "$top_builddir" --work "$TESTTMP/work" \
+  --only nope.md good.md
+expect_docs_refused "no runnable block starts at that line" --build "$top_builddir" --work "$TESTTMP/work" \
+  --only tests/scripts/check_docs/good.md:99 good.md
+expect_docs_refused "expected DOC or DOC:LINE with LINE a line number, found 'abc'" --build "$top_builddir" \
+  --work "$TESTTMP/work" --only tests/scripts/check_docs/good.md:abc good.md
+cd_ --only tests/scripts/check_docs/good.md:4 good.md >"$TESTTMP/only.txt" 2>&1 || { cat "$TESTTMP/only.txt"; fail "--only DOC:LINE"; }
+grep -q "ran 1 in" "$TESTTMP/only.txt" || { cat "$TESTTMP/only.txt"; fail "--only DOC:LINE: not run"; }
+
 # the tree's own documents
 cd "$top_srcdir"
 "$PYTHON" scripts/check-docs --src "$top_srcdir" --build "$top_builddir" --lint >"$TESTTMP/lint.txt" 2>&1 \

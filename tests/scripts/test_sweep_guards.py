@@ -7,6 +7,7 @@ by the program's own line, never the launcher's rule of dashes nor GNU time's
 
 import json
 import os
+import stat
 import subprocess
 import sys
 
@@ -119,3 +120,64 @@ def test_bench_combine_relays_the_programs_own_line(tmp_path):
     # mom_combine speaks as FRE's mppnccombine does ("Error: ...")
     assert 'mom_combine: exit status 1: Error: input file "a.nc.0000" is not a netCDF file' in p.stderr, p.stderr
     assert "Exit status" not in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("flag,target,why", [
+    ("--csv", "s.toml", "is an input of this run"),
+    ("--csv", "s.sweep/plan.json", "is an input of this run"),
+    ("--json", "s.sweep/sweep.toml", "is an input of this run"),
+    ("--csv", "RUN/result.json", "which holds the sweep's own files"),
+    ("--json", "fifo", "expected a regular file, found a FIFO"),
+    ("--csv", "prog", "is a program (an executable or a script)"),
+])
+def test_collect_never_writes_over_the_sweeps_own_files(tmp_path, exercise, flag, target, why):
+    """collect --csv/--json naming the sweep file, the sweep folder's plan.json
+    or sweep.toml, a run's result, a FIFO (or a device) or a program: refused
+    (exit 2, one line), the file as it was; a FIFO is never replaced by a
+    regular file (collect wrote a temporary file and renamed it over the name
+    given: over /dev/full, as root, too)."""
+    sweep = small_sweep(str(tmp_path))
+    run_tool(["run", sweep], cwd=str(tmp_path))
+    prog = write(str(tmp_path / "prog"), "#!/bin/sh\nexit 0\n")
+    os.chmod(prog, 0o755)
+    os.mkfifo(str(tmp_path / "fifo"))
+    run = os.path.join("s.sweep", "runs", sorted(os.listdir(str(tmp_path / "s.sweep" / "runs")))[0], "rep0")
+    path = target.replace("RUN", run)
+    full = path if os.path.isabs(path) else str(tmp_path / path)
+    before = open(full, "rb").read() if os.path.isfile(full) else None
+    p = run_tool(["collect", sweep, flag, path], cwd=str(tmp_path), check=False)
+    assert p.returncode == 2 and why in p.stderr and "Traceback" not in p.stderr, p.stdout + p.stderr
+    if before is not None:
+        assert open(full, "rb").read() == before
+    if target == "fifo":
+        assert stat.S_ISFIFO(os.lstat(full).st_mode)
+
+
+def test_collect_csv_and_json_one_name(tmp_path, exercise):
+    """--csv and --json naming one file: refused, not a traceback."""
+    sweep = small_sweep(str(tmp_path))
+    run_tool(["run", sweep], cwd=str(tmp_path))
+    p = run_tool(["collect", sweep, "--csv", "x", "--json", "x"], cwd=str(tmp_path), check=False)
+    assert p.returncode == 2 and "--csv and --json: expected two files, found one name for both" in p.stderr, \
+        p.stdout + p.stderr
+    assert not os.path.exists(str(tmp_path / "x"))
+
+
+def test_report_of_one_sweep_twice_and_of_no_good_run(tmp_path, exercise):
+    """report A A compared a sweep with itself (and --pool counted its runs
+    twice): refused.  A sweep whose every run failed gets a page that lists the
+    failures, and says that no result tells where the runs ran, not that the
+    kernel is older than the run context."""
+    sweep = small_sweep(str(tmp_path))
+    run_tool(["run", sweep], cwd=str(tmp_path))
+    for extra in ([], ["--pool"]):
+        p = run_tool(["report", "s.sweep", "./s.sweep/"] + extra, cwd=str(tmp_path), check=False)
+        assert p.returncode == 2 and "are one sweep's folder" in p.stderr, p.stdout + p.stderr
+    bad = small_sweep(str(tmp_path), "f")
+    with open(bad, "a") as f:
+        f.write("[launch]\nmpiexec = \"false\"\n")
+    assert run_tool(["run", bad], cwd=str(tmp_path), check=False).returncode == 1
+    p = run_tool(["report", "f.sweep"], cwd=str(tmp_path), check=False)
+    page = open(str(tmp_path / "f.sweep" / "report" / "report.html")).read()
+    assert "No run finished well, so no result tells where the runs ran" in page, p.stdout + p.stderr
+    assert "a kernel from before climio recorded it" not in page

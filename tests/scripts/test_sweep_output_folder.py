@@ -86,9 +86,11 @@ def test_kernel_that_cannot_be_asked(tmp_path):
     for extra in ([], ["--no-check"]):
         p = run_tool(["run", sw, "--dry-run"] + extra, cwd=str(tmp_path), check=False)
         assert p.returncode == 2
-        assert p.stderr == ("climio-sweep: error: %s:3: cannot ask gcrm_io which parameter names its output "
-                            "folder: '%s --print_params' did not run here; run where the kernel starts, or set "
-                            "output_parameter in [sweep]\n" % (sw, mute)), p.stderr
+        # it ran, and ended well: said so (not 'did not run here'), at the executable's line
+        assert p.stderr == ("climio-sweep: error: %s:4: cannot ask gcrm_io which parameter names its output "
+                            "folder: '%s --print_params' ran and ended well, but printed no climio parameter set "
+                            "(is it a climio kernel?); run where the kernel starts, or set output_parameter in "
+                            "[sweep]\n" % (sw, mute)), p.stderr
     assert sorted(os.listdir(str(tmp_path))) == ["f.toml", "mute.sh"]
     sw = sweep(tmp_path, str(mute), extra='output_parameter = "cdf_output_path"\n')
     p = run_tool(["run", sw, "--dry-run", "--no-check"], cwd=str(tmp_path))

@@ -2,6 +2,7 @@
 what was found" on stderr, exit status 2, and nothing is run or written."""
 
 import os
+import subprocess
 
 import pytest
 
@@ -16,7 +17,7 @@ CASES = [
      "expected valid TOML: Expected '=' after a key in a key/value pair; found: repetitions 2"),
     ("no-sweep-table", '[parameters]\nnx = 1\n', 1, "expected a [sweep] table (with at least kernel and nprocs)"),
     ("no-kernel", "[sweep]\nnprocs = 1\n", 1, "expected 'kernel' in [sweep]"),
-    ("no-nprocs", HEAD, 1, "expected 'nprocs' in [sweep] (a process count >= 1 or a list of them), found none"),
+    ("no-nprocs", HEAD, 1, "expected 'nprocs' in [sweep] (a process count from 1 to 2147483647 (MPI's int) or a list of them), found none"),
     ("unknown-table", HEAD + "nprocs = 1\n[paramaters]\nnx = 1\n", 4,
      "found 'paramaters' (did you mean 'parameters'?)"),
     ("unknown-key", HEAD + "repetitons = 2\nnprocs = 1\n", 3,
@@ -24,10 +25,15 @@ CASES = [
      "output_parameter, repetitions, order, seed, warmup, nprocs, nodes, timeout), found 'repetitons' "
      "(did you mean 'repetitions'?)"),
     ("nprocs-type", HEAD + 'nprocs = "two"\n', 3,
-     'nprocs: expected a process count >= 1 or a list of them, found a string ("two")'),
+     "nprocs: expected a process count from 1 to 2147483647 (MPI's int) or a list of them, found a string "
+     '("two")'),
     ("nprocs-zero", HEAD + "nprocs = [0, 2]\n", 3,
-     "nprocs: expected a process count >= 1 or a list of them, found a list ([0, 2])"),
+     "nprocs: expected a process count from 1 to 2147483647 (MPI's int) or a list of them, found a list ([0, 2])"),
     ("nprocs-duplicate", HEAD + "nprocs = [1, 1]\n", 3, "nprocs: expected distinct values, found [1, 1]"),
+    # a process count MPI cannot hold (an int): refused here, not by every run's launcher
+    ("nprocs-huge", HEAD + "nprocs = 1000000000000000000\n", 3,
+     "nprocs: expected a process count from 1 to 2147483647 (MPI's int) or a list of them, found a number "
+     "(1000000000000000000)"),
     ("repetitions", HEAD + "nprocs = 1\nrepetitions = 0\n", 4,
      "repetitions: expected a whole number from 1 to 1000, found a number (0)"),
     # counts with an upper bound, and a bound on the whole grid: refused here, not by a MemoryError later
@@ -138,3 +144,16 @@ def test_binary_and_empty_files(tmp_path, exercise):
     assert p.returncode == 2 and "none.toml: cannot read the sweep file: No such file or directory" in p.stderr
     p = run_tool(["report", str(tmp_path)], cwd=str(tmp_path), check=False)
     assert p.returncode == 2 and "expected a sweep output folder (runs/), found none" in p.stderr
+
+
+def test_a_fifo_sweep_file(tmp_path, exercise):
+    """A sweep file given as a pipe is read once something writes it (a shell's
+    <(...)); a FIFO nothing writes to is refused after 10 s, not read forever."""
+    fifo = tmp_path / "f.toml"
+    os.mkfifo(str(fifo))
+    p = run_tool(["run", str(fifo), "--dry-run"], cwd=str(tmp_path), check=False, timeout=60)
+    assert p.returncode == 2 and "f.toml: a FIFO (named pipe) nothing wrote to in 10 s" in p.stderr, p.stderr
+    writer = subprocess.Popen(["sh", "-c", "sleep 1; printf '%s' > '%s'" % (HEAD + "nprocs = 1\n", fifo)])
+    p = run_tool(["run", str(fifo), "--dry-run"], cwd=str(tmp_path), check=False, timeout=60)
+    writer.wait()
+    assert p.returncode == 0 and "would run" in p.stdout, p.stdout + p.stderr

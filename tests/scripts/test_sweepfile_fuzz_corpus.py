@@ -59,7 +59,7 @@ FIXED = {
     "bug-env-name-newline.toml": (5, "expected an environment variable name (letters, digits, _), found 'A\\n'"),
     "bug-hint-name-newline.toml": (5, "expected an MPI-IO hint name, found 'cb_nodes\\n'"),
     # whole numbers beyond 64 bits accepted, or a Python ValueError / OverflowError
-    "crash-248204dcf65537b859740f6e2fdd8bf2a45a98bd": (8, "nprocs: expected a process count >= 1"),
+    "crash-248204dcf65537b859740f6e2fdd8bf2a45a98bd": (8, "nprocs: expected a process count from 1 to 2147483647"),
     "bug-parameter-65-bits.toml": (5, "x: expected whole numbers from -2^63 to 2^63-1, found 36893488147419103231"),
     "bug-hex-parameter.toml": (5, "x: expected whole numbers from -2^63 to 2^63-1, found 0xfff"),
     "bug-hex-keep-data.toml": (4, "keep_data: expected true or false, found a number (0xfff"),

@@ -102,21 +102,10 @@ static char *parameter_text(cio_app *a, const char *path, const char *builtin_na
     cio_err e = {0};
     char *text = NULL;
     if (path) {
-        text = cio_read_file_bcast(path, a->comm, &e);
+        /* its length counts a NUL inside, which shows as a shorter string (not a
+         * second open: a FIFO is read once) */
+        text = cio_read_file_bcast(path, a->comm, len, &e);
         if (!text) fail_all(a, &e);
-        *len = strlen(text);
-        /* a NUL inside the file shows as a shorter string: rank 0 knows the real length */
-        long long real = 0;
-        if (a->rank == 0) {
-            FILE *fp = fopen(path, "rb");
-            if (fp) {
-                fseek(fp, 0, SEEK_END);
-                real = ftell(fp);
-                fclose(fp);
-            }
-        }
-        MPI_Bcast(&real, 1, MPI_LONG_LONG, 0, a->comm);
-        if (real > (long long)*len) *len = (size_t)real;
         a->param_file = cio_strdup(path);
         if (a->rank == 0) cio_inputs_add(path, "the parameter file", CIO_INPUT_READ);
     } else if (builtin_text) {
@@ -160,6 +149,7 @@ void cio_app_init_folder(cio_app *a, int *argc, char ***argv, const char *kernel
                          const char *default_file, const char *builtin_name, const char *builtin_text)
 {
     memset(a, 0, sizeof *a);
+    cio_file_size_limit_as_error();
     MPI_Init(argc, argv);
     a->comm = MPI_COMM_WORLD;
     MPI_Comm_rank(a->comm, &a->rank);

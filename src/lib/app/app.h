@@ -183,8 +183,9 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
  * plan identically (same figures, same files), and then only the first rank of
  * each class is planned.  open(ctx, nprocs) makes whatever the keys need once
  * (a domain, the pole owners) and returns it; key(state, rank, key) writes at
- * most CIO_CLASS_KEY_WORDS words and returns how many; close frees the state.
- * The planner adds the rank's I/O task under aggregation itself. */
+ * most CIO_CLASS_KEY_WORDS words and returns how many (0: the rank is planned on
+ * its own, in no class); close frees the state.  The planner adds the rank's
+ * I/O task under aggregation itself. */
 typedef void (*cio_plan_rank_fn)(void *ctx, cio_engine *e, int rank, int nprocs);
 #define CIO_CLASS_KEY_WORDS 16
 typedef struct cio_rank_classes {

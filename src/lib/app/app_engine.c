@@ -27,7 +27,7 @@ static void load_hints(cio_app *a, cio_hints *h)
         char src[600];
         snprintf(src, sizeof src, "hints_file (%s)", cio_param_origin(a->params, "hints_file"));
         if (a->rank == 0) cio_inputs_add(hf, src, CIO_INPUT_READ);
-        char *text = cio_read_file_bcast(hf, a->comm, &e);
+        char *text = cio_read_file_bcast(hf, a->comm, NULL, &e);
         if (!text || cio_hints_parse_file_text(h, text, hf, &e) != 0) fail_all(a, &e);
         cio_free(text);
     }

@@ -152,6 +152,7 @@ typedef struct rank_class {
 typedef struct class_table {
     int n, cap;
     rank_class *c;
+    int alone;                  /* ranks whose key had no words: planned on their own */
 } class_table;
 
 static uint64_t key_hash(const int64_t *key, int nwords)
@@ -218,10 +219,10 @@ static void plan_all(cio_app *a, cio_plan_rank_fn plan, const cio_rank_classes *
     rank_figures mine;
     for (int r = 0; r < nprocs; r++) {
         const rank_figures *rf = &mine;
-        if (classes) {
-            int64_t key[CIO_CLASS_KEY_WORDS + 1];
-            int nw = classes->key(cstate, r, key);
-            if (nw < 0 || nw > CIO_CLASS_KEY_WORDS) cio_die("internal: a rank class key of %d words", nw);
+        int64_t key[CIO_CLASS_KEY_WORDS + 1];
+        int nw = classes ? classes->key(cstate, r, key) : 0;    /* 0 words: a rank planned on its own */
+        if (nw > 0) {
+            if (nw > CIO_CLASS_KEY_WORDS) cio_die("internal: a rank class key of %d words", nw);
             key[nw++] = task ? task[r] : -1;
             rank_class *c = class_find(&ctab, key, nw);
             if (!c->used) {
@@ -233,7 +234,9 @@ static void plan_all(cio_app *a, cio_plan_rank_fn plan, const cio_rank_classes *
             }
             rf = &c->fig;
         } else {
+            if (nw < 0) cio_die("internal: a rank class key of %d words", nw);
             plan_one(a, r, nprocs, plan, ctx, &res->files, &mine, &res->hw);
+            ctab.alone++;
         }
         for (int k = 0; k < NFIG; k++) acc_add(&res->fig[k], rf->v[k], r);
         for (int k = 0; k < CIO_HIST_BINS; k++) res->hist[k] += rf->hist[k];
@@ -242,7 +245,7 @@ static void plan_all(cio_app *a, cio_plan_rank_fn plan, const cio_rank_classes *
     if (classes) classes->close(cstate);
     cio_free(task);
     cio_free(ctab.c);
-    res->nplanned = classes ? ctab.n : nprocs;
+    res->nplanned = classes ? ctab.n + ctab.alone : nprocs;
 }
 
 /* The files' totals: bytes, variables, the largest, records, files per event. */

@@ -5,12 +5,16 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static char progname[64] = "climio";
 
@@ -43,9 +47,69 @@ static int world_rank(void)
     return r;
 }
 
-static void (*abort_hook)(void);
+void cio_file_size_limit_as_error(void)
+{
+    signal(SIGXFSZ, SIG_IGN);
+}
 
-void cio_on_abort(void (*fn)(void)) { abort_hook = fn; }
+static void (*abort_hooks[8])(void);
+static int nabort_hooks;
+
+void cio_on_abort(void (*fn)(void))
+{
+    for (int i = 0; i < nabort_hooks; i++)
+        if (abort_hooks[i] == fn) return;
+    if (nabort_hooks < (int)(sizeof abort_hooks / sizeof *abort_hooks)) abort_hooks[nabort_hooks++] = fn;
+}
+
+static char g_writing[4096];
+
+static void name_incomplete(void)
+{
+    char to[4200];
+    if (!g_writing[0]) return;
+    if (cio_rename_incomplete(g_writing, to, sizeof to) == 0)
+        fprintf(stderr, "%s: the run failed after %s was created: the incomplete file is now %s (remove it, then run "
+                        "again)\n", progname, g_writing, to);
+    g_writing[0] = '\0';
+}
+
+void cio_output_incomplete_on_abort(const char *path)
+{
+    snprintf(g_writing, sizeof g_writing, "%s", path);
+    cio_on_abort(name_incomplete);
+}
+
+void cio_output_complete(const char *path)
+{
+    if (strcmp(g_writing, path) == 0) g_writing[0] = '\0';
+}
+
+const char *cio_file_kind(unsigned mode)
+{
+    mode_t m = (mode_t)mode;
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO (named pipe)" : S_ISSOCK(m) ? "a socket"
+         : S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" : S_ISREG(m) ? "a regular file"
+         : "not a regular file";
+}
+
+int cio_rename_incomplete(const char *path, char *to, size_t len)
+{
+    for (int k = 1; k < 1000; k++) {
+        if (k == 1) snprintf(to, len, "%s.incomplete", path);
+        else snprintf(to, len, "%s.incomplete.%d", path, k);
+        if (link(path, to) == 0) return unlink(path) == 0 ? 0 : -1;
+        if (errno != EEXIST) break;
+    }
+    /* no hard links on this file system: a rename, where it replaces nothing */
+    snprintf(to, len, "%s.incomplete", path);
+    struct stat sb;
+    if (lstat(to, &sb) == 0) {
+        errno = EEXIST;
+        return -1;
+    }
+    return rename(path, to);
+}
 
 void cio_die(const char *fmt, ...)
 {
@@ -59,7 +123,7 @@ void cio_die(const char *fmt, ...)
     int init = 0, fin = 0;
     MPI_Initialized(&init);
     MPI_Finalized(&fin);
-    if (abort_hook) abort_hook();
+    while (nabort_hooks > 0) abort_hooks[--nabort_hooks]();
     if (init && !fin) MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1);
 }
@@ -379,16 +443,46 @@ int cio_same_file(const char *a, const char *b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* A FIFO (a pipe from the shell, <(...)) is read once something writes to it; one
+ * nothing writes to would be waited on forever, so it is given this long. */
+#define FIFO_WAIT_MS 10000
+
+static FILE *open_fifo(const char *path, cio_err *e)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    if (fd < 0) {
+        cio_seterr(e, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int r = poll(&p, 1, FIFO_WAIT_MS);
+    if (r <= 0) {
+        close(fd);
+        cio_seterr(e, "%s: a FIFO (named pipe) nothing wrote to in %d s: no process writes to it; give a file, or "
+                      "start the writer first", path, FIFO_WAIT_MS / 1000);
+        return NULL;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) close(fd);
+    return f;
+}
+
 char *cio_read_file(const char *path, size_t *len, cio_err *e)
 {
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    int have = stat(path, &st) == 0;
+    if (have && S_ISDIR(st.st_mode)) {
         cio_seterr(e, "%s: is a directory, expected a file", path);
         return NULL;
     }
-    FILE *f = fopen(path, "rb");
+    if (have && S_ISSOCK(st.st_mode)) {
+        cio_seterr(e, "%s: is a socket, expected a file", path);
+        return NULL;
+    }
+    FILE *f = have && S_ISFIFO(st.st_mode) ? open_fifo(path, e) : fopen(path, "rb");
     if (!f) {
-        cio_seterr(e, "%s: cannot open: %s", path, strerror(errno));
+        if (!e || !e->code) cio_seterr(e, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     cio_inputs_add(path, NULL, CIO_INPUT_READ);
@@ -427,7 +521,7 @@ char *cio_read_file(const char *path, size_t *len, cio_err *e)
     return buf;
 }
 
-char *cio_read_file_bcast(const char *path, MPI_Comm comm, cio_err *e)
+char *cio_read_file_bcast(const char *path, MPI_Comm comm, size_t *len, cio_err *e)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
@@ -446,6 +540,7 @@ char *cio_read_file_bcast(const char *path, MPI_Comm comm, cio_err *e)
     }
     if (rank != 0) text = cio_malloc((size_t)n + 1);
     MPI_Bcast(text, (int)n + 1, MPI_CHAR, 0, comm);
+    if (len) *len = (size_t)n;
     return text;
 }
 

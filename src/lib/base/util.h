@@ -34,13 +34,33 @@ int cio_seterr(cio_err *e, const char *fmt, ...) CIO_PRINTF(2, 3);
 void cio_set_progname(const char *name);
 const char *cio_progname(void);
 
+/* A write past the file size limit (ulimit -f) raises SIGXFSZ, whose default
+ * kills the process where it stands: the partial file keeps its name, a lock
+ * stays, nothing is said.  Every program ignores it at its start, so such a
+ * write fails with EFBIG and the program's error path runs (names the file,
+ * removes or renames what it must, exits from every rank). */
+void cio_file_size_limit_as_error(void);
 /* A fatal error on this rank: print "<prog>: error: ..." and end every rank of
  * MPI_COMM_WORLD with a non-zero status (MPI_Abort), so no rank is left waiting in
  * a collective.  Without MPI initialised it exits(1). */
 CIO_NORETURN void cio_die(const char *fmt, ...) CIO_PRINTF(1, 2);
-/* What cio_die runs before MPI_Abort, which skips atexit() (removing this
- * process's lock files). */
+/* What cio_die runs before MPI_Abort, which skips atexit(): removing this
+ * process's lock files, naming an output it leaves incomplete.  Each function
+ * registered runs once, the last registered first (at most 8). */
 void cio_on_abort(void (*fn)(void));
+/* An output a program is writing, from its creation to its close: a rank that
+ * ends the run with cio_die renames it PATH.incomplete (as above) and says so,
+ * so a failed run leaves no file under the name a complete one would have.
+ * Only one at a time; cio_output_complete(path) after its close. */
+void cio_output_incomplete_on_abort(const char *path);
+void cio_output_complete(const char *path);
+/* What a file that is not a regular one is, for messages: "a directory", "a
+ * FIFO (named pipe)", "a socket", "a character device", ... */
+const char *cio_file_kind(unsigned mode);
+/* A file a failed run leaves half-written, renamed PATH.incomplete (or
+ * PATH.incomplete.2, ... when that name is taken: nothing is replaced), its new
+ * name in to; 0, or -1 with errno. */
+int cio_rename_incomplete(const char *path, char *to, size_t len);
 
 /* A fatal error that every rank has detected the same way (a bad parameter file,
  * an unusable process count): rank 0 prints, all ranks finalise MPI and exit(2). */
@@ -95,10 +115,13 @@ int cio_parse_int(const char *s, int64_t *out);
 int cio_parse_double(const char *s, double *out);
 int cio_parse_bool(const char *s, int *out);
 
-/* Read a whole file into a NUL-terminated buffer (tracked); NULL + e on failure. */
+/* Read a whole file into a NUL-terminated buffer (tracked); NULL + e on failure.
+ * *len (when len is not NULL): its bytes, a NUL inside counted.  The file is
+ * opened once (a FIFO: once something writes to it, waited on 10 s at most). */
 char *cio_read_file(const char *path, size_t *len, cio_err *e);
-/* Rank 0 reads, all ranks receive the text (or the same error).  Collective. */
-char *cio_read_file_bcast(const char *path, MPI_Comm comm, cio_err *e);
+/* Rank 0 reads, all ranks receive the text (and its length, as above, when len
+ * is not NULL) or the same error.  Collective. */
+char *cio_read_file_bcast(const char *path, MPI_Comm comm, size_t *len, cio_err *e);
 
 /* A text read line by line, the one splitter every input parser uses:
  *     cio_lines L;

@@ -251,10 +251,9 @@ void cio_nc_open_diagnosis(const char *path, char *out, size_t n)
     unsigned char m[8] = {0};
     size_t got = 0;
     FILE *fp = fopen(path, "rb");
-    if (fp) {
-        got = fread(m, 1, sizeof m, fp);
-        fclose(fp);
-    }
+    if (!fp) return;    /* unreadable (permission): the library's own words say so, the bytes tell nothing */
+    got = fread(m, 1, sizeof m, fp);
+    fclose(fp);
     long long size = (long long)sb.st_size;
     if (size == 0)
         snprintf(out, n, " (the file is empty: 0 bytes)");

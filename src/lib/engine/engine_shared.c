@@ -4,15 +4,28 @@
 #include "engine/engine_int.h"
 #include "drivers/io_util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- errors */
+/* The library's words name the system's refusal (a permission, a read-only file
+ * system, no such file): what the file's first bytes look like is then beside
+ * the point (a readable file opened for writing is not "damaged"). */
+static int refused_by_system(const char *said)
+{
+    const int errs[] = {EACCES, EPERM, EROFS, ENOENT, EISDIR};
+    for (size_t i = 0; i < sizeof errs / sizeof *errs; i++)
+        if (strstr(said, strerror(errs[i]))) return 1;
+    return strstr(said, "Access failure") != NULL;     /* PnetCDF's NC_EACCESS */
+}
+
 CIO_NORETURN void eng_fail(cio_file *f, const char *verb)
 {
     char why[256] = "";
     const cio_driver *d = f->e->cfg.drv;
-    if (strcmp(verb, "open") == 0 && d->open_diagnosis) d->open_diagnosis(f->path, why, sizeof why);
+    if (strcmp(verb, "open") == 0 && d->open_diagnosis && !refused_by_system(f->df.err))
+        d->open_diagnosis(f->path, why, sizeof why);
     cio_die("%s driver: %s failed on %s: %s%s%s", f->e->cfg.drv->name, verb, f->path,
             f->df.err[0] ? f->df.err : "(no message from the driver)", why,
             f->defined ? " -- the file is incomplete" : "");

@@ -38,8 +38,8 @@ void fms_pool_init(fms_set *s, const int *mine)
         heavy[i] = !s->mem[i].raw;
     }
     /* without memory for the plan no member stays open: each is opened when read */
-    if (!wanted || !heavy || member_pool_init(&s->pool, s->nmem, wanted, heavy, open_member, close_member, s) != 0)
-        s->pool = (member_pool){s->nmem, NULL, open_member, close_member, s};
+    if (!wanted || !heavy) s->pool = (member_pool){s->nmem, NULL, open_member, close_member, s};
+    else member_pool_init(&s->pool, s->nmem, wanted, heavy, open_member, close_member, s);
     free(wanted);
     free(heavy);
 }

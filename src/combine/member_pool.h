@@ -21,7 +21,8 @@ typedef struct member_pool {
 } member_pool;
 
 /* wanted[i]: this rank reads member i; heavy[i] (NULL: none): it holds caches
- * while open.  Returns 0, or 1 when memory ran out (said). */
+ * while open.  Returns 0, or 1 when memory ran out (the pool then keeps none
+ * open: each member is opened when read and closed after). */
 int member_pool_init(member_pool *p, int n, const unsigned char *wanted, const unsigned char *heavy,
                      int (*open)(void *, int), void (*close)(void *, int), void *ctx);
 int member_pool_open(member_pool *p, int i);

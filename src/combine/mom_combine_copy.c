@@ -242,7 +242,11 @@ static void copy_group(combine *k, cio_file *out, const cio_schema *s, const mom
         for (int g = 0; g < ng; g++) {
             int v = v0 + g, cls = var_class(k, ids, v);
             if (!per[g] || !contributes(m, cls)) continue;
-            if (!opened++) member_open(k, i);
+            if (!opened++) {        /* its opening is the open phase's, not the read's */
+                cio_timer_end(&a->stats, k->t_read);
+                member_open(k, i);
+                cio_timer_begin(&a->stats, k->t_read);
+            }
             const cio_var *var = &s->vars[v];
             size_t vts = cio_type_size(var->type);
             int64_t rbase = var->is_record ? r0 : 0, r1 = rbase + block_nrec(k, var, r0, bf);
@@ -250,7 +254,11 @@ static void copy_group(combine *k, cio_file *out, const cio_schema *s, const mom
                 cio_read_buf(m->f, v, rec, buf[g] + (size_t)((rec - rbase) * per[g] + off[g]) * vts);
             off[g] += piece_elems(k, m, cls);
         }
-        if (opened) member_done(k, i);
+        if (opened) {
+            cio_timer_end(&a->stats, k->t_read);
+            member_done(k, i);
+            cio_timer_begin(&a->stats, k->t_read);
+        }
     }
     for (int g = 0; g < ng; g++) {      /* rank 0: the points no member covers */
         const cio_var *var = &s->vars[v0 + g];

@@ -641,9 +641,12 @@ static int pool_open(void *ctx, int i)
 
 static void pool_close(void *ctx, int i)
 {
-    member *m = &((combine *)ctx)->mem[i];
+    combine *k = ctx;
+    member *m = &k->mem[i];
     if (!m->f) return;
+    cio_timer_begin(&k->app->stats, k->t_close);
     cio_close(m->f);
+    cio_timer_end(&k->app->stats, k->t_close);
     m->f = NULL;
 }
 

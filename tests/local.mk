@@ -33,13 +33,13 @@ TESTS += tests/test_aggregate_boxes tests/test_engine_split.sh tests/test_params
 EXTRA_DIST += tests/lib.sh tests/plan_same.py tests/timed.sh tests/test_engine_split.sh tests/test_stats.sh tests/test_json.sh tests/test_engine_null.sh tests/test_dryrun.sh tests/test_dryrun_classes.sh tests/test_bench_fill.sh tests/test_scale_memory.sh tests/test_aggregate.sh tests/test_bench_aggregation.sh tests/test_read.sh tests/test_large_sizes.sh \
 	tests/test_strict_inputs.sh tests/test_env_shared.sh
 # issue 15's reliability classes: strict inputs, shared environment, claimed outputs
-TESTS += tests/test_outputs_claim.sh tests/test_verify_layout.sh tests/test_paths_registry.sh tests/test_lock_owner.sh tests/test_names.sh tests/test_chunking_said.sh tests/test_inapplicable_settings.sh tests/test_ranks_same_args.sh tests/test_exercise_claims.sh
+TESTS += tests/test_outputs_claim.sh tests/test_verify_layout.sh tests/test_paths_registry.sh tests/test_lock_owner.sh tests/test_names.sh tests/test_chunking_said.sh tests/test_inapplicable_settings.sh tests/test_applicability.sh tests/test_applicability_kernels.sh tests/test_hint_ranges.sh tests/test_command_line_json.sh tests/test_ranks_same_args.sh tests/test_exercise_claims.sh
 # rewrites a variable of a netCDF-4 or HDF5 file with another type or shape (test_verify_layout.sh)
 check_PROGRAMS += tests/alter_var
 tests_alter_var_SOURCES = tests/alter_var.c
 tests_alter_var_CPPFLAGS = $(AM_CPPFLAGS) $(NETCDF_CFLAGS) $(HDF5_CFLAGS)
 tests_alter_var_LDADD = $(CLIMIO_IO_LIBADD)
-EXTRA_DIST += tests/test_outputs_claim.sh tests/test_verify_layout.sh tests/test_paths_registry.sh tests/test_lock_owner.sh tests/test_names.sh tests/test_chunking_said.sh tests/test_inapplicable_settings.sh tests/test_ranks_same_args.sh tests/test_exercise_claims.sh
+EXTRA_DIST += tests/test_outputs_claim.sh tests/test_verify_layout.sh tests/test_paths_registry.sh tests/test_lock_owner.sh tests/test_names.sh tests/test_chunking_said.sh tests/test_inapplicable_settings.sh tests/test_applicability.sh tests/test_applicability_kernels.sh tests/test_hint_ranges.sh tests/test_command_line_json.sh tests/applicability_walk.py tests/applicability_walk.sh tests/test_ranks_same_args.sh tests/test_exercise_claims.sh
 # the output folder's names from each kernel's descriptor (mom_combine: mom_io's)
 TESTS += tests/test_output_folder_names.sh
 EXTRA_DIST += tests/test_output_folder_names.sh

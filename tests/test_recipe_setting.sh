@@ -8,8 +8,8 @@
 #     test case, then its copy into the engine's configuration (app_engine.c),
 #     the configuration's field (engine/engine.h) and the engine file that acts
 #     on it (a barrier before each create, engine_file.c);
-#  C. B's setting where it can have no effect (7 files): its note in
-#     src/lib/app/inapplicable.c.
+#  C. B's setting where it can have no effect (7 files): its row in the
+#     applicability table, src/lib/app/applicability.c.
 # Each copy gets the recipe's lines and nothing else, and the files changed are
 # counted against the doc's counts.  settings.c and the unit test are compiled as
 # the build compiles them and linked into a test_settings that resolves the new
@@ -95,7 +95,7 @@ recipe_compile "$a/exercise/engine_exercise.c" "$a/obj/engine_exercise.o" "$a/sr
 # B: acted on by the engine
 b="$TESTTMP/b"
 setting "$b" create_barrier "a barrier over the file's ranks before each create"
-sed 's|^    c->fsync = set->fsync;$|&\n    c->create_barrier = set->create_barrier;|' "$src/app/app_engine.c" >"$b/src/lib/app/app_engine.c"
+sed 's|^    c->max_request = set->max_request;$|&\n    c->create_barrier = set->create_barrier;|' "$src/app/app_engine.c" >"$b/src/lib/app/app_engine.c"
 one_line_more "$b/src/lib/app/app_engine.c" "$src/app/app_engine.c"
 sed 's|^    int verify_only; |    int create_barrier;         /* a barrier over the file'"'"'s ranks before each create */\n&|' \
   "$src/engine/engine.h" >"$b/src/lib/engine/engine.h"
@@ -108,10 +108,11 @@ unit_test "$b"
 recipe_compile "$b/src/lib/app/app_engine.c" "$b/obj/app_engine.o" "$b/src/lib"
 recipe_compile "$b/src/lib/engine/engine_file.c" "$b/obj/engine_file.o" "$b/src/lib"
 
-# C: where it has no effect, said (one process has no other rank to wait for)
-sed 's|^    note_aggregation(a, nprocs);$|&\n    if (nprocs == 1 \&\& given(a, "create_barrier")) note(a, "create_barrier", "create_barrier (%s) has no effect with one process", cio_param_origin(a->params, "create_barrier"));|' \
-  "$src/app/inapplicable.c" >"$b/src/lib/app/inapplicable.c"
-one_line_more "$b/src/lib/app/inapplicable.c" "$src/app/inapplicable.c"
+# C: where it has no effect, said (one process has no other rank to wait for): one
+# row of the applicability table, with a mode the table has
+sed 's|^    CIO_APPLICABILITY_END,$|    {"create_barrier", 0, \&one_process, ": there is no other rank to wait for", "false", 0, "true", 0},\n&|' \
+  "$src/app/applicability.c" >"$b/src/lib/app/applicability.c"
+one_line_more "$b/src/lib/app/applicability.c" "$src/app/applicability.c"
 [ "$(files_changed "$b")" = 7 ] || fail "C: $(files_changed "$b") files changed, the doc says 7"
-recipe_compile "$b/src/lib/app/inapplicable.c" "$b/obj/inapplicable.o" "$b/src/lib"
+recipe_compile "$b/src/lib/app/applicability.c" "$b/obj/applicability.o" "$b/src/lib"
 pass

@@ -96,9 +96,21 @@ expect_fail 2 "command line: repetitions: pfio_io cannot repeat its output in on
 expect_fail 1 "command line: repetitions: mom_combine cannot repeat its output in one job" \
   "$top_builddir/src/combine/mom_combine" --mom5 --repetitions 2 "$TESTTMP/combined.nc"
 # settings with no effect are said so: --keep_files alone, --repetitions on a dry run
-run 1 "$ex" --driver null --out "$out" --keep_files true >"$TESTTMP/log" 2>&1 || fail "keep_files alone"
-grep -qF "engine_exercise: note: keep_files (command line) has no effect without --repetitions above 1" "$TESTTMP/log" \
-  || fail "no note for --keep_files without repetitions"
+run 1 "$ex" --driver mpiio --out "$out" --keep_files true >"$TESTTMP/log" 2>&1 || fail "keep_files alone"
+grep -qF "engine_exercise: note: keep_files (command line) has no effect without a second output phase (--repetitions above 1, or --warmup)" "$TESTTMP/log" \
+  || { cat "$TESTTMP/log"; fail "no note for --keep_files without repetitions"; }
+# ... and the settings a warm-up gives work to are not: after the warm-up its files
+# are kept (none removed before the measured run) and the delay is paused
+jw="$TESTTMP/warm.json"; jk="$TESTTMP/warmkeep.json"
+run 1 "$ex" --driver mpiio --out "$out" --warmup 1 --json "$jw" >"$TESTTMP/log" 2>&1 || fail "warmup"
+run 1 "$ex" --driver mpiio --out "$out" --warmup 1 --keep_files true --repetition_delay 0.2 --json "$jk" \
+  >"$TESTTMP/log" 2>&1 || fail "warmup with keep_files and a delay"
+! grep -q "note: keep_files\|note: repetition_delay" "$TESTTMP/log" || { cat "$TESTTMP/log"; fail "warm-up: noted as without effect"; }
+[ "$(json_get "$jk" 'len(d["not_applied"])')" = 0 ] || fail "warm-up: not_applied $(json_get "$jk" 'd["not_applied"]')"
+[ "$(json_get "$jw" 'd["repetitions"][0]["files_removed_before"], d["repetitions"][0]["pause_before_seconds"]')" = "1 0" ] \
+  || fail "warm-up alone: $(json_get "$jw" 'd["repetitions"][0]')"
+[ "$(json_get "$jk" 'd["repetitions"][0]["files_removed_before"], d["repetitions"][0]["pause_before_seconds"] >= 0.2')" = "0 True" ] \
+  || fail "warm-up with --keep_files --repetition_delay 0.2: $(json_get "$jk" 'd["repetitions"][0]')"
 "$top_builddir/src/gcrm/gcrm_io" --dry-run --nprocs 4 --repetitions 3 --cdf_output_path "$TESTTMP" >"$TESTTMP/log" 2>&1 \
   || fail "dry run with repetitions"
 grep -qF "gcrm_io: note: repetitions 3 (command line) has no effect on a dry run: it plans one output" "$TESTTMP/log" \

@@ -45,11 +45,11 @@ static int fake_sync_closed(cio_dfile *f, int *calls)
 static const cio_driver blocking_only = {
     .name = "blockonly", .modes = CIO_MODES_BLOCKING,
     .formats = CIO_FMT_BIT(CIO_FMT_CDF1) | CIO_FMT_BIT(CIO_FMT_NC4), .default_format = CIO_FMT_NC4,
-    .serial_api = 1, .sync = fake_sync, .sync_closed = fake_sync_closed,
+    .serial_api = 1, .sync = fake_sync, .sync_closed = fake_sync_closed, .stores_data = 1,
 };
 /* a closed file only (as ADIOS2, whose open engine has no sync call) */
 static const cio_driver end_only = {.name = "endonly", .modes = CIO_MODES_ALL, .formats = CIO_FMT_BIT(CIO_FMT_BP),
-                                    .default_format = CIO_FMT_BP, .sync_closed = fake_sync_closed};
+                                    .default_format = CIO_FMT_BP, .sync_closed = fake_sync_closed, .stores_data = 1};
 static const cio_driver no_sync = {.name = "nosync", .modes = CIO_MODES_ALL, .formats = CIO_FMT_BIT(CIO_FMT_RAW),
                                    .default_format = CIO_FMT_RAW};
 
@@ -207,6 +207,12 @@ static void fsync_verify_repetitions(void)
     p = parse("", argv2);
     CHECK_EQ_INT(cio_settings_verify(p, &s, &e), 0);
     CHECK(!s.verify && s.verify_only);
+    /* a driver that stores nothing has no files to check */
+    s.driver = &no_sync;
+    memset(&e, 0, sizeof e);
+    CHECK(cio_settings_verify(p, &s, &e) != 0);
+    CHECK_CONTAINS(e.msg, "command line: verify_only checks the files an earlier run wrote, and the nosync driver "
+                          "stores none");
     cio_params_free(p);
 }
 

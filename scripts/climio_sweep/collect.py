@@ -9,7 +9,7 @@ import os
 from . import load, outfile
 from .errors import SweepError
 from .resultcheck import RUN, check_result
-from .state import corrupt_result, read_checked, read_json, read_plan, state_of, status
+from .state import command_line, corrupt_result, read_checked, read_json, read_plan, state_of, status
 
 # Groups of engine timers shown as phases (doc/sweep.md explains them).
 PHASES = [
@@ -310,7 +310,7 @@ def collect(outdir, csv_path=None, json_path=None, include_pending=False, inputs
     doc = {
         "schema": "climio-sweep-results", "schema_version": 1, "sweep": plan.get("sweep"),
         "kernel": plan.get("kernel"), "axes": plan.get("axes", []), "fixed": plan.get("fixed", {}),
-        "columns": columns,
+        "columns": columns, "command_line": command_line(),
         "runs": [{"row": {c: r.get(c) for c in columns}, "result": r["_doc"]} for r in rows],
     }
     tmp_csv = write_file(csv_path, write_csv, newline="", keep_tmp=True)

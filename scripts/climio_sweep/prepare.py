@@ -10,7 +10,7 @@ import shutil
 from . import plan as planmod
 from .errors import SweepError
 from .resultcheck import RUN
-from .state import read_checked, read_json, read_plan, run_dir, is_done, write_atomic, write_json
+from .state import command_line, read_checked, read_json, read_plan, run_dir, is_done, write_atomic, write_json
 
 
 def output_dir(sweep, override=None):
@@ -160,5 +160,5 @@ def write(sweep, outdir, records):
         "axes": [{"key": a.key, "kind": a.kind, "name": a.name, "values": a.values} for a in sweep.axes],
         "fixed": sweep.fixed, "repetitions": sweep.repetitions, "warmup": sweep.warmup,
         "order": sweep.order, "seed": planmod.shuffle_seed(sweep), "order_words": planmod.order_words(sweep),
-        "runs": [rec["id"] for rec in records],
+        "runs": [rec["id"] for rec in records], "command_line": command_line(),
     })

@@ -38,6 +38,7 @@ RESULT = {
             "fsync": bool, "durable": bool, "verify_only": bool, "driver_report": OPT_STR}, REQUIRED),
     "config": ("each", {"origin": OPT_STR}),
     "not_applied": ("list", {"key": str, "note": str}),
+    "partly_applied": ("list", {"key": str, "note": str}),
     "hints": {"requested": ("each", {"origin": OPT_STR}), "applied": dict},
     "repetitions": ("list", {"repetition": int, "seconds": OPT_NUM, "bytes": OPT_NUM,
                              "write_bandwidth_MiBps": OPT_NUM, "sync_seconds": OPT_NUM}),

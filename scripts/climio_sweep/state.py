@@ -20,11 +20,17 @@ appears only after the kernel has finished and succeeded."""
 
 import json
 import os
+import sys
 
 from .errors import SweepError
 from .resultcheck import PLAN, STATUS, check_file, check_result
 
 AGAIN = "run the sweep again (climio-sweep run SWEEP.toml: the runs already done are kept) to write it anew"
+
+
+def command_line():
+    """The command that writes a sweep's JSON, as typed (argv, the program first)."""
+    return list(sys.argv)
 
 
 def write_atomic(path, text):

@@ -267,6 +267,9 @@ static int write_json(const fms_set *s, const fms_opts *o, const fms_times *t, i
     cio_json_begin(&j, f, 1);
     cio_json_obj(&j, NULL);
     cio_json_str(&j, "kernel", "mom_combine");
+    cio_json_arr(&j, "command_line");
+    for (int i = 0; i < o->argc; i++) cio_json_str(&j, NULL, o->argv[i]);
+    cio_json_arr_end(&j);
     cio_json_int(&j, "nprocs", nprocs);
     cio_json_obj(&j, "kernel_report");
     cio_json_str(&j, "input", s->output);

@@ -49,6 +49,8 @@ typedef struct fms_opts {
     int deflate, shuffle;       /* -d N (0: none), -s */
     int bench;                  /* --bench: timings on standard output */
     const char *json;           /* --json FILE (with --bench) */
+    int argc;                   /* the command line as typed, for the JSON */
+    char **argv;
     const char *output;         /* as given */
     int ninputs;
     char **inputs;

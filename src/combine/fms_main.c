@@ -99,6 +99,8 @@ int fms_dropin_main(int argc, char **argv, const mpp_cli *cli, const char *perr)
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     cio_file_size_limit_as_error();
     MPI_Comm comm = MPI_COMM_NULL;      /* serial, MPI not started, unless under a launcher */
+    int argc0 = argc;                   /* as typed, for the JSON */
+    char **argv0 = argv;
     if (fms_launched()) {
         MPI_Init(&argc, &argv);
         comm = MPI_COMM_WORLD;
@@ -120,6 +122,8 @@ int fms_dropin_main(int argc, char **argv, const mpp_cli *cli, const char *perr)
         rc = 1;
     } else {
         block_notes(&o, rank);
+        o.argc = argc0;
+        o.argv = argv0;
         rc = fms_combine_main(&o, comm, &quick_exit);
     }
     fflush(stdout);

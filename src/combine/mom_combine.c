@@ -148,11 +148,12 @@ static void dropin_setup(combine *k, const mpp_cli *cli)
         cio_die_all(a->comm, "Error: cannot open the output netCDF file for appending! (mppnccombine's refusal: -a "
                              "writes the set into an existing file, and %s does not exist)",
                     k->output);
-    /* -n and -e number the set's members (output.nc.NNNN): with the inputs named they select nothing */
-    if (a->rank == 0 && cli->ninputs && (cli->start != 0 || cli->end >= 0))
-        fprintf(stderr, "mom_combine: note: -n %d / -e %d have no effect: the %d input files are named, and -n and -e "
-                        "only number the members of %s (%s.NNNN), as in mppnccombine\n",
-                cli->start, cli->end, cli->ninputs, k->output, k->output);
+    /* -n and -e number the set's members (output.nc.NNNN): with the inputs named they select nothing.
+     * They are mppnccombine's flags, not parameters the table can ask: said, and in not_applied, here */
+    if (cli->ninputs && (cli->start != 0 || cli->end >= 0))
+        cio_app_note_unused(a, "-n/-e", "-n %d / -e %d have no effect: the %d input files are named, and -n and -e "
+                                        "only number the members of %s (%s.NNNN), as in mppnccombine",
+                            cli->start, cli->end, cli->ninputs, k->output, k->output);
     dropin_asks(a, cli);
 }
 

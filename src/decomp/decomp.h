@@ -175,13 +175,6 @@ int decomp_class_key(const decomp_ctx *x, int rank, int64_t *key);
 /* decomp_gen.c: --make_decomp KIND: write a generated map (rank 0 only).  Returns the exit status. */
 int decomp_make(const cio_params *p, const char *argv0line);
 
-/* decomp_notes.c: the settings that do nothing in each mode, said (stderr, rank 0) and recorded for the
- * JSON's not_applied: the generator's, pioperf's experiment's, a replay's (fmt: the map's format, DMAP_AUTO
- * unknown; print: now, after the run's notes were printed). */
-void decomp_notes_make(cio_app *a);
-void decomp_notes_pioperf(cio_app *a);
-void decomp_notes_replay(cio_app *a, const decomp_cfg *c, dmap_format fmt, int print);
-
 /* decomp_pioperf.c: pioperf's experiment from a pioperf.nl namelist.  Returns the exit status. */
 int decomp_pioperf(cio_app *a, const char *nl_path);
 

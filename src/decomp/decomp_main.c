@@ -3,7 +3,7 @@
  * count, through every driver; or generate maps (--make_decomp); or run
  * pioperf's experiment from its namelist (--pioperf pioperf.nl). */
 #include "config.h"
-#include "decomp_ctx.h"
+#include "decomp_kernel.h"
 #include "app/kernel.h"
 #include "app/outputs.h"
 
@@ -18,11 +18,6 @@ static const char usage[] =
     "  taking a block of consecutive recorded tasks.  --pioperf pioperf.nl runs PIO's pioperf experiment;\n"
     "  --make_decomp KIND --gen_out FILE writes a generated map.  See doc/decomp.md";
 
-typedef struct run_info {
-    const decomp_cfg *c;
-    const dmap_loaded *m;
-    int64_t task0, ntasks;
-} run_info;
 
 static void kernel_json(cio_json *j, void *ctx)
 {
@@ -40,7 +35,8 @@ static void kernel_json(cio_json *j, void *ctx)
         cio_json_obj_end(j);
     }
     cio_json_arr_end(j);
-    cio_json_int(j, "nvars", ri->c->nvars);
+    if (ri->c->e3sm_case) cio_json_null(j, "nvars");   /* the case's own variables */
+    else cio_json_int(j, "nvars", ri->c->nvars);
     cio_json_int(j, "records", ri->c->records);
     cio_json_str(j, "var_type", cio_type_name(ri->c->type));
     cio_json_str(j, "call_pattern", decomp_call_pattern_name(ri->c->calls));
@@ -76,18 +72,6 @@ static void report_map(const cio_app *a, const decomp_cfg *c, const dmap_loaded 
     }
 }
 
-/* The kernel's state across the descriptor's steps. */
-typedef struct decomp_kernel {
-    cio_app *app;
-    decomp_cfg c;
-    dmap_loaded m;
-    int nfiles;                 /* one, or an E3SM-IO case's history files */
-    decomp_file files[2];
-    cio_schema *s[2];
-    char path[2][4200];
-    run_info ri;
-    decomp_ctx x;               /* what the schemas and the dry run keep */
-} decomp_kernel;
 
 /* What its parameters alone ask (kernel_facts.h): pioperf creates PnetCDF
  * files with PIO_64BIT_DATA. */
@@ -104,7 +88,7 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
     decomp_kernel *k = ctx;
     k->app = a;
     if (strcmp(cio_param_str(a->params, "make_decomp"), "none") != 0) {
-        decomp_notes_make(a);
+        cio_app_notes_at(a, CIO_APPLIES_AT_SETUP);     /* the generator's rows: it ends here */
         int rc = a->rank == 0 ? decomp_make(a->params, NULL) : 0;
         MPI_Bcast(&rc, 1, MPI_INT, 0, a->comm);
         cio_app_exit(a, rc);
@@ -126,7 +110,6 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
         if (cio_param_int(a->params, "repetitions") > 1)
             cio_die_all(a->comm, "%s: repetitions: --pioperf runs each combination once, as pioperf; drop repetitions",
                         cio_param_origin(a->params, "repetitions"));
-        decomp_notes_pioperf(a);
         cio_app_exit(a, decomp_pioperf(a, nl));
     }
     /* the call pattern as resolved, for the reports; a driver that cannot write a
@@ -142,16 +125,11 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
     }
     const char *drv = cio_param_str(a->params, "driver");
     const cio_driver *d = drv ? cio_driver_find(drv) : cio_drivers[0];
-    if (k->c.calls == DECOMP_CALLS_E3SM && d && !d->posts_varn && !k->c.blob)
-        cio_app_note_unused(a, "call_pattern", "call_pattern e3sm (%s): the %s driver has no call that writes several "
-                            "regions of a variable at once (PnetCDF's iput_varn): each region is its own call",
-                            cio_param_origin(a->params, "call_pattern"), d->name);
-    /* quantization keeps digits of float and double values; nothing else is quantized */
-    if (strcmp(cio_param_str(a->params, "quantize"), "none") != 0 && k->c.type != CIO_FLOAT &&
-        k->c.type != CIO_DOUBLE && !k->c.e3sm_case)
-        cio_app_note_unused(a, "quantize", "quantize %s (%s) has no effect: it applies to float and double "
-                            "variables, and var_type is %s", cio_param_str(a->params, "quantize"),
-                            cio_param_origin(a->params, "quantize"), cio_param_str(a->params, "var_type"));
+    /* asked by name: said by the table (decomp_applicability.c); E3SM-IO's case's default, said here */
+    if (k->c.calls == DECOMP_CALLS_E3SM && d && !d->posts_varn && !k->c.blob &&
+        !cio_params_is_set(a->params, "call_pattern") && a->rank == 0 && !cio_param_bool(a->params, "quiet"))
+        printf("decomp_io: call pattern e3sm (the default with e3sm_case): the %s driver has no call that writes "
+               "several regions of a variable at once (PnetCDF's iput_varn): each region is its own call\n", d->name);
     if (k->c.blob && cio_param_bool(a->params, "dry_run"))
         cio_die_all(a->comm, "%s: the planner plans the canonical layout only", cio_param_origin(a->params, "layout"));
     return CIO_FMT_NONE;     /* decomp_asks' */
@@ -160,8 +138,12 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
 static int decomp_preamble(cio_app *a, void *ctx, int nprocs)
 {
     decomp_kernel *k = ctx;
+    (void)a;
     int rc = decomp_dry_run_open(&k->x, &k->c, nprocs);
-    if (rc == 0) decomp_notes_replay(a, &k->c, k->x.dry_map ? dmap_file_format(k->x.dry_map) : DMAP_AUTO, 1);
+    if (rc == 0 && k->x.dry_map) {
+        k->map_format = dmap_file_format(k->x.dry_map);
+        k->fill_pairs = dmap_file_fill_pairs(k->x.dry_map);
+    }
     return rc;
 }
 
@@ -187,8 +169,8 @@ static void decomp_prepare(cio_app *a, void *ctx)
     }
     decomp_resolve_fill(&k->c, &k->m, a->ecfg.data, &a->ecfg.agg, 0, a->comm);
     report_map(a, &k->c, &k->m);
-    /* settings this replay does not use, the map-format options its map's format does not read included */
-    decomp_notes_replay(a, &k->c, k->m.format, 1);
+    k->map_format = k->m.format;   /* the map-format options it does not read: said by the table */
+    k->fill_pairs = k->m.fill_pairs;
     /* the blob layout's blob_start and blob_count are int64: no classic CDF-1/2 type */
     cio_format fmt = a->ecfg.opts.format;
     if (k->c.blob && (fmt == CIO_FMT_CDF1 || fmt == CIO_FMT_CDF2 || fmt == CIO_FMT_NC4C))
@@ -261,7 +243,8 @@ static const cio_kernel decomp_kernel_desc = {
     .name = "decomp_io",
     .usage = usage,
     .params = decomp_params,
-    .facts = {.output_folder = &decomp_output_folder, .asks = decomp_asks, .iotype_rule = decomp_iotype_rule},
+    .facts = {.output_folder = &decomp_output_folder, .asks = decomp_asks, .iotype_rule = decomp_iotype_rule,
+              .applicability = decomp_applicability},
     .default_file = "decomp_io.in",
     .builtin_name = decomp_builtin_name,
     .builtin_text = decomp_builtin_text,

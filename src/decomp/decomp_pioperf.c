@@ -290,6 +290,7 @@ static int write_json(const char *path, const cio_app *a, const char *nl_path, c
     cio_json_begin(&j, out, 1);
     cio_json_obj(&j, NULL);
     cio_json_str(&j, "kernel", "decomp_io");
+    cio_app_json_command_line(&j, a);
     cio_json_str(&j, "experiment", "pioperf");
     cio_json_str(&j, "namelist", nl_path);
     cio_json_int(&j, "nprocs", a->nprocs);
@@ -333,6 +334,7 @@ static int write_json(const char *path, const cio_app *a, const char *nl_path, c
         cio_json_obj_end(&j);
     }
     cio_json_arr_end(&j);
+    cio_app_json_notes(&j, a);
     cio_json_obj_end(&j);
     cio_json_end(&j);
     return fclose(out) == 0 ? 0 : errno ? errno : EIO;

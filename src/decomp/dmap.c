@@ -11,16 +11,25 @@
 
 /* ---- opening ---- */
 
+/* A map is read more than once (its format, its header, each rank its share):
+ * a pipe, a FIFO or a device cannot be, and is named as what it is. */
+static int regular_file(const char *path, cio_err *e)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode)) return 0;   /* a missing one: the open says why */
+    if (S_ISDIR(st.st_mode)) return cio_seterr(e, "%s: is a directory, expected a decomposition file", path);
+    const char *what = S_ISFIFO(st.st_mode) ? "a pipe or FIFO" : S_ISCHR(st.st_mode) ? "a character device"
+                       : S_ISBLK(st.st_mode) ? "a block device" : S_ISSOCK(st.st_mode) ? "a socket" : "not a file";
+    return cio_seterr(e, "%s: not a regular file (%s): a decomposition map is read more than once, by every rank; "
+                      "save it to a file and give that", path, what);
+}
+
 /* The format from the first bytes: PIO text, or a netCDF container (refined by
  * dmap_nc_open); *hdf5 is set for a netCDF-4 (HDF5) container. */
 static dmap_format sniff(const char *path, int *hdf5, cio_err *e)
 {
     *hdf5 = 0;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        cio_seterr(e, "%s: is a directory, expected a decomposition file", path);
-        return DMAP_AUTO;
-    }
+    if (regular_file(path, e) != 0) return DMAP_AUTO;
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         cio_seterr(e, "%s: cannot open the decomposition file: %s", path, strerror(errno));
@@ -47,6 +56,7 @@ dmap_file *dmap_open(const char *path, const dmap_opts *o, cio_err *e)
 {
     int hdf5 = 0;
     cio_err ignored = {0};
+    if (regular_file(path, e) != 0) return NULL;
     dmap_format fmt = sniff(path, &hdf5, o->format == DMAP_AUTO ? e : &ignored);
     if (o->format != DMAP_AUTO) fmt = o->format;
     if (fmt == DMAP_AUTO) return NULL;
@@ -87,6 +97,7 @@ void dmap_close(dmap_file *f)
 }
 
 dmap_format dmap_file_format(const dmap_file *f) { return f->fmt; }
+int dmap_file_fill_pairs(const dmap_file *f) { return f->fill_pairs; }
 int dmap_ndecomps(const dmap_file *f) { return f->ndecomps; }
 int64_t dmap_ntasks(const dmap_file *f) { return f->ntasks; }
 const dmap_desc *dmap_decomp(const dmap_file *f, int k) { return &f->desc[k]; }
@@ -206,6 +217,8 @@ int dmap_load(const char *path, const dmap_opts *o, MPI_Comm comm, dmap_loaded *
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &n);
     memset(out, 0, sizeof *out);
+    regular_file(path, e);      /* a format given skips the sniff, not this */
+    if (cio_agree(comm, e)) return -1;
     dmap_format fmt = o->format;
     if (fmt == DMAP_AUTO) {
         /* every rank can look at the first bytes; agree in case the file system disagrees */
@@ -223,6 +236,7 @@ int dmap_load(const char *path, const dmap_opts *o, MPI_Comm comm, dmap_loaded *
             out->format = f->fmt;
             out->ndecomps = f->ndecomps;
             out->ntasks = f->ntasks;
+            out->fill_pairs = f->fill_pairs;
             memcpy(out->desc, f->desc, sizeof out->desc);
             int64_t t0, cnt;
             dmap_tasks_of_rank(f->ntasks, rank, n, &t0, &cnt);

@@ -86,6 +86,8 @@ typedef struct dmap_file dmap_file;
 dmap_file *dmap_open(const char *path, const dmap_opts *o, cio_err *e);
 void dmap_close(dmap_file *f);
 dmap_format dmap_file_format(const dmap_file *f);
+/* E3SM-IO maps: some task's fill_starts leave fill pairs after its own requests (0 with e3sm_fill). */
+int dmap_file_fill_pairs(const dmap_file *f);
 int dmap_ndecomps(const dmap_file *f);
 int64_t dmap_ntasks(const dmap_file *f);            /* tasks the map was recorded at */
 const dmap_desc *dmap_decomp(const dmap_file *f, int k);
@@ -100,6 +102,7 @@ typedef struct dmap_loaded {
     dmap_format format;
     int ndecomps;
     int64_t ntasks;
+    int fill_pairs;             /* dmap_file_fill_pairs */
     dmap_desc desc[DMAP_MAX_DECOMPS];
     dmap_part part[DMAP_MAX_DECOMPS];
 } dmap_loaded;

@@ -11,6 +11,7 @@ struct dmap_file {
     int ndecomps;
     int64_t ntasks;
     dmap_desc desc[DMAP_MAX_DECOMPS];
+    int fill_pairs;             /* E3SM-IO: some task's fill_starts leave fill pairs (what e3sm_shifted shifts past) */
     int (*read)(dmap_file *f, int k, int64_t task0, int64_t ntasks, dmap_part *p, cio_err *e);
     void (*close)(dmap_file *f);
     void *impl;

@@ -391,10 +391,12 @@ static int e3sm_header(dmap_file *f, nc_state *s, cio_err *e)
         if (!f->opts.e3sm_fill && L->inq_varid(ncid, name, &vf) == 0) {
             if (int_var(f, ncid, name, 1, d_p, &vf, e)) return -1;
             if (get_ll(f, ncid, vf, name, -1, 0, P, (long long *)s->use[k], e)) return -1;
-            for (int64_t t = 0; t < P; t++)
+            for (int64_t t = 0; t < P; t++) {
+                if (s->use[k][t] < s->count[k][t] && t + 1 < P) f->fill_pairs = 1;
                 if (s->use[k][t] < 0 || s->use[k][t] > s->count[k][t])
                     return cio_seterr(e, "%s: variable %s, task %lld: %lld: expected 0 to D%d.nreqs (%lld)", f->path,
                                       name, (long long)t, (long long)s->use[k][t], k + 1, (long long)s->count[k][t]);
+            }
             /* e3sm_io's reading: task t's fill_starts[t] requests from the sum of the fill_starts before it */
             for (int64_t t = 0, at = 0; f->opts.e3sm_shifted && t < P; at += s->use[k][t], t++) s->first[k][t] = at;
         }

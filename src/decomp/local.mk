@@ -14,7 +14,7 @@ RUN_EXES += src/decomp/decomp_io
 src_decomp_decomp_io_SOURCES = src/decomp/decomp.h src/decomp/decomp_ctx.h \
 	src/decomp/decomp_main.c src/decomp/decomp_config.c \
 	src/decomp/decomp_blocks.c src/decomp/decomp_schema.c src/decomp/decomp_blob.c src/decomp/decomp_dry_run.c \
-	src/decomp/decomp_gen.c src/decomp/decomp_pioperf.c src/decomp/decomp_notes.c \
+	src/decomp/decomp_gen.c src/decomp/decomp_pioperf.c src/decomp/decomp_applicability.c src/decomp/decomp_kernel.h \
 	src/decomp/decomp_e3sm.c src/decomp/decomp_e3sm.h src/decomp/decomp_e3sm_blob.c src/decomp/e3sm_case.h
 nodist_src_decomp_decomp_io_SOURCES = src/decomp/e3sm_case_data.c
 # the generated source, in the build tree, includes e3sm_case.h from the source tree

@@ -19,8 +19,9 @@ const cio_output_folder gcrm_output_folder = {
 };
 
 const cio_param_spec gcrm_params[] = {
-    {"level_max", CIO_P_INT, NULL, "grid refinement level: 10*4^level_max+2 cells (3 to 13)", 0, 0, 0,
-     CIO_PF_FIRST_WINS},
+    {"level_max", CIO_P_INT, NULL,
+     "grid refinement level: 10*4^level_max+2 cells (3, GCRM's smallest grid of 642 cells, to 13, the largest with a "
+     "model time step)", 0, 3, 13, CIO_PF_FIRST_WINS},
     GCRM_PLAIN_PARAMS(CIO_PLAIN_ROW)
     /* GCRM-IO turns physics off for any value starting with "disable"; its inputs spell
      * it enabled / disabled, its default is "FULL PHYSICS": those spellings, nothing else */
@@ -73,15 +74,7 @@ int gcrm_settings_load(gcrm_settings *s, const cio_params *p, cio_err *e)
     if (!cio_param_isset(p, "level_max") && !cio_param_str(p, "level_max"))
         return cio_seterr(e, "level_max is not set: expected 'level_max N' (3 to 13) in the parameter file or "
                              "--level_max N");
-    int64_t level = cio_param_int(p, "level_max");
-    const char *lo = cio_param_origin(p, "level_max");
-    if (level < 3)
-        return cio_seterr(e, "%s: level_max %lld is too small: expected 3 or more (GCRM's smallest grid, 642 cells, "
-                             "is level 3)", lo, (long long)level);
-    if (level > 13)
-        return cio_seterr(e, "%s: level_max %lld is too large: expected 13 or less (GCRM defines no model time "
-                             "step above level 13)", lo, (long long)level);
-    s->level = (int)level;
+    s->level = (int)cio_param_int(p, "level_max");   /* 3 to 13: the parser's bounds */
     s->dt = gcrm_time_step(s->level);
     s->end_time = (double)s->end_seconds +
                   60.0 * ((double)s->end_minutes + 60.0 * ((double)s->end_hours + 24.0 * (double)s->end_days));

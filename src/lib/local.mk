@@ -117,6 +117,8 @@ src_lib_libcio_app_a_SOURCES = \
 	src/lib/app/app_agree.c \
 	src/lib/app/app_report.c \
 	src/lib/app/app_what_ran.c \
+	src/lib/app/applicability.c \
+	src/lib/app/applicability.h \
 	src/lib/app/buildinfo.h \
 	src/lib/app/context.c \
 	src/lib/app/context.h \

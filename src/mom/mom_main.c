@@ -44,6 +44,8 @@ static void read_hints(mom_ctx *m)
     const cio_hints *w = cio_engine_requested_hints(m->app->engine);
     for (int i = 0; i < w->n; i++)
         if (!is_wr_env(w->origin[i])) cio_hints_set(&m->rd_hints, w->key[i], w->val[i], w->origin[i]);
+    cio_err e = {0};
+    if (cio_hints_check(&m->rd_hints, &e) != 0) cio_die_all(m->app->comm, "%s", e.msg);   /* an <hint>_RD's range */
 }
 
 /* The single file the read benchmark reads, or NULL with a reason. */
@@ -124,10 +126,11 @@ static void fms_file_tuning(cio_app *a, const mom_config *c)
             cio_die_all(a->comm, "%s: single_writer serial writes one-writer files with the serial netCDF-C API, and no "
                                  "driver with a serial API (netcdf) is built (drivers built: %s); use --single_writer mpiio",
                         cio_param_origin(p, "single_writer"), cio_driver_names());
-        cio_app_note_unused(a, "single_writer", "single_writer serial (%s) needs the netcdf driver, which is not built "
-                            "(drivers built: %s): pattern %s writes its files through the %s driver on MPI_COMM_SELF, "
-                            "as --single_writer mpiio", cio_param_origin(p, "single_writer"), cio_driver_names(),
-                            mom_pattern_name(c->pattern), d->name);
+        /* asked by name: said by the row below; by default, as the other paths are */
+        if (!cio_params_is_set(p, "single_writer") && a->rank == 0 && !cio_param_bool(p, "quiet"))
+            printf("mom_io: no driver with a serial netCDF-C API is built (drivers built: %s): pattern %s writes its "
+                   "files through the %s driver on MPI_COMM_SELF, as --single_writer mpiio\n", cio_driver_names(),
+                   mom_pattern_name(c->pattern), d->name);
         return;
     case SW_SERIAL:
         if (drv && d != k->driver && a->rank == 0 && !cio_param_bool(p, "quiet"))
@@ -137,6 +140,28 @@ static void fms_file_tuning(cio_app *a, const mom_config *c)
         return;
     }
 }
+
+/* --single_writer serial where no driver with a serial API is built: a row of the
+ * applicability table (app/applicability.h); a real run is refused before
+ * (fms_file_tuning), a dry run plans the MPI-IO path and says so. */
+static int no_serial_api_holds(const cio_app *a, const void *kctx, const cio_applicability *row, const char *key,
+                               char *why, size_t n)
+{
+    (void)row, (void)key;
+    const mom_ctx *m = kctx;
+    cio_kernel_asks k = {0};
+    if (!m || single_writer_asks(a->params, m->cfg.pattern, &k) != SW_NO_SERIAL_DRIVER) return 0;
+    snprintf(why, n, ": it needs a driver with a serial netCDF-C API (netcdf), and none is built (drivers built: %s): "
+             "pattern %s writes its files through the %s driver on MPI_COMM_SELF, as --single_writer mpiio",
+             cio_driver_names(), mom_pattern_name(m->cfg.pattern), a->ecfg.drv->name);
+    return 1;
+}
+static const cio_applies_mode no_serial_api = {"a build without a driver with a serial netCDF-C API",
+                                               CIO_APPLIES_AT_SETUP, 0, no_serial_api_holds, ""};
+static const cio_applicability mom_applicability[] = {
+    {"single_writer", 0, &no_serial_api, 0, 0, "serial", "serial", 0},
+    CIO_APPLICABILITY_END,
+};
 
 /* ---------------------------------------------------------------- the descriptor's steps */
 /* What its parameters alone ask (kernel_facts.h): FMS's default, 64-bit offset
@@ -266,7 +291,7 @@ static const cio_kernel mom_kernel = {
     .name = "mom_io",
     .usage = usage,
     .params = mom_params,
-    .facts = {.output_folder = &mom_output_folder, .asks = mom_asks},
+    .facts = {.output_folder = &mom_output_folder, .asks = mom_asks, .applicability = mom_applicability},
     .default_file = "mom.in",
     .builtin_name = mom_builtin_name,
     .builtin_text = mom_builtin_text,

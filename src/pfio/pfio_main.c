@@ -26,21 +26,40 @@ static const char builtin[] =
     "im_world 360\njm_world 181\nkm_world 72\nvariables temperature:3d,tracer:2d\n"
     "num_steps 18\nnum_time_records 6\n";
 
-/* Server options of another server type than the one run are said, not ignored. */
-static void note_server_options(cio_app *a, const pf_opts *o)
+/* Server options of another server type than the one run: rows of the
+ * applicability table (app/applicability.h), said, not ignored. */
+static int server_lacks(const cio_app *a, const void *kctx, int has, const char *what, char *why, size_t n)
 {
-    const cio_params *p = a->params;
-    const char *type = cio_param_str(p, "oserver_type");
-    if (cio_param_isset(p, "multilayer_backend") && !o->multilayer)
-        cio_app_note_unused(a, "multilayer_backend", "multilayer_backend %s (%s) has no effect: only the multilayer "
-                            "server has writer processes to start; this run's server is %s",
-                            cio_param_str(p, "multilayer_backend"), cio_param_origin(p, "multilayer_backend"), type);
-    if (cio_param_isset(p, "npes_backend_pernode") && !o->multilayer && !o->multigroup && !o->multicomm)
-        cio_app_note_unused(a, "npes_backend_pernode", "npes_backend_pernode %lld (%s) has no effect: only the multigroup, "
-                            "multicomm and multilayer servers have backend ranks; this run's server is %s",
-                            (long long)cio_param_int(p, "npes_backend_pernode"),
-                            cio_param_origin(p, "npes_backend_pernode"), type);
+    const pf_ctx *c = kctx;
+    if (!c || has) return 0;
+    snprintf(why, n, ": only the %s; this run's server is %s", what, cio_param_str(a->params, "oserver_type"));
+    return 1;
 }
+static int no_writers_holds(const cio_app *a, const void *kctx, const cio_applicability *row, const char *key,
+                            char *why, size_t n)
+{
+    (void)row, (void)key;
+    return server_lacks(a, kctx, kctx && ((const pf_ctx *)kctx)->o.multilayer,
+                        "multilayer server has writer processes to start", why, n);
+}
+static int no_backend_holds(const cio_app *a, const void *kctx, const cio_applicability *row, const char *key,
+                            char *why, size_t n)
+{
+    (void)row, (void)key;
+    const pf_opts *o = kctx ? &((const pf_ctx *)kctx)->o : NULL;
+    return server_lacks(a, kctx, o && (o->multilayer || o->multigroup || o->multicomm),
+                        "multigroup, multicomm and multilayer servers have backend ranks", why, n);
+}
+static const cio_applies_mode no_writers = {"a server other than multilayer", CIO_APPLIES_AT_SETUP, 0,
+                                            no_writers_holds,
+                                            "--oserver_type single|--oserver_type multigroup --npes_backend_pernode 2"};
+static const cio_applies_mode no_backend = {"a server without backend ranks (single)", CIO_APPLIES_AT_SETUP, 0,
+                                            no_backend_holds, "--oserver_type single|--oserver_type multigroup"};
+static const cio_applicability pfio_applicability[] = {
+    {"multilayer_backend", 0, &no_writers, 0, 0, 0, "world", 0},
+    {"npes_backend_pernode", 0, &no_backend, 0, 0, 0, "2", 0},
+    CIO_APPLICABILITY_END,
+};
 
 /* ---------------------------------------------------------------- the descriptor's steps */
 /* What its parameters alone ask (kernel_facts.h): MAPL writes netCDF-4, its
@@ -75,7 +94,6 @@ static cio_format pfio_setup(cio_app *a, void *ctx)
     c->write_first = -1;
     c->group_comm = c->front_comm = c->back_comm = c->inter_comm = c->pcomm = MPI_COMM_NULL;
     pf_opts_read(&c->o, p, a->comm);
-    note_server_options(a, &c->o);
     /* multilayer: the writer processes join the run before anything else uses it */
     pf_multilayer_join(a, &c->o);
     c->wrank = a->rank;
@@ -232,7 +250,7 @@ static const cio_kernel pfio_kernel = {
     .name = "pfio_io",
     .usage = usage,
     .params = pf_params,
-    .facts = {.output_folder = &pf_output_folder, .asks = pfio_asks},
+    .facts = {.output_folder = &pf_output_folder, .asks = pfio_asks, .applicability = pfio_applicability},
     .default_file = "pfio.in",
     .builtin_name = "<built-in pfio.in>",
     .builtin_text = builtin,

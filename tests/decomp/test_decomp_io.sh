@@ -257,7 +257,7 @@ run 2 "$X" --decomp "$D/example_f.dat" --nvars 1 --e3sm_shifted true --out nt3 >
 grep -q "note: e3sm_shifted (command line) has no effect: .*example_f.dat is a pio_text map, not an E3SM-IO one" nt3.log ||
     fail "no note for e3sm_shifted on a text map"
 run 2 "$X" --decomp tiny_map.nc --nvars 1 --decomp_order c --out nt2 >nt2.log 2>&1 || { cat nt2.log; fail "decomp_order on an e3sm map"; }
-grep -q "note: decomp_order (command line) has no effect: tiny_map.nc is a e3sm map" nt2.log ||
+grep -q "note: decomp_order c (command line) has no effect: tiny_map.nc is a e3sm map" nt2.log ||
     fail "no note for decomp_order on a netCDF map"
 # quantization of integer variables did nothing, without a word
 if have_driver netcdf; then

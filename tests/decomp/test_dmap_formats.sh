@@ -160,6 +160,19 @@ bad 1 "neg.dat:2: dimension length 2 is -4: expected a positive length" "$W/neg.
 printf 'hello\n' >"$W/junk.dat"
 bad 1 "junk.dat: not a decomposition file" "$W/junk.dat"
 bad 2 "nosuch.dat: cannot open the decomposition file" "$W/nosuch.dat"
+# a map that is not a regular file is named as what it is (it was "not a decomposition file", or with
+# --decomp_format "the file ends where version was expected"); a FIFO with no writer is never opened
+mkfifo "$W/fifo.dat"
+bad 2 "fifo.dat: not a regular file (a pipe or FIFO): a decomposition map is read more than once, by every rank" \
+    "$W/fifo.dat"
+bad 1 "/dev/null: not a regular file (a character device)" /dev/null
+for opts in "" "--decomp_format pio_text" "--dry_run"; do
+    # shellcheck disable=SC2086
+    expect_fail 2 "fifo.dat: not a regular file (a pipe or FIFO)" "$top_builddir/src/decomp/decomp_io" \
+        --decomp "$W/fifo.dat" $opts --out "$W/fo"
+done
+expect_fail 1 "fifo.dat: not a regular file (a pipe or FIFO)" "$top_builddir/src/decomp/decomp_io" \
+    --make_decomp convert --decomp "$W/fifo.dat" --gen_out "$W/fconv.dat"
 # truncated classic files: refused from the header's extent before anything past the end is read
 head -c 450 "$W/n.nc" >"$W/ntrunc.nc"
 bad 2 "ntrunc.nc: the file is 450 bytes, but its header places variable data up to byte 496: truncated?" "$W/ntrunc.nc"

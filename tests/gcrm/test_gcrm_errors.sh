@@ -42,8 +42,8 @@ expect_fail 3 "gcrm_io cannot use 3 processes" "$prog" "$d/zgrd.in" --driver nul
 grep -qF "usable process counts at level_max 3: 1, 2, 4, 5, 8, 10, 20, 40" "$TESTTMP/err.txt" || fail "np=3: no usable counts"
 expect_fail 4 "usable process counts" "$prog" "$d/zgrd.in" --driver null --level_max 3 --dry_run --nprocs 16
 grep -q "16 processes are too many for level_max 3" "$TESTTMP/err.txt" || fail "np=16 at level 3"
-expect_fail 2 "command line: level_max 2 is too small: expected 3 or more" "$prog" "$d/zgrd.in" --driver null --level_max 2
-expect_fail 2 "level_max 14 is too large" "$prog" "$d/zgrd.in" --driver null --level_max 14
+expect_fail 2 "command line: level_max must be between 3 and 13, found 2" "$prog" "$d/zgrd.in" --driver null --level_max 2
+expect_fail 2 "command line: level_max must be between 3 and 13, found 14" "$prog" "$d/zgrd.in" --driver null --level_max 14
 expect_fail 2 "command line: iotype expects one of nonblocking_collective|nonblocking_independent|blocking_collective|blocking_independent, found 'collective'" \
   "$prog" "$d/zgrd.in" --driver null --iotype collective
 

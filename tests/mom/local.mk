@@ -18,5 +18,5 @@ EXTRA_DIST += tests/mom/test_mom_single_writer_fallback.sh
 # mom_io beside what FMS itself wrote (scripts/peer-fms's findings, no FMS needed)
 TESTS += tests/mom/test_mom_as_fms.sh
 EXTRA_DIST += tests/mom/test_mom_as_fms.sh tests/mom/expected/fms-sets.txt tests/mom/expected/fms-ocean.nc.0001.cdl
-TESTS += tests/mom/test_peer_fms_args.sh
-EXTRA_DIST += tests/mom/test_peer_fms_args.sh
+TESTS += tests/mom/test_peer_fms_args.sh tests/mom/test_peer_fms_compare.sh
+EXTRA_DIST += tests/mom/test_peer_fms_args.sh tests/mom/test_peer_fms_compare.sh

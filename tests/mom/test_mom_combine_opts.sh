@@ -62,9 +62,11 @@ grep -qF "Warning: output file may be incomplete!" "$TESTTMP/err" || { cat "$TES
 grep -qF "Error: cannot open input file \"$TESTTMP/f/ocean.nc.0002\"" "$TESTTMP/err" || { cat "$TESTTMP/err"; fail "-f: the missing member is not named"; }
 [ "$("$NCDUMP" -k "$TESTTMP/f/ocean.nc")" = classic ] || fail "-f: no classic output"
 # -n / -e with the inputs named select nothing: said, not dropped in silence
-run 1 "$comb" --mom5 -n 2 -e 3 "$TESTTMP/pe/ne.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001" \
+run 1 "$comb" --mom5 -n 2 -e 3 --json "$TESTTMP/ne.json" "$TESTTMP/pe/ne.nc" "$TESTTMP/pe/ocean.nc.0000" "$TESTTMP/pe/ocean.nc.0001" \
   "$TESTTMP/pe/ocean.nc.0002" "$TESTTMP/pe/ocean.nc.0003" >"$TESTTMP/log" 2>"$TESTTMP/err2" || { cat "$TESTTMP/err2"; fail "-n -e with inputs"; }
-grep -qF "note: -n 2 / -e 3 have no effect: the 4 input files are named" "$TESTTMP/err2" || { cat "$TESTTMP/err2"; fail "-n -e: no note"; }
+grep -qF "mom_combine: note: -n 2 / -e 3 have no effect: the 4 input files are named" "$TESTTMP/err2" || { cat "$TESTTMP/err2"; fail "-n -e: no note"; }
+[ "$(json_get "$TESTTMP/ne.json" '[n["key"] for n in d["not_applied"]]')" = "['-n/-e']" ] \
+  || fail "-n -e: not in the JSON's not_applied"
 # the tool's own chunking default is nothing the user set: no 'has no effect' note on the classic output
 ! grep -q "chunking default" "$TESTTMP/err" || { cat "$TESTTMP/err"; fail "a note on mom_combine's own chunking default"; }
 gap_is "$TESTTMP/f/ocean.nc" temp 0

@@ -71,6 +71,9 @@ cb_nodes_WR=2 striping_unit_WR=1048576 cb_buffer_size_RD=65536 run 2 "$io" "$tin
 [ "$(json_get "$j" 'd["hints"]["requested"]["cb_nodes"]["value"]')" = 1 ] || fail "the hints key should win over cb_nodes_WR"
 [ "$(json_get "$j" '"cb_buffer_size" in d["hints"]["requested"]')" = False ] || fail "an _RD hint used for writes"
 [ "$(json_get "$j" 'd["kernel_report"]["hints_read"]["cb_buffer_size"]')" = 65536 ] || fail "cb_buffer_size_RD not kept for reads"
+# the null driver writes nothing through MPI-IO: each hint asked is listed, not applicable, with the reason
+[ "$(json_get "$j" '[d["hints"]["status"]["cb_nodes"][k] for k in ("status", "why")]')" = \
+  "['not applicable', 'the null driver stores nothing']" ] || fail "cb_nodes under null: not said to be not applicable"
 cb_nodes_WR=2 run 1 "$io" "$tiny" --driver null --out "$TESTTMP/out" >"$TESTTMP/log" 2>&1 || fail "hint message run"
 grep -qF "WR:SET MPIIO_HINT for cb_nodes AS 2" "$TESTTMP/log" || fail "no FMS hint message"
 

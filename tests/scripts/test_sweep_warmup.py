@@ -1,6 +1,7 @@
 """[sweep] warmup: warm-up rounds of every point run first, marked in the dry
 run and the header, recorded in plan.json and run.json, and left out of
-results.csv; shuffled measured rounds keep their order."""
+results.csv; shuffled measured rounds keep their order.  plan.json and
+results.json record the command that wrote them."""
 
 import csv
 import os
@@ -59,9 +60,13 @@ def test_warmup_runs_run_and_stay_out_of_the_results(tmp_path, exercise):
     assert "warm-up 0" in open(os.path.join(runs["np1/warmup0"], "params.in")).read()
     plan = load(os.path.join(out, "plan.json"))
     assert plan["warmup"] == 1 and plan["runs"] == ["np1/warmup0", "np1/rep0"]
+    # the sweep's own JSON records the command that wrote it, as typed
+    assert plan["command_line"][1:] == ["run", sw], plan["command_line"]
     p = run_tool(["collect", out], cwd=str(tmp_path))
     assert "collected 1 run(s) (1 done, 0 failed)" in p.stdout and "; 1 warm-up run(s) left out" in p.stdout
     with open(os.path.join(out, "results.csv"), newline="") as f:
         rows = list(csv.DictReader(f))
     assert [r["run"] for r in rows] == ["np1/rep0"]
-    assert [r["row"]["run"] for r in load(os.path.join(out, "results.json"))["runs"]] == ["np1/rep0"]
+    results = load(os.path.join(out, "results.json"))
+    assert [r["row"]["run"] for r in results["runs"]] == ["np1/rep0"]
+    assert results["command_line"][1:] == ["collect", out], results["command_line"]

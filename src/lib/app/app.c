@@ -112,6 +112,7 @@ static char *parameter_text(cio_app *a, const char *path, const char *builtin_na
         text = cio_strdup(builtin_text);
         *len = strlen(text);
         a->param_file = cio_strdup(builtin_name);
+        a->param_file_builtin = 1;
     } else {
         cio_seterr(&e, "no parameter file given (usage: %s)", usage);
         fail_all(a, &e);
@@ -207,7 +208,6 @@ void cio_app_init_folder(cio_app *a, int *argc, char ***argv, const char *kernel
         cio_app_exit(a, 0);
     }
     if (a->facts.asks) a->facts.asks(a->params, &a->asks);   /* as --print_params asked them */
-    if (a->rank == 0 && !cio_param_bool(a->params, "quiet")) cio_params_report_ignored(a->params, stderr);
 }
 
 void cio_app_claim_json(const cio_app *a, cio_outputs *o)

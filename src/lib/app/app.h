@@ -29,6 +29,15 @@ void cio_app_headline(const struct cio_app *a, char *buf, size_t len);
 /* "nonblocking_collective (asked blocking_collective[; cause: KEY])", or the iotype when it ran as asked. */
 void cio_app_iotype_text(const struct cio_app *a, char *buf, size_t len, int with_cause);
 void cio_app_which_repetition(FILE *out, const struct cio_app *a);
+/* The processes the run has, or with --dry_run --nprocs N plans for. */
+int cio_app_planned_nprocs(const struct cio_app *a);
+/* The I/O tasks that write under aggregation: 0 where it does not apply (no
+ * --io_tasks, or one process and a rearranger other than pio_box, which PIO runs
+ * on one), else --io_tasks capped at the process count. */
+int cio_app_io_tasks(const struct cio_app *a);
+/* Why no MPI-IO hint reaches a file in this run (the driver does not write the
+ * format through MPI-IO), in buf; NULL when hints apply. */
+const char *cio_app_hints_unused(const struct cio_app *a, char *buf, size_t n);
 /* --fsync: the mode's name (CIO_FSYNC_*: none, close, end). */
 const char *cio_app_fsync_name(int mode);
 
@@ -63,6 +72,7 @@ struct cio_app {
     void *driver_conf;          /* what the driver's configure hook made of its parameters */
     int mode_adjusted;          /* the kernel's default iotype replaced by the driver's blocking mode */
     int param_file_given;       /* the parameter file was named on the command line */
+    int param_file_builtin;     /* the parameters came from the program's built-in text */
     cio_kernel_facts facts;     /* what the kernel's parameters decide (zero: a program without a descriptor) */
     int durable;                /* --fsync made the files durable before the last close */
     cio_context context;        /* file system, nodes, MPI, build (valid on rank 0 after finish) */
@@ -84,8 +94,12 @@ struct cio_app {
     int did_readback;
     int rb_checked;             /* the read-back compared values (--verify, or --read with read_check) */
     int exit_code;
-    int nunused;
-    struct { char *key, *note; } *unused;       /* settings given that have no effect (inapplicable.c) */
+    int nunused, nsaid;         /* notes recorded, and said on stderr */
+    /* settings given that have no effect, or (partly) apply only in part (inapplicable.c) */
+    struct { char *key, *note; int partly; } *unused;
+    void *kctx;                 /* the kernel's context (cio_kernel_main), for its applicability rows */
+    int plans_by_class;         /* its dry run plans one rank of each class of alike ranks (cio_rank_classes) */
+    unsigned chunked_ranks;     /* at the end: bit n, a variable of n dimensions was written chunked (any rank) */
     char date[64];
 };
 
@@ -146,20 +160,21 @@ void cio_app_claim_json(const cio_app *a, cio_outputs *o);
 /* --force: 0; 1; 2 when given twice (a lock from another host may be taken). */
 int cio_app_force_level(const cio_app *a);
 
-/* Say once, one line each, which given settings have no effect in this run
- * (nprocs: the process count the run has or plans for); they are recorded in
- * the JSON ("not_applied", and "applies": false in "config").  Called by
- * cio_app_setup_engine. */
-void cio_app_note_inapplicable(cio_app *a, int nprocs);
-/* A kernel's own setting that has no effect in this run (a server option of
- * another server type): recorded like the suite's; call it from `setup`, before
- * cio_app_note_inapplicable prints them. */
+/* The applicability table's rows (applicability.h) that can be told at `when`,
+ * asked for every key the user gave: each that has no effect in this run, or
+ * applies only in part, said once, one line, and recorded for the JSON
+ * ("not_applied" and "applies": false in "config"; "partly_applied").  At the
+ * start: cio_app_resolve_engine; the inputs: cio_kernel_main; the end:
+ * cio_app_finish. */
+void cio_app_notes_at(cio_app *a, cio_applies_when when);
+/* A note of the kernel's own that its descriptor's rows cannot say yet, said
+ * with the table's first ones (call it before cio_app_resolve_engine). */
+void cio_app_note_unused(cio_app *a, const char *key, const char *fmt, ...) CIO_PRINTF(3, 4);
+const char *cio_app_unused_note(const cio_app *a, const char *key);   /* NULL: it applies (at least in part) */
 /* Stop every rank when the ranks were started with different arguments. */
 void cio_app_check_same_args(cio_app *a, int argc, char **argv);
 /* An option given twice with different values: the first is said to have no effect (rank 0, stderr). */
 void cio_app_note_repeated_args(cio_app *a);
-void cio_app_note_unused(cio_app *a, const char *key, const char *fmt, ...) CIO_PRINTF(3, 4);
-const char *cio_app_unused_note(const cio_app *a, const char *key);   /* NULL: it applies */
 
 /* Read back (when --verify or --read asked), reduce statistics, print the climio
  * summary on rank 0 (unless quiet) and write the JSON document (--json FILE).
@@ -171,6 +186,11 @@ int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx);
  * suite's.  A file that cannot be written warns and sets exit status 4. */
 void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, void *ctx, int nsums,
                         const char **names, const uint64_t *sums);
+
+/* Members every JSON document of a run has (app_json.c), the dry run's too:
+ * "command_line" (argv as typed), and "not_applied" and "partly_applied". */
+void cio_app_json_command_line(cio_json *j, const cio_app *a);
+void cio_app_json_notes(cio_json *j, const cio_app *a);
 
 /* --dry-run: plan the run for nprocs processes without MPI or storage, one
  * virtual rank at a time: plan(ctx, engine, rank, nprocs) runs the kernel's whole

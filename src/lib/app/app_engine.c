@@ -36,6 +36,7 @@ static void load_hints(cio_app *a, cio_hints *h)
     /* PnetCDF itself gives PNETCDF_HINTS the last word; do the same for every driver */
     const char *env = cio_getenv("PNETCDF_HINTS");
     if (env && *env && cio_hints_parse(h, env, "environment PNETCDF_HINTS", &e) != 0) fail_all(a, &e);
+    if (cio_hints_check(h, &e) != 0) fail_all(a, &e);
 }
 
 /* The common settings (settings.h), once; a refusal ends every rank. */
@@ -76,6 +77,7 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
     c->opts.kernel_format = a->asks.kernel_format;
     c->opts.nofill = set->nofill;
     c->opts.chunking = set->chunking;
+    c->opts.chunking_origin = set->chunking_origin;
     c->opts.serial = set->serial;
     c->opts.size_hint_env = set->size_hint_env;
     c->opts.size_hint = set->size_hint;
@@ -96,20 +98,19 @@ void cio_app_resolve_engine(cio_app *a, cio_format kernel_default)
     }
     c->max_request = set->max_request;
     c->agg = set->agg;
-    c->fsync = set->fsync;
+    c->fsync = d->stores_data ? set->fsync : CIO_FSYNC_NONE;   /* nothing stored, nothing to sync: said */
     a->stats.clock_stops_for_data = set->clock_stops_for_data;
     c->data = set->data;
     if (cio_compress_refuse_szip(p, d, &c->opts, c->data == CIO_DATA_PATTERN && !a->asks.data_from_input, &e) != 0)
         fail_all(a, &e);
     if (c->opts.quantize) c->verify_tol = cio_data_digits_tolerance(c->opts.quantize_digits);
     c->verify_only = set->verify_only;
-    a->storage_report = set->storage_report || cio_compress_any(&c->opts);
+    /* only chunked, filtered formats have storage to measure */
+    a->storage_report = (set->storage_report || cio_compress_any(&c->opts)) && (d->filter_formats & CIO_FMT_BIT(c->opts.format));
     c->remember = set->verify || set->read || a->storage_report;
     cio_hints_init(&c->hints);
     load_hints(a, &c->hints);
-    int planned = cio_param_bool(p, "dry_run") && cio_param_int(p, "nprocs") > 0 ? (int)cio_param_int(p, "nprocs")
-                                                                               : a->nprocs;
-    cio_app_note_inapplicable(a, planned);
+    cio_app_notes_at(a, CIO_APPLIES_AT_SETUP);
 }
 
 void cio_app_start_engine(cio_app *a)

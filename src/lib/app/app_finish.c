@@ -54,29 +54,12 @@ static void closing_lines(cio_app *a)
     cio_app_headline(a, a->headline, sizeof a->headline);
 }
 
-/* A --chunking list gives sizes for the variables of its length's rank; when no
- * variable written has that rank, every variable was stored as chunking auto
- * stores it: said, one line and in the JSON's not_applied.  Collective. */
-static void note_chunk_list_unused(cio_app *a)
+/* The ranks of the variables written in a chunked format, every rank's, for the
+ * table's rows told at the end (a --chunking list of another rank).  Collective. */
+static void gather_chunked_ranks(cio_app *a)
 {
-    cio_chunking ck;
-    char msg[256];
-    if (!a->engine || cio_engine_is_virtual(a->engine) || !a->ecfg.opts.chunking ||
-        cio_chunking_parse(a->ecfg.opts.chunking, &ck, msg, sizeof msg) != 0 || ck.kind != CIO_CHUNK_EXPLICIT)
-        return;
-    unsigned mine = cio_engine_chunked_var_ranks(a->engine), all = 0;
-    MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED, MPI_BOR, a->comm);
-    if (!all || (all & (1u << ck.ndims))) return;
-    char ranks[64] = "";
-    size_t l = 0;
-    for (int n = 0; n < 32 && l < sizeof ranks; n++)
-        if (all & (1u << n)) l += (size_t)snprintf(ranks + l, sizeof ranks - l, "%s%d", l ? ", " : "", n);
-    char text[600];
-    snprintf(text, sizeof text, "chunking %s (%s) gives sizes for variables of %d dimensions, but no variable written "
-             "has %d (they have %s): every variable was stored as chunking auto stores it",
-             a->ecfg.opts.chunking, a->set.chunking_origin, ck.ndims, ck.ndims, ranks);
-    cio_app_note_unused(a, "chunking", "%s", text);
-    if (a->rank == 0 && !cio_param_bool(a->params, "quiet")) fprintf(stderr, "%s: note: %s\n", a->kernel, text);
+    unsigned mine = a->engine && !cio_engine_is_virtual(a->engine) ? cio_engine_chunked_var_ranks(a->engine) : 0;
+    MPI_Allreduce(&mine, &a->chunked_ranks, 1, MPI_UNSIGNED, MPI_BOR, a->comm);
 }
 
 int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx)
@@ -89,7 +72,8 @@ int cio_app_finish(cio_app *a, cio_json_fn kernel_json, void *ctx)
         cio_app_end_phase(a, &a->reps[0]);
     }
     cio_stats_reduce(&a->stats, a->comm, &a->summary);
-    note_chunk_list_unused(a);
+    gather_chunked_ranks(a);
+    cio_app_notes_at(a, CIO_APPLIES_AT_END);
     cio_rep_summarise(a->reps, a->nreps, &a->rep_summary);
     int stores = a->ecfg.drv && a->ecfg.drv->stores_data;
     cio_context_gather(&a->context, a->comm, a->engine && stores ? cio_engine_first_path(a->engine) : NULL,

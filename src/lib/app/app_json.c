@@ -156,11 +156,13 @@ static void json_libraries(cio_json *j)
     cio_json_obj_end(j);
 }
 
-static void json_aggregation(cio_json *j, const cio_agg_cfg *agg)
+/* What aggregation ran: io_tasks 0 where it did not apply. */
+static void json_aggregation(cio_json *j, const cio_app *a)
 {
+    const cio_agg_cfg *agg = &a->ecfg.agg;
     cio_json_obj(j, "aggregation");
-    cio_json_int(j, "io_tasks", agg->io_tasks);
-    if (agg->io_tasks > 0) {
+    cio_json_int(j, "io_tasks", cio_app_io_tasks(a));
+    if (cio_app_io_tasks(a) > 0) {
         cio_json_str(j, "rearranger", cio_rearranger_name(agg->rearranger));
         if (agg->rearranger == CIO_REARR_PIOBOX) cio_json_int(j, "pio_blocksize", agg->blocksize);
         cio_json_int(j, "io_stride", agg->io_stride);
@@ -187,13 +189,13 @@ static void json_io(cio_json *j, cio_app *a)
     else cio_json_null(j, "call_pattern");
     cio_json_str(j, "format", cio_format_name(a->ecfg.opts.format));
     cio_json_int(j, "max_request_bytes", a->ecfg.max_request);
-    json_aggregation(j, &a->ecfg.agg);
+    json_aggregation(j, a);
     char note[512] = "";
     if (a->ecfg.drv && a->ecfg.drv->describe) a->ecfg.drv->describe(note, sizeof note);
     cio_json_str(j, "driver_report", note);
     cio_json_bool(j, "verify_only", a->ecfg.verify_only);
-    cio_json_bool(j, "fsync", a->ecfg.fsync != CIO_FSYNC_NONE);
-    cio_json_str(j, "fsync_mode", cio_app_fsync_name(a->ecfg.fsync));
+    cio_json_bool(j, "fsync", a->ecfg.fsync != CIO_FSYNC_NONE && a->ecfg.drv && a->ecfg.drv->stores_data);
+    cio_json_str(j, "fsync_mode", cio_app_fsync_name(a->set.fsync));
     cio_json_bool(j, "durable", a->durable);
     cio_json_obj_end(j);
 }
@@ -251,21 +253,39 @@ static void json_hint_section(cio_json *j, cio_app *a)
     if (a->engine) {
         json_hints(j, "requested", cio_engine_requested_hints(a->engine), 1);
         json_hints(j, "applied", cio_engine_applied_hints(a->engine), 0);
+        char unused[160];
         cio_hint_status_json(j, cio_engine_requested_hints(a->engine), cio_engine_applied_hints(a->engine),
-                             a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->hint_prefix : NULL);
+                             a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->hint_prefix : NULL,
+                             cio_app_hints_unused(a, unused, sizeof unused));
     }
     cio_json_obj_end(j);
 }
 
-static void json_not_applied(cio_json *j, const cio_app *a)
+/* not_applied: the settings that had no effect; partly_applied: those that applied
+ * only in part (inapplicable.c). */
+static void json_not_applied(cio_json *j, const cio_app *a, int partly)
 {
-    cio_json_arr(j, "not_applied");
+    cio_json_arr(j, partly ? "partly_applied" : "not_applied");
     for (int i = 0; i < a->nunused; i++) {
+        if (a->unused[i].partly != partly) continue;
         cio_json_obj(j, NULL);
         cio_json_str(j, "key", a->unused[i].key);
         cio_json_str(j, "note", a->unused[i].note);
         cio_json_obj_end(j);
     }
+    cio_json_arr_end(j);
+}
+
+void cio_app_json_notes(cio_json *j, const cio_app *a)
+{
+    json_not_applied(j, a, 0);
+    json_not_applied(j, a, 1);
+}
+
+void cio_app_json_command_line(cio_json *j, const cio_app *a)
+{
+    cio_json_arr(j, "command_line");
+    for (int i = 0; i < a->argc; i++) cio_json_str(j, NULL, a->argv[i]);
     cio_json_arr_end(j);
 }
 
@@ -328,9 +348,7 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     cio_json_int(&j, "schema_version", 2);
     cio_json_str(&j, "kernel", a->kernel);
     cio_json_str(&j, "climio_version", PACKAGE_VERSION);
-    cio_json_arr(&j, "command_line");
-    for (int i = 0; i < a->argc; i++) cio_json_str(&j, NULL, a->argv[i]);
-    cio_json_arr_end(&j);
+    cio_app_json_command_line(&j, a);
     cio_json_str(&j, "date", a->date);
     cio_json_int(&j, "nprocs", a->nprocs);
     cio_json_str(&j, "parameter_file", a->param_file);
@@ -345,7 +363,7 @@ void cio_app_write_json(cio_app *a, const char *path, cio_json_fn kernel_json, v
     json_statistics(&j);
     json_summary(&j, "write", &a->summary);
     if (a->did_readback) json_summary(&j, "readback", &a->rsummary);
-    json_not_applied(&j, a);
+    cio_app_json_notes(&j, a);
     json_data(&j, a);
     json_checksums(&j, nsums, names, sums);
     json_verify(&j, a);

@@ -23,14 +23,22 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 }
 
 /* Each file (an ADIOS2 BP output is a folder) is removed by rank 0 of the
- * communicator that created it; then every rank goes on together. */
-static void remove_created(cio_app *a)
+ * communicator that created it; then every rank goes on together, knowing how
+ * many were removed. */
+static int64_t remove_created(cio_app *a)
 {
     int n = 0;
+    int64_t mine = 0, all = 0;
     const char *const *paths = cio_engine_created(a->engine, &n);
-    for (int i = 0; i < n; i++) nftw(paths[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    for (int i = 0; i < n; i++) {
+        char stored[4096];
+        if (a->ecfg.drv->stored_path) a->ecfg.drv->stored_path(paths[i], stored, sizeof stored);
+        else snprintf(stored, sizeof stored, "%s", paths[i]);
+        mine += nftw(stored, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0;   /* -1: none there */
+    }
     cio_engine_forget_created(a->engine);
-    MPI_Barrier(a->comm);
+    MPI_Allreduce(&mine, &all, 1, MPI_INT64_T, MPI_SUM, a->comm);
+    return all;
 }
 
 static void pause_seconds(double s)
@@ -78,12 +86,14 @@ static int phase_kind(int i, int nwarm, int ref, int *k)
 }
 
 /* Between phases: the files of the one before removed (a reference's always,
- * the others' unless --keep_files), the pause, the statistics restarted. */
-static void between_phases(cio_app *a, int after_reference)
+ * the others' unless --keep_files), the pause, the statistics restarted; what
+ * was done goes into the next phase's figures (*next). */
+static void between_phases(cio_app *a, int after_reference, cio_rep *next)
 {
-    if (after_reference || !cio_param_bool(a->params, "keep_files")) remove_created(a);
-    double delay = cio_param_double(a->params, "repetition_delay");
+    next->removed_before = after_reference || !cio_param_bool(a->params, "keep_files") ? remove_created(a) : 0;
+    double delay = cio_param_double(a->params, "repetition_delay"), t0 = MPI_Wtime();
     if (delay > 0) pause_seconds(delay);
+    next->paused_before = delay > 0 ? MPI_Wtime() - t0 : 0;
     cio_engine_new_repetition(a->engine);
     cio_stats_reset(&a->stats);
     cio_stats_mark_start(&a->stats, a->comm);
@@ -117,13 +127,13 @@ void cio_app_repeat(cio_app *a, cio_output_fn output, void *ctx)
     int total = a->nwarm + n * (ref ? 2 : 1), prev = PHASE_MEASURED;
     for (int i = 0; i < total; i++) {   /* output(ctx, i): the kernels start afresh when i > 0 */
         int k, kind = phase_kind(i, a->nwarm, ref, &k);
-        if (i > 0) between_phases(a, prev == PHASE_REFERENCE);
+        cio_rep *rep = kind == PHASE_WARMUP ? &a->warm_reps[k] : kind == PHASE_REFERENCE ? &a->ref_reps[k] : &a->reps[k];
+        if (i > 0) between_phases(a, prev == PHASE_REFERENCE, rep);
         /* the reference: the same output with no filter, just before the filtered one */
         if (kind == PHASE_REFERENCE) cio_engine_filters_off(a->engine, 1);
         output(ctx, i);
         if (kind == PHASE_REFERENCE) cio_engine_filters_off(a->engine, 0);
-        cio_app_end_phase(a, kind == PHASE_WARMUP ? &a->warm_reps[k] : kind == PHASE_REFERENCE ? &a->ref_reps[k]
-                                                                                               : &a->reps[k]);
+        cio_app_end_phase(a, rep);
         if (a->rank == 0 && !quiet && (kind != PHASE_MEASURED || n > 1 || ref)) say_phase(a, kind, k, n);
         prev = kind;
     }

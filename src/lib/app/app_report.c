@@ -71,15 +71,18 @@ void cio_report_summary(FILE *out, const cio_app *a, const cio_summary *s)
     char note[512] = "";
     if (a->ecfg.drv && a->ecfg.drv->describe) a->ecfg.drv->describe(note, sizeof note);
     if (note[0]) fprintf(out, "%s driver: %s\n", a->ecfg.drv->name, note);
-    if (a->ecfg.agg.io_tasks > 0)
+    if (cio_app_io_tasks(a) > 0)
         fprintf(out, "aggregation: %d I/O tasks (stride %d, base %d), %s rearranger, %s exchange\n",
-                a->ecfg.agg.io_tasks < a->nprocs ? a->ecfg.agg.io_tasks : a->nprocs, a->ecfg.agg.io_stride,
+                cio_app_io_tasks(a), a->ecfg.agg.io_stride,
                 a->ecfg.agg.io_base, cio_rearranger_name(a->ecfg.agg.rearranger),
                 a->ecfg.agg.max_pend_req > 0 ? "point-to-point" : "MPI_Alltoallw");
     cio_context_print(out, &a->context);
-    if (a->engine)
+    if (a->engine) {
+        char unused[160];
         cio_hint_status_print(out, cio_engine_requested_hints(a->engine), cio_engine_applied_hints(a->engine),
-                              a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->hint_prefix : NULL);
+                              a->context.mpi_io, a->ecfg.drv ? a->ecfg.drv->hint_prefix : NULL,
+                              cio_app_hints_unused(a, unused, sizeof unused));
+    }
     phase_table(out, s);
     report_stats(out, s);
     fprintf(out, "end to end               %.4f s from the first create/open to the last close%s: %.2f MiB/s\n",

@@ -13,6 +13,29 @@ const char *cio_app_iotype_cause(const cio_app *a)
     return a->mode_cause[0] ? a->mode_cause : NULL;   /* cio_iotype_effective's */
 }
 
+int cio_app_planned_nprocs(const cio_app *a)
+{
+    int64_t n = cio_param_int(a->params, "nprocs");
+    return cio_param_bool(a->params, "dry_run") && n > 0 ? (int)n : a->nprocs;
+}
+
+int cio_app_io_tasks(const cio_app *a)
+{
+    const cio_agg_cfg *g = &a->ecfg.agg;
+    int np = cio_app_planned_nprocs(a);
+    if (g->io_tasks <= 0 || (np == 1 && g->rearranger != CIO_REARR_PIOBOX)) return 0;
+    return g->io_tasks < np ? g->io_tasks : np;
+}
+
+const char *cio_app_hints_unused(const cio_app *a, char *buf, size_t n)
+{
+    const cio_driver *d = a->ecfg.drv;
+    if (!d || (d->hint_formats & CIO_FMT_BIT(a->ecfg.opts.format))) return NULL;
+    if (!d->stores_data) snprintf(buf, n, "the %s driver stores nothing", d->name);
+    else snprintf(buf, n, "the %s driver writes %s without MPI-IO", d->name, cio_format_name(a->ecfg.opts.format));
+    return buf;
+}
+
 const char *cio_app_fsync_name(int mode)
 {
     return mode == CIO_FSYNC_CLOSE ? "close" : mode == CIO_FSYNC_END ? "end" : "none";

@@ -314,6 +314,7 @@ static void json_plan(cio_json *j, const cio_app *a, const plan_result *res)
     cio_json_str(j, "schema", "climio-dryrun");
     cio_json_int(j, "schema_version", 1);
     cio_json_str(j, "kernel", a->kernel);
+    cio_app_json_command_line(j, a);
     cio_json_str(j, "parameter_file", a->param_file);
     cio_json_int(j, "nprocs", res->nprocs);
     cio_json_obj(j, "io");
@@ -356,6 +357,7 @@ static void json_plan(cio_json *j, const cio_app *a, const plan_result *res)
     cio_json_int(j, "planned_ranks", res->nplanned);
     cio_ior_plan ior = ior_plan(a, res);
     cio_ior_equivalent_json(j, "ior_equivalent", &ior);
+    cio_app_json_notes(j, a);
     cio_json_obj_end(j);
 }
 

@@ -29,6 +29,7 @@ static int dry_run(const cio_kernel *k, cio_app *a, void *ctx)
     int n = cio_kernel_dry_nprocs(a), rc = 0;
     if (a->rank == 0) {   /* rank 0 plans every rank, without MPI */
         if (k->dry_run_preamble) rc = k->dry_run_preamble(a, ctx, n);
+        if (rc == 0) cio_app_notes_at(a, CIO_APPLIES_AT_INPUTS);
         if (rc == 0) rc = cio_app_dry_run(a, n, k->plan_rank, k->rank_classes, ctx);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, a->comm);
@@ -47,6 +48,8 @@ int cio_kernel_main(const cio_kernel *k, void *ctx, int argc, char **argv)
         a->argc = argc;
         a->argv = argv;
     }
+    a->kctx = ctx;
+    a->plans_by_class = k->rank_classes != NULL;
     refuse(k, a);
     cio_format fmt = k->setup ? k->setup(a, ctx) : CIO_FMT_NONE;
     cio_app_resolve_engine(a, fmt);
@@ -58,6 +61,7 @@ int cio_kernel_main(const cio_kernel *k, void *ctx, int argc, char **argv)
         rc = dry_run(k, a, ctx);
     } else {
         if (k->prepare) k->prepare(a, ctx);
+        cio_app_notes_at(a, CIO_APPLIES_AT_INPUTS);
         if (k->list_outputs) {
             cio_outputs *outs = cio_outputs_new();
             if (a->rank == 0) k->list_outputs(a, ctx, outs);

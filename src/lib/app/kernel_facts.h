@@ -4,6 +4,7 @@
 #ifndef CLIMIO_KERNEL_FACTS_H
 #define CLIMIO_KERNEL_FACTS_H
 
+#include "app/applicability.h"
 #include "app/output_folder.h"
 #include "app/settings.h"
 
@@ -23,6 +24,9 @@ typedef struct cio_kernel_facts {
     const cio_output_folder *output_folder;   /* NULL: the program has none */
     cio_static_asks_fn asks;
     cio_iotype_rule_fn iotype_rule;
+    /* its own options' rows of the applicability table (applicability.h), ending
+     * with CIO_APPLICABILITY_END; NULL: none */
+    const cio_applicability *applicability;
 } cio_kernel_facts;
 
 #endif

@@ -6,6 +6,7 @@
 #include "app/iotype_effective.h"
 #include "drivers/compress.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *type_name(cio_ptype t)
@@ -143,6 +144,66 @@ static void print_output_folder(cio_json *j, const cio_params *p, const cio_outp
     cio_json_obj_end(j);
 }
 
+/* A value that shows a key of a family acting (the walk's probe): a switch
+ * turned over, another choice, another number. */
+static void family_probe(const cio_param_spec *s, char *buf, size_t n)
+{
+    const char *def = s->def ? s->def : "";
+    if (s->type == CIO_P_BOOL) {
+        snprintf(buf, n, "%s", strcmp(def, "true") == 0 ? "false" : "true");
+    } else if (s->type == CIO_P_CHOICE) {
+        const char *c = s->choices, *bar;
+        for (;; c = bar + 1) {
+            bar = strchr(c, '|');
+            size_t l = bar ? (size_t)(bar - c) : strlen(c);
+            if (l != strlen(def) || strncmp(c, def, l) != 0 || !bar) {
+                snprintf(buf, n, "%.*s", (int)l, c);
+                return;
+            }
+        }
+    } else if (s->type == CIO_P_INT || s->type == CIO_P_SIZE || s->type == CIO_P_DOUBLE) {
+        double d = atof(def), v = d + 1;      /* one more, inside the bounds */
+        if (s->min < s->max && (v > s->max || v < s->min)) v = d - 1 >= s->min ? d - 1 : s->min;
+        snprintf(buf, n, "%.0f", v);
+    } else {
+        snprintf(buf, n, "x");
+    }
+}
+
+static void print_row(cio_json *j, const cio_applicability *r, const cio_param_spec *s, int own)
+{
+    char probe[64];
+    if (!r->probe) family_probe(s, probe, sizeof probe);
+    static const char *const when[] = {"setup", "inputs", "end"};
+    cio_json_obj(j, NULL);
+    cio_json_str(j, "key", s->key);
+    cio_json_str(j, "mode", r->mode->name);
+    cio_json_str(j, "when", when[r->mode->when]);
+    cio_json_bool(j, "partly", r->mode->partly);
+    cio_json_bool(j, "kernel", own);
+    cio_json_bool(j, "family", r->key == NULL);
+    cio_json_str(j, "inert", r->inert);
+    cio_json_str(j, "only", r->only);
+    cio_json_str(j, "probe", r->probe ? r->probe : probe);
+    cio_json_str(j, "base", r->base);
+    cio_json_str(j, "cells", r->mode->cells);
+    cio_json_obj_end(j);
+}
+
+/* The applicability table's rows for this program's keys, families expanded. */
+static void print_applicability(cio_json *j, const cio_params *p, const cio_applicability *const *tables)
+{
+    cio_json_arr(j, "applicability");
+    for (int t = 0; t < 2; t++)
+        for (const cio_applicability *r = tables[t]; r && r->mode; r++)
+            for (int i = 0; i < cio_params_count(p); i++) {
+                const cio_param_spec *s = cio_params_spec_at(p, i);
+                if (s->type != CIO_P_ALIAS && (r->key ? strcmp(r->key, s->key) == 0 : r->family(p, s->key)))
+                    print_row(j, r, s, t == 1);
+            }
+    cio_json_arr_end(j);
+}
+
 void cio_print_params(FILE *out, const char *kernel, const char *param_file, const cio_params *p,
                       int param_file_given, const cio_kernel_facts *facts)
 {
@@ -157,6 +218,8 @@ void cio_print_params(FILE *out, const char *kernel, const char *param_file, con
     print_drivers(&j);
     print_io(&j, p, kernel, param_file_given, facts);
     print_output_folder(&j, p, facts->output_folder);
+    const cio_applicability *const tables[] = {cio_common_applicability, facts->applicability};
+    print_applicability(&j, p, tables);
     cio_json_obj_end(&j);
     cio_json_end(&j);
 }

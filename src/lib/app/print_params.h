@@ -15,7 +15,9 @@
  * functions as the run's: app/settings.h, app/iotype_effective.h, and the
  * kernel's facts), so that a sweep asks rather than copies the rules; and "output_folder": the key that names the kernel's output
  * folder, its other names, its default and the variables that override it (null:
- * the program has none). */
+ * the program has none); "applicability": the applicability table's rows of
+ * its keys (app/applicability.h), with the runs that show each (its probe, base
+ * and cells: tests/test_applicability.sh walks them). */
 void cio_print_params(FILE *out, const char *kernel, const char *param_file, const cio_params *p,
                       int param_file_given, const cio_kernel_facts *facts);
 

@@ -118,6 +118,8 @@ static void json_rep(cio_json *j, const cio_rep *r, int number, const cio_rep_su
     cio_json_int(j, "bytes", r->bytes);
     cio_json_num(j, "write_bandwidth_MiBps", r->mibps);
     cio_json_num(j, "sync_seconds", r->sync_seconds);
+    cio_json_int(j, "files_removed_before", r->removed_before);
+    cio_json_num(j, "pause_before_seconds", r->paused_before);
     if (s) cio_json_bool(j, "flagged", cio_rep_is_flagged(r, s));
     cio_json_obj(j, "timers");
     for (int k = 0; k < r->ntimers; k++) {

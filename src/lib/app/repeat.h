@@ -22,6 +22,8 @@ typedef struct cio_rep {
     int64_t bytes;          /* bytes written (API), summed over ranks */
     double mibps;           /* bytes / seconds / 2^20 */
     double sync_seconds;    /* the slowest rank's sync phase (--fsync), 0 without */
+    int64_t removed_before; /* files of the phase before removed before this one (not with --keep_files) */
+    double paused_before;   /* seconds paused before this one (--repetition_delay) */
     int ntimers;            /* the timers that ran, in the statistics' order */
     cio_rep_timer timers[CIO_MAX_TIMERS];
 } cio_rep;

@@ -268,11 +268,14 @@ int cio_settings_fsync(const cio_params *p, cio_settings *s, cio_err *e)
     return 0;
 }
 
-/* --verify_only checks the files, so it implies --verify unless that is given. */
+/* --verify_only checks the files, so it implies --verify unless that is given;
+ * a driver that stores nothing has none to check. */
 int cio_settings_verify(const cio_params *p, cio_settings *s, cio_err *e)
 {
-    (void)e;
     s->verify_only = cio_param_bool(p, "verify_only");
+    if (s->verify_only && s->driver && !s->driver->stores_data)
+        return cio_seterr(e, "%s: verify_only checks the files an earlier run wrote, and the %s driver stores none: "
+                          "name the driver that wrote them", cio_param_origin(p, "verify_only"), s->driver->name);
     s->read = cio_param_bool(p, "read");
     s->verify = cio_param_bool(p, "verify");
     s->verify_origin = cio_param_origin(p, "verify");

@@ -58,26 +58,32 @@ static int read_back(const cio_hints *applied, const char *key)
     return 0;
 }
 
+static cio_hint_status status_of(const cio_hints *applied, const char *key, const char *io_component,
+                                 const char *lib_prefix, const char *unused)
+{
+    return unused ? CIO_HINT_NOT_APPLICABLE : cio_hint_status_of(key, read_back(applied, key), io_component, lib_prefix);
+}
+
 void cio_hint_status_json(cio_json *j, const cio_hints *asked, const cio_hints *applied, const char *io_component,
-                          const char *lib_prefix)
+                          const char *lib_prefix, const char *unused)
 {
     cio_json_obj(j, "status");
     for (int i = 0; i < asked->n; i++) {
-        cio_hint_status s = cio_hint_status_of(asked->key[i], read_back(applied, asked->key[i]), io_component, lib_prefix);
+        cio_hint_status s = status_of(applied, asked->key[i], io_component, lib_prefix, unused);
         cio_json_obj(j, asked->key[i]);
         cio_json_str(j, "status", cio_hint_status_name(s));
-        cio_json_str(j, "why", cio_hint_status_why(s, asked->key[i], io_component));
+        cio_json_str(j, "why", unused ? unused : cio_hint_status_why(s, asked->key[i], io_component));
         cio_json_obj_end(j);
     }
     cio_json_obj_end(j);
 }
 
 void cio_hint_status_print(FILE *out, const cio_hints *asked, const cio_hints *applied, const char *io_component,
-                           const char *lib_prefix)
+                           const char *lib_prefix, const char *unused)
 {
     for (int i = 0; i < asked->n; i++) {
-        cio_hint_status s = cio_hint_status_of(asked->key[i], read_back(applied, asked->key[i]), io_component, lib_prefix);
+        cio_hint_status s = status_of(applied, asked->key[i], io_component, lib_prefix, unused);
         fprintf(out, "hint %-24s %-14s %s (%s)\n", asked->key[i], asked->val[i], cio_hint_status_name(s),
-                cio_hint_status_why(s, asked->key[i], io_component));
+                unused ? unused : cio_hint_status_why(s, asked->key[i], io_component));
     }
 }

@@ -25,10 +25,12 @@ const char *cio_hint_status_name(cio_hint_status s);
 /* Why, in a few words, for the report. */
 const char *cio_hint_status_why(cio_hint_status s, const char *key, const char *io_component);
 
-/* "status": {KEY: {status, why}} for every hint asked; one text line each. */
+/* "status": {KEY: {status, why}} for every hint asked; one text line each.
+ * unused: NULL, or why no hint reaches a file in this run (a driver that does not
+ * write through MPI-IO): every hint is then "not applicable" for that reason. */
 void cio_hint_status_json(cio_json *j, const cio_hints *asked, const cio_hints *applied, const char *io_component,
-                          const char *lib_prefix);
+                          const char *lib_prefix, const char *unused);
 void cio_hint_status_print(FILE *out, const cio_hints *asked, const cio_hints *applied, const char *io_component,
-                           const char *lib_prefix);
+                           const char *lib_prefix, const char *unused);
 
 #endif

@@ -2,6 +2,7 @@
 #include "base/hints.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -112,6 +113,46 @@ int cio_hints_parse_file_text(cio_hints *h, const char *text, const char *fname,
     }
     cio_free(copy);
     return rc;
+}
+
+/* The hints with a known meaning that hold a number: what they count, and the
+ * least value that means something (all are C ints in ROMIO and OMPIO). */
+static const struct {
+    const char *key;
+    long long lo;
+    const char *what;
+} numeric_hints[] = {
+    {"cb_nodes", 1, "the ranks that write for the others in collective I/O (aggregators)"},
+    {"cb_buffer_size", 1, "bytes of each aggregator's collective buffer"},
+    {"ind_rd_buffer_size", 1, "bytes of the independent read buffer (data sieving)"},
+    {"ind_wr_buffer_size", 1, "bytes of the independent write buffer (data sieving)"},
+    {"striping_factor", 1, "the storage targets (Lustre OSTs) a new file is striped over"},
+    {"striping_unit", 1, "bytes of a stripe"},
+    {"start_iodevice", 0, "the first storage target of a new file"},
+    {"romio_lustre_co_ratio", 1, "client-OST ratio of ROMIO's Lustre driver"},
+    {"romio_lustre_coll_threshold", 0, "bytes under which ROMIO's Lustre driver writes independently"},
+    {"romio_lustre_start_iodevice", 0, "the first storage target of a new file (ROMIO's Lustre driver)"},
+    {"romio_cb_fr_alignment", 1, "bytes ROMIO aligns file realms to"},
+    {"romio_cb_ds_threshold", 0, "bytes under which ROMIO sieves collective reads"},
+    {"nc_header_align_size", 0, "bytes PnetCDF aligns the header to (0: its default)"},
+    {"nc_var_align_size", 0, "bytes PnetCDF aligns fixed variables to (0: its default)"},
+    {"nc_record_align_size", 0, "bytes PnetCDF aligns the record block to (0: its default)"},
+    {"nc_header_read_chunk_size", 1, "bytes PnetCDF reads a header in"},
+    {"nc_ibuf_size", 0, "bytes of PnetCDF's nonblocking buffer"},
+    {"nc_num_subfiles", 0, "PnetCDF's subfiles"},
+};
+
+int cio_hints_check(const cio_hints *h, cio_err *e)
+{
+    for (int i = 0; i < h->n; i++)
+        for (size_t k = 0; k < sizeof numeric_hints / sizeof numeric_hints[0]; k++) {
+            if (strcmp(h->key[i], numeric_hints[k].key) != 0) continue;
+            int64_t v;
+            if (cio_parse_int(h->val[i], &v) != 0 || v < numeric_hints[k].lo || v > INT_MAX)
+                return cio_seterr(e, "%s: hint %s=%s: expected a whole number from %lld to %d (%s: %s)", h->origin[i],
+                                  h->key[i], h->val[i], numeric_hints[k].lo, INT_MAX, h->key[i], numeric_hints[k].what);
+        }
+    return 0;
 }
 
 MPI_Info cio_hints_to_info(const cio_hints *h)

@@ -21,6 +21,11 @@ void cio_hints_set(cio_hints *h, const char *key, const char *val, const char *o
 int cio_hints_parse(cio_hints *h, const char *str, const char *origin, cio_err *e);
 /* A hints file: one "key value" or "key=value" per line, '#' and '!' comments. */
 int cio_hints_parse_file_text(cio_hints *h, const char *text, const char *fname, cio_err *e);
+/* The hints whose meaning is known (ROMIO's, Lustre's, PnetCDF's sizes and
+ * counts) hold a whole number in their range: cb_nodes=0 makes ROMIO and OMPIO
+ * divide by zero, a negative one crash.  0, or -1 with e naming the hint's
+ * origin (its file and line, the hints parameter's, PNETCDF_HINTS). */
+int cio_hints_check(const cio_hints *h, cio_err *e);
 MPI_Info cio_hints_to_info(const cio_hints *h);   /* MPI_INFO_NULL if empty */
 void cio_hints_from_info(cio_hints *h, MPI_Info info, const char *origin);
 

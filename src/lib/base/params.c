@@ -556,14 +556,6 @@ void cio_params_alloc_hint(const cio_params *p, const char *const *keys)
     cio_set_alloc_hint(buf);
 }
 
-void cio_params_report_ignored(const cio_params *p, FILE *out)
-{
-    for (int i = 0; i < p->n; i++)
-        if ((p->e[i].spec->flags & CIO_PF_IGNORED) && p->e[i].isset)
-            fprintf(out, "%s: note: %s: key '%s' accepted for compatibility and ignored (%s)\n", cio_progname(),
-                    p->e[i].origin, p->e[i].spec->key, p->e[i].spec->help ? p->e[i].spec->help : "no effect");
-}
-
 void cio_params_print_help(const cio_params *p, FILE *out)
 {
     for (int i = 0; i < p->n; i++) {

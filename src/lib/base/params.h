@@ -21,7 +21,7 @@ typedef enum cio_ptype {
 } cio_ptype;
 
 enum {
-    CIO_PF_IGNORED = 1u << 0,    /* accepted for compatibility, has no effect (reported) */
+    CIO_PF_IGNORED = 1u << 0,    /* accepted for compatibility, has no effect (said: app/applicability.h) */
     CIO_PF_FIRST_WINS = 1u << 1, /* a duplicate keeps the first value (original GCRM rule) */
     CIO_PF_CMDLINE = 1u << 2,    /* command-line option only (--help, --dry-run, ...) */
     CIO_PF_HIDDEN = 1u << 3,     /* not listed in --help */
@@ -141,8 +141,6 @@ int cio_params_cmdline_overridden(const cio_params *p, int i);
  * keys: NULL-terminated. */
 void cio_params_alloc_hint(const cio_params *p, const char *const *keys);
 
-/* Keys accepted but without effect that the input set: "level_max ignored" lines. */
-void cio_params_report_ignored(const cio_params *p, FILE *out);
 void cio_params_print_help(const cio_params *p, FILE *out);
 
 #endif

@@ -142,6 +142,8 @@ void cio_die_all(MPI_Comm comm, const char *fmt, ...)
         fprintf(stderr, "%s: error: %s\n", progname, buf);
         fflush(stderr);
     }
+    /* before the finalize: a rank that exits first may have the launcher end this one there */
+    while (nabort_hooks > 0) abort_hooks[--nabort_hooks]();
     if (init) MPI_Finalize();
     exit(2);
 }

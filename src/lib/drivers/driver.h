@@ -87,6 +87,7 @@ typedef struct cio_driver_opts {
                                  * adios2 driver records it so climio_bp2nc writes the same files */
     int nofill;                 /* netcdf/pnetcdf/hdf5: do not pre-fill (default true, as benchmarks do) */
     const char *chunking;       /* netcdf/hdf5: "auto", "contiguous", or "d0,d1,..." explicit chunk sizes */
+    const char *chunking_origin;    /* where it came from, for messages */
     int deflate;                /* netcdf/hdf5: deflate level (needs chunking); 0 = off */
     int shuffle;                /* netcdf/hdf5: byte shuffle before the other filters */
     int szip;                   /* netcdf/hdf5: szip, nearest-neighbour coding (compress.h) */
@@ -197,6 +198,11 @@ typedef struct cio_driver {
      * stay NULL) is passed to the verbs as f->opts->conf.  Non-zero with e set
      * (naming the parameter's origin) stops the run. */
     int (*configure)(const struct cio_params *p, const cio_driver_opts *o, void **conf, cio_err *e);
+    /* Optional: 1 when its own parameter `key`, given, has no effect with the
+     * other settings (o) and parameters of this run, with the words after "has
+     * no effect" in why (": --bput is off"); 0 when it acts.  The applicability
+     * table (app/applicability.h) asks it. */
+    int (*param_idle)(const struct cio_params *p, const cio_driver_opts *o, const char *key, char *why, size_t n);
     /* Optional: why mode m (not in `modes`) is refused and what to use instead,
      * appended to the error in parentheses; NULL for no explanation. */
     const char *(*refusal)(cio_mode m);
@@ -237,6 +243,9 @@ typedef struct cio_driver {
     int (*sync_closed)(cio_dfile *f, int *calls);
     /* The hints the MPI-IO layer applied (caller frees with MPI_Info_free). */
     int (*file_info)(cio_dfile *f, MPI_Info *info);
+    /* Optional: what the library writes on disk for the engine's path (ADIOS2:
+     * the folder NAME.bp), for the files a repetition removes; NULL: the path. */
+    void (*stored_path)(const char *path, char *out, size_t n);
     /* Optional: why the file at path would not open, from its bytes, as " (the file
      * is empty: 0 bytes)" ("" when it cannot tell), appended to the open error. */
     void (*open_diagnosis)(const char *path, char *out, size_t n);

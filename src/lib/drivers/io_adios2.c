@@ -800,6 +800,7 @@ const cio_driver cio_driver_adios2 = {
     .default_format = CIO_FMT_BP,
     .stores_data = 1,
     .pad_formats = CIO_FMT_BIT(CIO_FMT_BP),     /* recorded for climio_bp2nc */
+    .stored_path = cio_bp_path,
     .hint_formats = CIO_FMT_BIT(CIO_FMT_BP),    /* recorded for climio_bp2nc */
     .no_char = 1,               /* BP has numeric arrays only */
     .params = bp_params,

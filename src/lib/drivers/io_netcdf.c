@@ -144,6 +144,21 @@ static int ncd_configure(const cio_params *prm, const cio_driver_opts *o, void *
     return 0;
 }
 
+/* The chunk-size hint is the serial API's (nc__create); size_hint_env replaces size_hint. */
+static int ncd_param_idle(const cio_params *prm, const cio_driver_opts *o, const char *key, char *why, size_t n)
+{
+    int serial = cio_param_bool(prm, "nc_serial") || o->serial;
+    if ((!strcmp(key, "size_hint") || !strcmp(key, "size_hint_env")) && !serial) {
+        snprintf(why, n, ": it is the serial API's chunk-size hint (nc__create), and --nc_serial is off");
+        return 1;
+    }
+    if (!strcmp(key, "size_hint") && (cio_param_bool(prm, "size_hint_env") || o->size_hint_env)) {
+        snprintf(why, n, ": --size_hint_env takes each file's hint from NC_BLKSZ instead");
+        return 1;
+    }
+    return 0;
+}
+
 static const ncd_conf *ncd_conf_of(const cio_dfile *f)
 {
     static const ncd_conf defaults = {0, 0, 0};
@@ -643,6 +658,7 @@ const cio_driver cio_driver_netcdf = {
     .refusal = ncd_refusal,
     .params = ncd_params,
     .configure = ncd_configure,
+    .param_idle = ncd_param_idle,
     .version = ncd_version,
     .create = ncd_create,
     .open = ncd_open,

@@ -97,7 +97,7 @@ static MPI_Datatype mpitype(cio_type t)
 /* ---------------------------------------------------------------- parameters */
 static const cio_param_spec pn_params[] = {
     {"bput", CIO_P_BOOL, "false", "pnetcdf: buffered nonblocking writes (bput) instead of iput", 0, 0, 0, 0},
-    {"bput_buffer_size", CIO_P_SIZE, "0", "pnetcdf: bput buffer per file (0: sized from the plan)", 0, 0, 0, 0},
+    {"bput_buffer_size", CIO_P_SIZE, "0", "pnetcdf: bput buffer per file (0: sized from the plan)", 0, 0, 9.2e18, 0},
     CIO_PARAM_END,
 };
 
@@ -116,6 +116,22 @@ static int pn_configure(const cio_params *prm, const cio_driver_opts *o, void **
         c->bput_bytes = cio_param_int(prm, "bput_buffer_size");
     }
     *conf = c;
+    return 0;
+}
+
+/* bput buffers nonblocking puts only; its buffer size needs bput. */
+static int pn_param_idle(const cio_params *prm, const cio_driver_opts *o, const char *key, char *why, size_t n)
+{
+    int bput = cio_param_bool(prm, "bput");
+    if (!strcmp(key, "bput") && bput && !cio_mode_nonblocking(o->mode)) {
+        snprintf(why, n, ": iotype %s writes with blocking puts, and bput buffers nonblocking ones",
+                 cio_mode_name(o->mode));
+        return 1;
+    }
+    if (!strcmp(key, "bput_buffer_size") && (!bput || !cio_mode_nonblocking(o->mode))) {
+        snprintf(why, n, ": it sizes the bput buffer, and %s", !bput ? "--bput is off" : "the iotype is blocking");
+        return 1;
+    }
     return 0;
 }
 
@@ -617,6 +633,7 @@ const cio_driver cio_driver_pnetcdf = {
     .open_diagnosis = cio_nc_open_diagnosis,
     .params = pn_params,
     .configure = pn_configure,
+    .param_idle = pn_param_idle,
     .version = pn_version,
     .create = pn_create,
     .open = pn_open,

@@ -2,6 +2,7 @@
  * (which route a file to the plain path or to aggregation).  See engine_int.h. */
 #include "config.h"
 #include "engine/engine_int.h"
+#include "drivers/io_util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -144,8 +145,44 @@ void cio_engine_file_at(const cio_engine *e, int i, const char **path, const cio
 }
 
 /* ---------------------------------------------------------------- the public file verbs */
+/* A --chunking list gives sizes for the variables of its rank (cio_chunk_shape).
+ * A size beyond a fixed dimension is what netCDF-C (NC_EBADCHUNK) and HDF5
+ * (H5Dcreate) refuse: refused here, before the file exists, naming the variable.
+ * Every rank of comm finds the same. */
+static void check_chunk_list(const cio_engine *e, const char *path, const cio_schema *s, MPI_Comm comm)
+{
+    const cio_driver_opts *o = &e->cfg.opts;
+    cio_chunking ck;
+    char msg[256];
+    if (!o->chunking || !(e->cfg.drv->filter_formats & CIO_FMT_BIT(o->format)) ||
+        cio_chunking_parse(o->chunking, &ck, msg, sizeof msg) != 0 || ck.kind != CIO_CHUNK_EXPLICIT)
+        return;
+    for (int v = 0; v < s->nvars; v++) {
+        const cio_var *var = &s->vars[v];
+        for (int i = var->ndims == ck.ndims ? 0 : var->ndims; i < var->ndims; i++) {
+            const cio_dim *d = &s->dims[var->dimids[i]];
+            if ((var->is_record && i == 0) || ck.size[i] <= d->len) continue;
+            char dims[512];
+            size_t l = 0;
+            for (int k = 0; k < var->ndims; k++)
+                l += (size_t)snprintf(dims + l, l < sizeof dims ? sizeof dims - l : 0, "%s%s", k ? ", " : "",
+                                      s->dims[var->dimids[k]].name);
+            char why[CIO_ERRMSG_LEN];
+            snprintf(why, sizeof why, "%s: chunking %s: variable %s(%s) of %s: %lld along %s is longer than %s's "
+                     "length %lld (netCDF-C and HDF5 refuse a chunk longer than a fixed dimension): give sizes up to "
+                     "the dimensions' lengths", o->chunking_origin ? o->chunking_origin : "chunking", o->chunking,
+                     var->name, dims, path, (long long)ck.size[i], d->name, d->name, (long long)d->len);
+            int same = MPI_UNEQUAL;
+            if (!e->virt) MPI_Comm_compare(comm, e->world, &same);
+            if (same == MPI_IDENT || same == MPI_CONGRUENT) cio_die_all(comm, "%s", why);
+            cio_die("%s", why);
+        }
+    }
+}
+
 cio_file *cio_create(cio_engine *e, const char *path, cio_schema *s, MPI_Comm comm)
 {
+    check_chunk_list(e, path, s, comm);
     cio_agg_group *g = eng_group_for(e, comm);
     return g ? eng_agg_file(e, path, s, comm, g, 1) : eng_plain_create(e, path, s, comm);
 }

@@ -157,7 +157,7 @@ static int list_found(fms_set *s, const fms_opts *o)
         f[n++] = (numbered_file){num, (int)w};
     }
     closedir(d);
-    qsort(f, n, sizeof *f, cmp_numbered);
+    if (n) qsort(f, n, sizeof *f, cmp_numbered);      /* none found: f is NULL */
     if (n && !s->width) s->width = f[0].width;
     for (size_t i = 0; i < n; i++)
         if (f[i].width == s->width) {

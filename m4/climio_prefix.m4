@@ -13,6 +13,9 @@
 AC_DEFUN([CLIMIO_PREFIX_FLAGS], [
 climio_prefix=$3
 AC_MSG_CHECKING([for $1 in $climio_prefix])
+AS_IF([test -e "$climio_prefix" && test ! -d "$climio_prefix"],
+  [AC_MSG_RESULT([a file, not a folder])
+   AC_MSG_ERROR([$2=$climio_prefix: a file, not a folder. Give the prefix $1 was installed to (the folder holding include/$4 and lib/lib$5.so), not a file in it, or leave $2 out to use the one pkg-config finds.])])
 AS_IF([test ! -d "$climio_prefix"],
   [AC_MSG_RESULT([no such folder])
    AC_MSG_ERROR([$2=$climio_prefix: no such folder. Give the prefix $1 was installed to (the folder holding include/$4 and lib/lib$5.so), or leave $2 out to use the one pkg-config finds.])])

@@ -218,14 +218,16 @@ def sample_families(rows, most):
 
 NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 NOT_APPLICABLE_HINT = re.compile(r"^hint \S+ +\S+ +not applicable \(")
+UNSTEADY = re.compile(r"^!: \d+ repetitions? more than")
 
 
 def text_shape(out, work):
     """The report's lines with every number as N: what it says, not the figures."""
-    # a repetition flagged (" !": more than 25% from the median) is the machine's noise; a hint's line
+    # a repetition flagged (" !": more than 25% from the median), and the line counting them, are
+    # the machine's noise; a hint's line
     # that says it is not applicable says what the note says (as canon() leaves its JSON status out)
     return [NUMBER.sub("N", " ".join(line.replace(work, "DIR").split())).rstrip(" !") for line in out.splitlines()
-            if not NOT_APPLICABLE_HINT.match(line)]
+            if not NOT_APPLICABLE_HINT.match(line) and not UNSTEADY.match(line)]
 
 
 def first_difference(a, b, path=""):

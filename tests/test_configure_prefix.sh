@@ -1,6 +1,6 @@
 #!/bin/sh
 # configure with an explicit --with-X=PREFIX it cannot use stops and says what is
-# wrong with that prefix: not there, no include/HEADER, or no libLIB in lib, lib64
+# wrong with that prefix: not there, a file, no include/HEADER, or no libLIB in lib, lib64
 # or lib/<triplet>, for each of PnetCDF, netCDF-C, HDF5 and ADIOS2.  Before, a
 # missing PnetCDF prefix let the system's library in silently and a missing HDF5
 # prefix blamed a Debian package that was installed.  A usable prefix (the
@@ -35,6 +35,7 @@ refused() {
 }
 T=$TESTTMP
 refused --with-pnetcdf="$T/nowhere" -- "--with-pnetcdf=$T/nowhere: no such folder. Give the prefix PnetCDF was installed to"
+refused --with-pnetcdf="$T/hdr/include/pnetcdf.h" -- "--with-pnetcdf=$T/hdr/include/pnetcdf.h: a file, not a folder. Give the prefix PnetCDF was installed to"
 refused --with-pnetcdf="$T/empty" -- "--with-pnetcdf=$T/empty: $T/empty/include/pnetcdf.h not found, so PnetCDF is not installed with this prefix"
 refused --with-pnetcdf="$T/hdr" -- "--with-pnetcdf=$T/hdr: it has include/pnetcdf.h but no libpnetcdf (.so or .a) in lib, lib64 or lib/<triplet>"
 refused --without-pnetcdf --with-netcdf="$T/nowhere" -- "--with-netcdf=$T/nowhere: no such folder. Give the prefix netCDF-C was installed to"

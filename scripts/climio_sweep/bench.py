@@ -72,9 +72,19 @@ def check_counts(ap, args):
                 ap.error("--%s: expected a whole number >= 1, found %d" % (key.replace("_", "-"), n))
 
 
+def check_launcher_command(ap, flag, text):
+    """A launcher a flag names (--mpiexec): a command whose program is there, or
+    a usage error now rather than every run failing for the same reason."""
+    words = split_words(ap, flag, text)
+    if not words:
+        ap.error("%s: expected a launcher command, found ''" % flag)
+    if not shutil.which(words[0]):
+        ap.error("%s %s: %s: %s" % (flag, text, words[0], "not an executable program" if os.path.exists(words[0])
+                                    else "no such program" + ("" if os.sep in words[0] else " on $PATH")))
+
+
 def check_launcher(ap, args):
-    if not split_words(ap, "--mpiexec", args.mpiexec):
-        ap.error("--mpiexec: expected a launcher command, found ''")
+    check_launcher_command(ap, "--mpiexec", args.mpiexec)
     if not (args.timeout > 0 and math.isfinite(args.timeout)):
         ap.error("--timeout: expected seconds > 0, found %s" % args.timeout)
 
@@ -225,16 +235,21 @@ class Runner:
         cmd = self.launcher + ["-n", str(nprocs)] + list(argv) + ([json_option, jpath] if json_option else [])
         t0 = time.monotonic()
         before = load.sample()
+        started = []
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            rc, reason = run_command(cmd, wd, self.env, out, err, self.args.timeout, timeout_from="--timeout")
+            rc, reason = run_command(cmd, wd, self.env, out, err, self.args.timeout, timeout_from="--timeout",
+                                     on_start=started.append)
             out.seek(0)
             err.seek(0)
             text_out = out.read().decode(errors="replace")
             text_err = err.read().decode(errors="replace")
         seconds = time.monotonic() - t0
-        record_load(name, before, load.sample(), jpath if json_option else None)
+        if started:     # the load of a run that never started measures nothing
+            record_load(name, before, load.sample(), jpath if json_option else None)
         try:
             if rc != 0 or reason:
+                if not started:     # run_command's own line ('cannot start X: ...'), said once
+                    raise RunFailed("%s: %s" % (name, reason))
                 said = ((error_line(text_err) or error_line(text_out)) if error_line
                         else program_error_line(text_err, text_out)) or "no output"
                 raise RunFailed("%s: %s: %s" % (name, reason or "exit status %d" % rc, said[:300]),

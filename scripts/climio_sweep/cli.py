@@ -261,6 +261,11 @@ def cmd_report(args):
     if res.pairs:
         print("wrote %s" % os.path.join(dest, "pairwise.csv"))
     print("wrote %s" % path)
+    if not res.ok:      # a page with no measurement: said, and not a success
+        print("climio-sweep: report: no run finished well (%s): the page has no figure" % (
+            "%d failed: the page lists them" % len(res.failed) if res.failed else
+            "no run has a result yet: climio-sweep status tells where the sweep stands"), file=sys.stderr)
+        return 1
     return 0
 
 

@@ -255,8 +255,11 @@ def _order(outdir, plan):
 
 
 def collect(outdir, csv_path=None, json_path=None, include_pending=False, inputs=()):
-    """inputs: files the command was given (the sweep file), which --csv and --json may not name."""
+    """inputs: files the command was given (the sweep file), which --csv and --json may not name; the sweep
+    file the plan records is one of them when the command was given the folder."""
     plan = read_plan(outdir) or {}
+    if isinstance(plan.get("sweep_file"), str):
+        inputs = list(inputs) + [plan["sweep_file"]]
     axes = [a["key"] for a in plan.get("axes", [])]
     rows = []
     for rid in _order(outdir, plan):

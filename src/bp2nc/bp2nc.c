@@ -431,7 +431,8 @@ static cio_format recorded_settings(cio_app *a, const char *bp)
     int fmt = CIO_FMT_CDF5;
     char *hints = NULL, pad[32] = "";
     long long hl = 0;
-    if (a->rank == 0) {
+    char why[600];
+    if (a->rank == 0 && !bp_index_missing(bp, why, sizeof why)) {     /* else the conversion names what is missing */
         adios2_adios *ad = adios2_init_mpi(MPI_COMM_SELF);
         adios2_io *io = ad ? adios2_declare_io(ad, "bp2nc-format") : NULL;
         adios2_engine *eng = NULL;

@@ -117,8 +117,15 @@ static int parse_option(int argc, char **argv, int *a, mpp_cli *o, char *err, si
     else if (!strcmp(s, "-f")) o->force = 1;
     else if (!strcmp(s, "-m")) o->missing = 1;
     else if (!strcmp(s, "-s")) o->shuffle = 0, o->s_given = 1;    /* MOM5: "Toggle OFF shuffle ..." */
-    else if (!strcmp(s, "-64")) o->format = "cdf2";
-    else if (!strcmp(s, "-n4")) o->format = "nc4c";
+    else if (!strcmp(s, "-64") || !strcmp(s, "-n4")) {
+        /* mppnccombine takes the last of the two in silence: the output's format is refused rather than guessed */
+        const char *format = s[1] == '6' ? "cdf2" : "nc4c";
+        if (strcmp(o->format, "cdf1") != 0 && strcmp(o->format, format) != 0) {
+            snprintf(err, n, "-64 and -n4 ask for two output formats (64-bit offset, netCDF-4 classic model): give one");
+            return -1;
+        }
+        o->format = format;
+    }
     else if (!strcmp(s, "-z")) o->compress = 1;          /* "Enable netCDF4 compression" */
     else if (!strcmp(s, "-n")) {
         if (int_arg(argc, argv, a, s, 0, 999999, &v, err, n)) return -1;

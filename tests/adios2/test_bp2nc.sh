@@ -69,9 +69,11 @@ expect_fail 1 "--driver adios2 would write BP again" "$bp2nc" --input bp2/exerci
 
 # a BP output without its index (a run that stopped before its close): named at
 # once, not ADIOS2's wait and 'could not be found within the 0.000000s timeout'
+# (nor its open's error lines before ours: the index is looked for before any open)
 cp -r bp2/exercise.nc.bp noidx.bp && rm noidx.bp/md.idx
 expect_fail 1 "noidx.bp: no md.idx in it: not a whole BP output" "$bp2nc" --input noidx.bp --output noidx.nc
 [ ! -e noidx.nc ] || fail "no md.idx: an output was written"
+! grep -q "ADIOS2" "$TESTTMP/err.txt" || { cat "$TESTTMP/err.txt"; fail "no md.idx: ADIOS2's open failed before the index was looked for"; }
 
 # a conversion that fails after its output exists (the file size limit, as a
 # user sets it): the output renamed .incomplete and said, not left half-written

@@ -2,7 +2,8 @@
 # sanitizers: yes
 # mom_combine's FRE-NCtools form: its refusals (first line and exit status as
 # FRE-NCtools' mppnccombine: 1 on an error, 9 for a missing member, nothing
-# written), and -r, -x, -v, -M, -V, -a, -k on a small MOM5-like set.
+# written; -64 with -n4 refused where mppnccombine keeps the last), and -r,
+# -x, -v, -M, -V, -a, -k on a small MOM5-like set.
 . "$top_srcdir/tests/combine/common.sh"
 
 fresh() {       # fresh DIR [CASE]: a new set in DIR
@@ -28,6 +29,15 @@ try 1 "$d" -q ocean_month.nc
 grep -q "Illegal option -q" "$d/err.txt" || fail "-q: not refused"
 try 1 "$d" -d 12 ocean_month.nc
 grep -q "Illegal deflate level 12" "$d/err.txt" || fail "-d 12: not refused"
+# two output formats asked: refused (mppnccombine keeps the last in silence), nothing written; one given twice is one
+for opts in "-64 -n4" "-n4 -64"; do
+  try 1 "$d" $opts ocean_month.nc
+  grep -q "error: -64 and -n4 ask for two output formats" "$d/err.txt" || fail "$opts: not refused"
+  [ ! -e "$d/ocean_month.nc" ] || fail "$opts: an output was written"
+done
+try 0 "$d" -n4 -n4 ocean_month.nc
+[ "$(ncdump -k "$d/ocean_month.nc")" = "netCDF-4 classic model" ] || fail "-n4 -n4: not netCDF-4 classic model"
+rm "$d/ocean_month.nc"
 try 1 "$d" --driver pnetcdf ocean_month.nc
 grep -q "option --driver: climio's engine options apply to --mom5" "$d/err.txt" || fail "--driver: not refused"
 try 0 "$d" -V

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The bench scripts' flags (and climio-sweep's folder flags), as a hostile user gives them: counts below 1, a
-# timeout that is no number of seconds, a launcher or kernel arguments that do
+# timeout that is no number of seconds, a launcher that is not there, a process
+# count given twice, empty IOR options, a launcher or kernel arguments that do
 # not split, a file where a folder goes, an output file that is a folder or an
 # input, an unknown kernel.  Each ends with one usage error
 # (exit 2) naming the flag before any run: no traceback.
@@ -35,6 +36,11 @@ bench-gcrm|--timeout: expected seconds > 0, found nan|--timeout nan
 bench-gcrm|--timeout: expected seconds > 0, found -1.0|--timeout -1
 bench-gcrm|--mpiexec "'x": cannot split it as a shell would: No closing quotation|--mpiexec "'x"
 bench-gcrm|--mpiexec: expected a launcher command, found ''|--mpiexec ""
+bench-gcrm|--mpiexec nompi -x: nompi: no such program on $PATH|--mpiexec "nompi -x"
+bench-ior|--mpiexec f: f: not an executable program|--mpiexec f --ior /bin/true -- engine_exercise
+bench-combine|--mpiexec nompi: nompi: no such program on $PATH|--np 1,2 --mpiexec nompi set/a.nc
+bench-combine|--np 1,2,1: 1 given twice: expected each process count once|--np 1,2,1 set/a.nc
+bench-ior|--ior-options: expected IOR's options (-i, -b, -t, -s ...), found ''|--ior /bin/true --ior-options "" -- engine_exercise
 bench-gcrm|--json-dir f: is not a directory (a file of that name exists)|--json-dir f
 bench-gcrm|--json-dir f/x: cannot make the folder: Not a directory|--json-dir f/x
 bench-gcrm|--dir f: is not a directory (a file of that name exists)|--dir f
@@ -91,5 +97,19 @@ set +e
 rc=$?
 set -e
 [ $rc = 137 ] && grep -qF "sh was killed by signal 9" err.txt || { cat err.txt; fail "iocount: a killed command: exit $rc"; }
+# every Python script finds its climio_sweep package through a link (bin/'s), and a
+# copy away from it says where it looked in one line, not a traceback
+for s in bench-adios2 bench-aggregation bench-combine bench-compress bench-decomp bench-drivers bench-gcrm bench-ior \
+    bench-mom bench-pfio bench-scale iocount peer-fms peer-pfio; do
+  ln -sf "$S/$s" "link-$s"
+  "$PYTHON" "./link-$s" --help >out.txt 2>err.txt || { cat err.txt; fail "$s through a link: --help failed"; }
+done
+cp "$S/bench-gcrm" lone
+set +e
+"$PYTHON" ./lone --help >out.txt 2>err.txt
+rc=$?
+set -e
+[ $rc = 1 ] && grep -qF "./lone: cannot find the climio_sweep package beside it or in ../share/climio/python" err.txt &&
+  ! grep -q Traceback err.txt || { cat err.txt; fail "a copy of bench-gcrm away from its package: exit $rc"; }
 echo "$n cases"
 pass

@@ -124,6 +124,7 @@ def test_bench_combine_relays_the_programs_own_line(tmp_path):
 
 @pytest.mark.parametrize("flag,target,why", [
     ("--csv", "s.toml", "is an input of this run"),
+    ("--csv", "FOLDER:s.toml", "is an input of this run"),
     ("--csv", "s.sweep/plan.json", "is an input of this run"),
     ("--json", "s.sweep/sweep.toml", "is an input of this run"),
     ("--csv", "RUN/result.json", "which holds the sweep's own files"),
@@ -131,7 +132,8 @@ def test_bench_combine_relays_the_programs_own_line(tmp_path):
     ("--csv", "prog", "is a program (an executable or a script)"),
 ])
 def test_collect_never_writes_over_the_sweeps_own_files(tmp_path, exercise, flag, target, why):
-    """collect --csv/--json naming the sweep file, the sweep folder's plan.json
+    """collect --csv/--json naming the sweep file (collect given the file, or
+    the folder: the file its plan.json records), the sweep folder's plan.json
     or sweep.toml, a run's result, a FIFO (or a device) or a program: refused
     (exit 2, one line), the file as it was; a FIFO is never replaced by a
     regular file (collect wrote a temporary file and renamed it over the name
@@ -145,7 +147,12 @@ def test_collect_never_writes_over_the_sweeps_own_files(tmp_path, exercise, flag
     path = target.replace("RUN", run)
     full = path if os.path.isabs(path) else str(tmp_path / path)
     before = open(full, "rb").read() if os.path.isfile(full) else None
-    p = run_tool(["collect", sweep, flag, path], cwd=str(tmp_path), check=False)
+    # FOLDER: collect given the sweep folder; the sweep file is known from its plan.json
+    given = sweep
+    if path.startswith("FOLDER:"):
+        path, full, given = path[7:], full.replace("FOLDER:", ""), "s.sweep"
+        before = open(full, "rb").read()
+    p = run_tool(["collect", given, flag, path], cwd=str(tmp_path), check=False)
     assert p.returncode == 2 and why in p.stderr and "Traceback" not in p.stderr, p.stdout + p.stderr
     if before is not None:
         assert open(full, "rb").read() == before
@@ -167,7 +174,7 @@ def test_report_of_one_sweep_twice_and_of_no_good_run(tmp_path, exercise):
     """report A A compared a sweep with itself (and --pool counted its runs
     twice): refused.  A sweep whose every run failed gets a page that lists the
     failures, and says that no result tells where the runs ran, not that the
-    kernel is older than the run context."""
+    kernel is older than the run context; the command says so too, exit 1."""
     sweep = small_sweep(str(tmp_path))
     run_tool(["run", sweep], cwd=str(tmp_path))
     for extra in ([], ["--pool"]):
@@ -178,6 +185,8 @@ def test_report_of_one_sweep_twice_and_of_no_good_run(tmp_path, exercise):
         f.write("[launch]\nmpiexec = \"false\"\n")
     assert run_tool(["run", bad], cwd=str(tmp_path), check=False).returncode == 1
     p = run_tool(["report", "f.sweep"], cwd=str(tmp_path), check=False)
+    assert p.returncode == 1 and "report: no run finished well (2 failed: the page lists them)" in p.stderr, \
+        p.stdout + p.stderr
     page = open(str(tmp_path / "f.sweep" / "report" / "report.html")).read()
     assert "No run finished well, so no result tells where the runs ran" in page, p.stdout + p.stderr
     assert "a kernel from before climio recorded it" not in page

@@ -84,11 +84,13 @@ int fms_files_in_set(int id)
 {
     nc_type t;
     size_t len;
-    int n;
+    double n;
     if (nc_inq_att(id, NC_GLOBAL, "NumFilesInSet", &t, &len) != NC_NOERR) return FMS_NO_COUNT;
-    if (len != 1 || t == NC_CHAR || t == NC_STRING || nc_get_att_int(id, NC_GLOBAL, "NumFilesInSet", &n) != NC_NOERR)
+    /* read as a double: 4.5 is no count of files, and an int read would make it 4 */
+    if (len != 1 || t == NC_CHAR || t == NC_STRING || nc_get_att_double(id, NC_GLOBAL, "NumFilesInSet", &n) != NC_NOERR
+        || !(n >= -1e9 && n <= 1e9) || n != (double)(int)n)
         return FMS_BAD_COUNT;
-    return n;
+    return (int)n;
 }
 
 static int refuse_missing_value(const fms_set *s, int v, const char *path)

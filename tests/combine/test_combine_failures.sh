@@ -49,6 +49,12 @@ try 1 "$z" ocean_month.nc
 grep -q "ocean_month.nc.0001\": NumFilesInSet is 4, in \"ocean_month.nc.0000\" absent: not a member of the same set" \
   "$z/err.txt" || { cat "$z/err.txt"; fail "no NumFilesInSet beside .0001: not said"; }
 [ ! -e "$z/ocean_month.nc" ] || fail "no NumFilesInSet: an output was written"
+# a count of files that is not a whole number (an int read would take 4.5 as 4)
+edit "$s0/ocean_month.nc.0000" "$z/ocean_month.nc.0000" 's/:NumFilesInSet = 4 ;/:NumFilesInSet = 4.5 ;/'
+try 1 "$z" ocean_month.nc
+grep -q "ocean_month.nc.0000\": NumFilesInSet is not one integer" "$z/err.txt" \
+  || { cat "$z/err.txt"; fail "NumFilesInSet 4.5: not refused"; }
+[ ! -e "$z/ocean_month.nc" ] || fail "NumFilesInSet 4.5: an output was written"
 for bad in "xt_ocean:domain_decomposition = 1, 6, 4, 6 ;/xt_ocean:domain_decomposition = 2, 7, 5, 7 ;|starts the whole axis at point 2, the first member's" \
            "xt_ocean:domain_decomposition = 1, 6, 4, 6 ;/xt_ocean:domain_decomposition = 1., 6., 4.5, 6. ;|is not 4 integers" \
            "xt_ocean:domain_decomposition = 1, 6, 4, 6 ;/xt_ocean:domain_decomposition = 1, 6, 3, 6 ;|gives the member points 3 to 6, 4 of them, but its dimension xt_ocean has 3"; do

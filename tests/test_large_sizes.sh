@@ -20,10 +20,11 @@ rec=$(( 11 * 8 + 4 * (5 * C * 256 + 2 * C * 257 + 2 * CO * 256 + ED * 256 + C) )
 # one 2048 x 2048 block per rank at 40960 ranks: the per-rank share of a record
 share=$(( 4 * 1024 * (5 * 256 + 2 * 257 + 2 * 2 * 256 + 3 * 256 + 1) ))
 [ "$(json_get "$TESTTMP/g.json" 'int(d["per_rank"]["bytes_written"]["min"])')" = $(( 3 * share )) ] || fail "gcrm level 11: per-rank bytes"
-# MOM 0.1 degrees, 288 records, one shared file: axes (double), 4 static float32
-# fields, per record 5 3-D and 2 2-D float32 fields, time, 3 averages, time bounds
+# MOM 0.1 degrees, 288 records, one shared file: axes (double; the depths' nk + 1
+# edges among them), 4 static float32 fields, per record 5 3-D and 2 2-D float32
+# fields, time, 3 averages, time bounds
 ni=3600; nj=2700; nk=75
-fixed=$(( 8 * (2 * ni + 2 * nj + nk + 2) + 4 * 4 * ni * nj ))
+fixed=$(( 8 * (2 * ni + 2 * nj + nk + (nk + 1) + 2) + 4 * 4 * ni * nj ))
 perrec=$(( 5 * 4 * ni * nj * nk + 2 * 4 * ni * nj + 8 * 6 ))
 ./mom_io mom.in.01deg --dry_run --nprocs 720 --json "$TESTTMP/m.json" >"$TESTTMP/m.txt" 2>&1 \
   || { cat "$TESTTMP/m.txt"; fail "mom_io 0.1 degree dry run"; }

@@ -159,7 +159,8 @@ static int read_headers(fms_set *s, const fms_opts *o, MPI_Comm comm, int rank, 
     return all;
 }
 
-/* Rank 0: the set as a whole (records); every rank learns who takes part. */
+/* Rank 0: the set as a whole (records, tiling); every rank learns who takes
+ * part.  The members refused, or -1 when the whole set is. */
 static int check_set(fms_set *s, const fms_opts *o, MPI_Comm comm, int rank)
 {
     int refused = rank == 0 ? fms_check_set(s, o) : 0;
@@ -392,7 +393,11 @@ int fms_combine_main(fms_opts *o, MPI_Comm comm, int *quick_exit)
     share_list(&s, comm, rank);
     int refused = read_headers(&s, o, comm, rank, nprocs, &t.open);
     if (refused < 0) return 1;
-    refused += check_set(&s, o, comm, rank);
+    if (!refused || o->force) {     /* else the refusals alone are said */
+        int whole = check_set(&s, o, comm, rank);
+        if (whole < 0) return 1;
+        refused += whole;
+    }
     if (refusals(&s, o, refused, rank)) return 1;
     if (rank == 0) note_block(&s, o);
     if (o->estimate) {

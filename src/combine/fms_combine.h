@@ -24,9 +24,18 @@
 #include <netcdf.h>
 
 #include "fms_cdf.h"
+#include "member_pool.h"
+
+#include <limits.h>
 
 #define FMS_MAX_DIMS 1024   /* dimensions of one file (netCDF's NC_MAX_DIMS) */
 #define FMS_MAX_VAR_DIMS 32 /* dimensions of one variable */
+
+/* NumFilesInSet's other values: absent, not one integer, its file unreadable. */
+enum { FMS_NO_COUNT = INT_MIN, FMS_BAD_COUNT, FMS_UNREAD_COUNT };
+/* A set that does not record its size: NumFilesInSet 0 (fms2_io's per-PE files
+ * without an io domain, and its regional diagnostics) or none. */
+#define FMS_SIZE_UNKNOWN(n) ((n) == 0 || (n) == FMS_NO_COUNT)
 
 /* The command line, resolved (mppnccombine's options). */
 typedef struct fms_opts {
@@ -64,7 +73,6 @@ typedef struct fms_member {
     char *path;
     int present;                /* 0: missing or refused (-f) */
     int ncid, fd;               /* open on the rank that reads it, else -1 */
-    int pinned;                 /* kept open from one use to the next (fms_pool.c) */
     int raw;                    /* classic: its values read at begin[] (fms_cdf.c) */
     int64_t *begin, recsize;    /* raw: each variable's first byte; a record's bytes */
     int64_t nrec;
@@ -78,7 +86,7 @@ typedef struct fms_set {
     int first;                  /* the first member present: it defines the output */
     int width;                  /* 4 or 6 digits (numbered members) */
     int numbered;               /* members named output.NNNN (no inputs given) */
-    int set_files;              /* NumFilesInSet of the first (-1: none) */
+    int set_files;              /* NumFilesInSet of the first (FMS_NO_COUNT: none) */
     int in_format;              /* the first member's netCDF kind (NC_FORMAT_*) */
     int ndims, recdim, nvars, ngatts;
     char dimname[FMS_MAX_DIMS][NC_MAX_NAME + 1];
@@ -95,6 +103,7 @@ typedef struct fms_set {
     int out_fd;
     fms_cdf out_layout;
     int created;                /* the output was created by this run (a failure renames it) */
+    member_pool pool;           /* the members open while they are read (fms_pool.c) */
     int skip_exit_handlers;     /* HDF5 failed to close it: end with _exit (fms_main.c) */
 } fms_set;
 
@@ -107,13 +116,28 @@ typedef struct fms_times {
  * twice is refused).  Returns 0, 9 for a missing member (its message printed),
  * or 1 after an error message. */
 int fms_set_list(fms_set *s, const fms_opts *o);
+/* Numbered members found (a set of unknown size): the numbers absent between the
+ * first and the last, in words ("" when none). */
+void fms_numbers_absent(const fms_set *s, char *out, size_t n);
 /* fms_header.c: read and check member m's header (m == s->first: the set's
  * description) and its placement, then close it.  0, or 1 after printing what is
  * wrong with the member. */
 int fms_member_read(fms_set *s, int m, const fms_opts *o);
-/* The checks that need the whole set on one rank (rank 0): records, overlapping
- * extents of the per-member axes.  Returns the members refused. */
+/* NumFilesInSet of an open file: its value or FMS_NO_COUNT / FMS_BAD_COUNT. */
+int fms_files_in_set(int ncid);
+/* The checks that need the whole set on one rank (rank 0): records, members on
+ * another's points, and for a set that does not record its size, that its
+ * members tile the domain.  Returns
+ * the members refused, or -1 when the set as a whole is refused (said). */
 int fms_check_set(fms_set *s, const fms_opts *o);
+/* fms_cover.c: members that claim another's points refused (present 0, said,
+ * both named); returns how many. */
+int fms_refuse_overlaps(fms_set *s);
+/* Whether the present members cover every point of a variable. */
+int fms_var_covered(const fms_set *s, const fms_var *fv);
+/* Whether they tile the domain: 0; 1 a gap, 2 members that each hold the whole
+ * domain (no decomposed axis), -1 no memory, with why. */
+int fms_set_tiles(const fms_set *s, char *why, size_t n);
 /* fms_output.c: define the output as mppnccombine does; returns its ncid, or -1
  * after a message.  A classic output is then closed and reopened as raw. */
 int fms_output_define(fms_set *s, const fms_opts *o);
@@ -123,7 +147,8 @@ int fms_output_open_append(fms_set *s, const fms_opts *o);
 int fms_output_close(fms_set *s, int ncid, int failed);
 /* A failure after the output was created: it is renamed NAME.incomplete. */
 void fms_output_discard(fms_set *s);
-/* fms_pool.c: members open while they are used, at most a few at a time. */
+/* fms_pool.c: members open while they are used, at most a few at a time
+ * (member_pool.c). */
 void fms_pool_init(fms_set *s, const int *mine);
 /* member m open for reading (its ncid or fd set); 0, or 1 after a message */
 int fms_pool_open(fms_set *s, int m);

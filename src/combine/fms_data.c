@@ -264,75 +264,6 @@ static void place(const fms_set *s, const fms_var *fv, const fms_member *m, int6
     }
 }
 
-/* Whether the present members' pieces cover every point of variable v: then its
- * blocks need no filling.  The members' edges cut each decomposed axis into
- * intervals; the grid of those intervals (small: a few per member) is marked. */
-static int covers(const fms_set *s, const fms_var *fv)
-{
-    int nd = 0, dims[FMS_MAX_VAR_DIMS];
-    int64_t *cut[FMS_MAX_VAR_DIMS] = {0}, ncut[FMS_MAX_VAR_DIMS], cells = 1;
-    for (int d = fv->is_record; d < fv->ndims; d++) {
-        int dim = fv->dims[d];
-        if (!s->dimdecomp[dim]) {
-            for (int i = 0; i < s->nmem; i++)
-                if (s->mem[i].present && s->mem[i].count[dim] < s->dimfull[dim]) return 0;
-            continue;
-        }
-        dims[nd] = dim;
-        cut[nd] = malloc(((size_t)s->nmem * 2 + 2) * sizeof *cut[nd]);
-        if (!cut[nd]) goto no;
-        int64_t *c = cut[nd], n = 0;
-        c[n++] = 0, c[n++] = s->dimfull[dim];
-        for (int i = 0; i < s->nmem; i++)
-            if (s->mem[i].present) c[n++] = s->mem[i].start[dim], c[n++] = s->mem[i].start[dim] + s->mem[i].count[dim];
-        for (int64_t a = 1; a < n; a++)     /* sort the few cuts, then keep each once */
-            for (int64_t b = a; b > 0 && c[b - 1] > c[b]; b--) {
-                int64_t t = c[b];
-                c[b] = c[b - 1], c[b - 1] = t;
-            }
-        int64_t u = 0;
-        for (int64_t a = 0; a < n; a++)
-            if (u == 0 || c[a] != c[u - 1]) c[u++] = c[a];
-        ncut[nd] = u;
-        cells *= u - 1;
-        nd++;
-        if (cells > (1 << 24)) goto no;
-    }
-    unsigned char *hit = calloc((size_t)cells, 1);
-    if (!hit) goto no;
-    for (int i = 0; i < s->nmem; i++) {
-        const fms_member *m = &s->mem[i];
-        if (!m->present) continue;
-        int64_t lo[FMS_MAX_VAR_DIMS], hi[FMS_MAX_VAR_DIMS], k[FMS_MAX_VAR_DIMS];
-        for (int d = 0; d < nd; d++) {      /* the member's cells along each axis */
-            lo[d] = hi[d] = 0;
-            for (int64_t a = 0; a + 1 < ncut[d]; a++) {
-                if (cut[d][a] == m->start[dims[d]]) lo[d] = a;
-                if (cut[d][a + 1] == m->start[dims[d]] + m->count[dims[d]]) hi[d] = a + 1;
-            }
-            if (hi[d] <= lo[d]) goto next;
-            k[d] = lo[d];
-        }
-        for (;;) {
-            int64_t at = 0;
-            for (int d = 0; d < nd; d++) at = at * (ncut[d] - 1) + k[d];
-            hit[at] = 1;
-            int d = nd - 1;
-            while (d >= 0 && ++k[d] == hi[d]) k[d] = lo[d], d--;
-            if (d < 0) break;
-        }
-    next:;
-    }
-    int all = 1;
-    for (int64_t c = 0; c < cells && all; c++) all = hit[c];
-    free(hit);
-    for (int d = 0; d < nd; d++) free(cut[d]);
-    return all;
-no:
-    for (int d = 0; d < FMS_MAX_VAR_DIMS; d++) free(cut[d]);
-    return 0;
-}
-
 /* The points no member covers: 0, or -m's missing_value (in the block's byte order). */
 static void fill_block(const copy_ctx *c, unsigned char *buf, const fms_var *fv, int64_t n)
 {
@@ -535,7 +466,7 @@ int fms_copy_data(fms_set *s, const fms_opts *o, int ncid, MPI_Comm comm, fms_ti
     c.nprocs = fms_size(comm);
     c.covered = calloc((size_t)s->nvars + 1, 1);
     for (int v = 0; c.covered && c.rank == 0 && v < s->nvars; v++)
-        c.covered[v] = s->vars[v].decomposed && covers(s, &s->vars[v]);
+        c.covered[v] = s->vars[v].decomposed && fms_var_covered(s, &s->vars[v]);
     int64_t bf = fms_block_records(s, o), nloop = s->nrec > 0 ? s->nrec : 1;
     for (int64_t r0 = 0; r0 < nloop; r0 += bf) {
         if (c.rank == 0)

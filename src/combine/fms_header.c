@@ -3,9 +3,10 @@
  * its header promises, with no groups or types of its own, the first member's
  * variables (names, types, dimensions), domain_decomposition attributes that
  * give every decomposed axis the first member's global length and place the
- * member inside it, and the first member's NumFilesInSet.  The member is opened
- * for the check and closed again (fms_pool.c opens it when its values are read).
- * What is wrong is said with the member's name. */
+ * member inside it, and the first member's NumFilesInSet (0 or none: the set's
+ * size is not recorded, and its members must then tile the domain).  The member
+ * is opened for the check and closed again (fms_pool.c opens it when its values
+ * are read).  What is wrong is said with the member's name. */
 #include "fms_combine.h"
 #include "drivers/hdf5_end.h"
 #include "drivers/io_util.h"
@@ -79,18 +80,17 @@ static int decomposition(int id, const char *dimname, int dd[4])
     return 1;
 }
 
-enum { NO_COUNT = INT_MIN, BAD_COUNT = INT_MIN + 1 };
-
-/* NumFilesInSet: its value, NO_COUNT when absent, BAD_COUNT when not one integer. */
-static int files_in_set(int id)
+int fms_files_in_set(int id)
 {
     nc_type t;
     size_t len;
-    int n;
-    if (nc_inq_att(id, NC_GLOBAL, "NumFilesInSet", &t, &len) != NC_NOERR) return NO_COUNT;
-    if (len != 1 || t == NC_CHAR || t == NC_STRING || nc_get_att_int(id, NC_GLOBAL, "NumFilesInSet", &n) != NC_NOERR)
-        return BAD_COUNT;
-    return n;
+    double n;
+    if (nc_inq_att(id, NC_GLOBAL, "NumFilesInSet", &t, &len) != NC_NOERR) return FMS_NO_COUNT;
+    /* read as a double: 4.5 is no count of files, and an int read would make it 4 */
+    if (len != 1 || t == NC_CHAR || t == NC_STRING || nc_get_att_double(id, NC_GLOBAL, "NumFilesInSet", &n) != NC_NOERR
+        || !(n >= -1e9 && n <= 1e9) || n != (double)(int)n)
+        return FMS_BAD_COUNT;
+    return (int)n;
 }
 
 static int refuse_missing_value(const fms_set *s, int v, const char *path)
@@ -144,16 +144,13 @@ static int read_set_description(fms_set *s, const fms_opts *o, int id, const cha
             return refuse_missing_value(s, v, path);
         }
     }
-    s->set_files = files_in_set(id);
-    /* FMS writes 0 for a regional output, whose members are numbered by PE: the
-     * members named (or -e's range) are then the set, as for mppnccombine */
-    int regional = s->set_files == 0 && !(s->numbered && o->end < 0);
-    if (s->set_files == NO_COUNT) fprintf(stderr, "Warning: missing the \"NumFilesInSet\" global attribute.\n");
-    else if (s->set_files < 1 && !regional) {
+    s->set_files = fms_files_in_set(id);
+    if (s->set_files == FMS_NO_COUNT) fprintf(stderr, "Warning: missing the \"NumFilesInSet\" global attribute.\n");
+    else if (s->set_files < 0) {
         char n[32] = "not one integer";
-        if (s->set_files != BAD_COUNT) snprintf(n, sizeof n, "%d", s->set_files);
-        fprintf(stderr, "Error: input file \"%s\": NumFilesInSet is %s: a set has at least one member (FMS writes the "
-                        "number of files of the set)\n",
+        if (s->set_files != FMS_BAD_COUNT) snprintf(n, sizeof n, "%d", s->set_files);
+        fprintf(stderr, "Error: input file \"%s\": NumFilesInSet is %s: FMS writes the number of files of the set, or 0 "
+                        "where it does not record it (fms2_io's per-PE files)\n",
                 path, n);
         return 1;
     }
@@ -200,12 +197,12 @@ static int same_variables(const fms_set *s, int id, const char *path)
             return 1;
         }
     }
-    int n = files_in_set(id);
+    int n = fms_files_in_set(id);
     if (n != s->set_files) {
         char a[32] = "absent", b[32] = "absent";
-        if (n == BAD_COUNT) snprintf(a, sizeof a, "not one integer");
-        else if (n != NO_COUNT) snprintf(a, sizeof a, "%d", n);
-        if (s->set_files != NO_COUNT) snprintf(b, sizeof b, "%d", s->set_files);
+        if (n == FMS_BAD_COUNT) snprintf(a, sizeof a, "not one integer");
+        else if (n != FMS_NO_COUNT) snprintf(a, sizeof a, "%d", n);
+        if (s->set_files != FMS_NO_COUNT) snprintf(b, sizeof b, "%d", s->set_files);
         fprintf(stderr, "Error: input file \"%s\": NumFilesInSet is %s, in \"%s\" %s: not a member of the same set\n",
                 path, a, first, b);
         return 1;
@@ -428,93 +425,44 @@ int fms_member_read(fms_set *s, int i, const fms_opts *o)
     return rc;
 }
 
-/* Members a and b claim the same points: on every decomposed axis their ranges
- * meet, more than at the one point symmetric grids' neighbours share (MOM6's
- * q-points: a member holds both of its edges), or in one and the same point. */
-static int same_points(const fms_set *s, const fms_member *a, const fms_member *b)
+/* A set that does not record its size: its members must tile the domain.  A gap
+ * is refused, or under -f said and combined as -f's missing members are; members
+ * that overlap are refused. */
+static int check_tiling(fms_set *s, const fms_opts *o)
 {
-    int any = 0;
-    for (int d = 0; d < s->ndims; d++) {
-        if (!s->dimdecomp[d] || d == s->recdim) continue;
-        int64_t lo = a->start[d] > b->start[d] ? a->start[d] : b->start[d];
-        int64_t ea = a->start[d] + a->count[d], eb = b->start[d] + b->count[d], hi = ea < eb ? ea : eb;
-        int same = a->start[d] == b->start[d] && a->count[d] == b->count[d];
-        if (hi - lo < 1 || (hi - lo == 1 && !same)) return 0;
-        any = 1;
+    char why[1200], count[64];
+    int t = fms_set_tiles(s, why, sizeof why);
+    if (!t) return 0;
+    const char *first = s->mem[s->first].path;
+    if (s->set_files == FMS_NO_COUNT) snprintf(count, sizeof count, "has no NumFilesInSet");
+    else snprintf(count, sizeof count, "has NumFilesInSet = 0");
+    if (t == 1 && o->force) {
+        fprintf(stderr, "Warning: the set's size is not recorded (\"%s\" %s), and %s: -f combines the members "
+                        "given, those points %s\n",
+                first, count, why, o->missing ? "missing_value (-m)" : "0");
+        s->errors++;
+        return 0;
     }
-    return any;
-}
-
-static const fms_set *g_sort_set;
-static int g_sort_dim;
-
-static int by_start(const void *x, const void *y)
-{
-    int64_t a = g_sort_set->mem[*(const int *)x].start[g_sort_dim], b = g_sort_set->mem[*(const int *)y].start[g_sort_dim];
-    return a < b ? -1 : a > b;
-}
-
-static void box_text(const fms_set *s, const fms_member *m, char *out, size_t n)
-{
-    size_t at = 0;
-    out[0] = '\0';
-    for (int d = 0; d < s->ndims && at < n; d++)
-        if (s->dimdecomp[d] && d != s->recdim)
-            at += (size_t)snprintf(out + at, n - at, "%s%s %lld-%lld", at ? ", " : "", s->dimname[d],
-                                   (long long)(s->dimfirst[d] + m->start[d]),
-                                   (long long)(s->dimfirst[d] + m->start[d] + m->count[d] - 1));
-}
-
-/* Two members that claim the same points would overwrite each other's values and
- * leave other points to nobody: the later one is refused, both named.  The
- * members are sorted along the decomposed axis with the most distinct starts and
- * compared with those whose ranges meet theirs there, not every pair. */
-static int overlapping_members(fms_set *s)
-{
-    int d0 = -1, best = 0, n = 0, refused = 0;
-    int *idx = malloc((size_t)(s->nmem + 1) * sizeof *idx);
-    if (!idx) return 0;
-    for (int i = 0; i < s->nmem; i++)
-        if (s->mem[i].present) idx[n++] = i;
-    for (int d = 0; d < s->ndims; d++) {
-        if (!s->dimdecomp[d] || d == s->recdim) continue;
-        g_sort_set = s, g_sort_dim = d;
-        qsort(idx, (size_t)n, sizeof *idx, by_start);
-        int distinct = 0;
-        for (int i = 0; i < n; i++) distinct += i == 0 || s->mem[idx[i]].start[d] != s->mem[idx[i - 1]].start[d];
-        if (distinct > best) best = distinct, d0 = d;
+    if (t < 0) {
+        fprintf(stderr, "Error: %s; nothing was written\n", why);
+        return -1;
     }
-    if (d0 >= 0) {
-        g_sort_set = s, g_sort_dim = d0;
-        qsort(idx, (size_t)n, sizeof *idx, by_start);
-    }
-    for (int i = 0; d0 >= 0 && i < n; i++) {
-        fms_member *a = &s->mem[idx[i]];
-        for (int j = i + 1; j < n && s->mem[idx[j]].start[d0] < a->start[d0] + a->count[d0] && a->present; j++) {
-            fms_member *b = &s->mem[idx[j]];
-            if (!b->present || !same_points(s, a, b)) continue;
-            fms_member *later = idx[j] > idx[i] ? b : a, *earlier = later == b ? a : b;
-            char bl[400], be[400];
-            box_text(s, later, bl, sizeof bl);
-            box_text(s, earlier, be, sizeof be);
-            fprintf(stderr, "Error: input file \"%s\": its domain_decomposition places it at %s, over points "
-                            "\"%s\" holds (%s): two members of a set share no points (but the one-point edge of a "
-                            "symmetric grid), so one of them is damaged or of another set\n",
-                    later->path, bl, earlier->path, be);
-            later->present = 0;
-            refused++;
-        }
-    }
-    free(idx);
-    return refused;
+    char absent[600];
+    fms_numbers_absent(s, absent, sizeof absent);
+    fprintf(stderr, "Error: the set's size is not recorded (\"%s\" %s, as fms2_io writes per-PE files without an io "
+                    "domain), so its members must tile the domain, and %s: %s%s%s; nothing was written%s\n",
+            first, count, why,
+            t == 1 ? "a member is missing (or its processor was masked out)" : "they are not the members of one set",
+            t == 1 && absent[0] ? ": " : "", t == 1 ? absent : "", t == 1 ? " (-f combines the others, those points 0)" : "");
+    return -1;
 }
 
 /* Rank 0, all placements known: members with other record counts than the first
- * are refused (FRE-NCtools' words), as are members that claim another's points. */
+ * are refused (FRE-NCtools' words), as are members that claim another's points;
+ * a set that does not record its size must tile the domain. */
 int fms_check_set(fms_set *s, const fms_opts *o)
 {
     int refused = 0;
-    (void)o;
     s->nrec = s->mem[s->first].nrec;
     for (int i = 0; i < s->nmem; i++) {
         fms_member *m = &s->mem[i];
@@ -526,5 +474,7 @@ int fms_check_set(fms_set *s, const fms_opts *o)
             refused++;
         }
     }
-    return refused + overlapping_members(s);
+    refused += fms_refuse_overlaps(s);
+    if ((refused && !o->force) || !FMS_SIZE_UNKNOWN(s->set_files)) return refused;
+    return check_tiling(s, o) < 0 ? -1 : refused;
 }

@@ -1,10 +1,13 @@
 /* The members of a set, listed as FRE-NCtools' mppnccombine lists them: the
  * inputs named, verbatim; else output.NNNN from -n (4 digits, or 6 when the
- * first is found so), up to -e or to the first member's NumFilesInSet. */
+ * first is found so), up to -e or to the first member's NumFilesInSet.  A set
+ * that does not record its size (NumFilesInSet 0 or none), without -e: every
+ * numbered member found, which must then tile the domain (fms_header.c);
+ * mppnccombine takes the first alone. */
 #include "fms_combine.h"
 
+#include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <netcdf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,22 +34,15 @@ static void add(fms_set *s, const char *path, int present)
     m->ncid = -1;
 }
 
-/* NumFilesInSet of a member: FMS_NO_COUNT when it has none (or not one integer),
- * FMS_UNREAD when the file cannot be opened (its header check says why); a file
- * that is not a regular one is not opened: a FIFO would never answer. */
-#define FMS_NO_COUNT INT_MIN
-#define FMS_UNREAD (INT_MIN + 1)
+/* NumFilesInSet of a member (FMS_UNREAD_COUNT when it cannot be opened; a file
+ * that is not a regular one is not opened: a FIFO would never answer). */
 static int files_in_set(const char *path)
 {
-    int id, n = FMS_NO_COUNT;
+    int id;
     struct stat sb;
     if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || nc_open(path, NC_NOWRITE, &id) != NC_NOERR)
-        return FMS_UNREAD;
-    nc_type t;
-    size_t len;
-    if (nc_inq_att(id, NC_GLOBAL, "NumFilesInSet", &t, &len) != NC_NOERR || len != 1 ||
-        nc_get_att_int(id, NC_GLOBAL, "NumFilesInSet", &n) != NC_NOERR)
-        n = FMS_NO_COUNT;
+        return FMS_UNREAD_COUNT;
+    int n = fms_files_in_set(id);
     nc_close(id);
     return n;
 }
@@ -93,48 +89,134 @@ static int list_named(fms_set *s, const fms_opts *o)
     return 0;
 }
 
+/* output.NNNN from a to b: numbers before the first found are skipped (-e),
+ * a missing one after it is mppnccombine's status 9 (-f: listed as missing);
+ * the list stops at the first member's NumFilesInSet members. */
+static int list_range(fms_set *s, const fms_opts *o, int a0, int a1, int want)
+{
+    char name[4200];
+    for (int a = a0; a <= a1; a++) {
+        if (!numbered(s, a, name, sizeof name)) continue;
+        int p = exists(name);
+        if (!p && !o->force) return missing_member(name);
+        add(s, name, p);
+        if (s->nmem == 1 && want == FMS_NO_COUNT) want = files_in_set(name);
+        if (want > 0 && s->nmem == want) break;
+    }
+    return 0;
+}
+
+typedef struct numbered_file {
+    long number;
+    int width;
+} numbered_file;
+
+static int cmp_numbered(const void *a, const void *b)
+{
+    const numbered_file *x = a, *y = b;
+    return x->number != y->number ? (x->number < y->number ? -1 : 1) : x->width - y->width;
+}
+
+/* The members of a set that does not record its size: every output.NNNN (or
+ * .NNNNNN, the width of the first found) numbered from -n on in the output's
+ * folder, in order of number, gaps in the numbers allowed (a regional
+ * diagnostic's files carry the numbers of the PEs that hold the region).  Whether
+ * they are the whole set is for their domain_decomposition to tell (fms_cover.c). */
+static int list_found(fms_set *s, const fms_opts *o)
+{
+    char dir[4200], name[4200];
+    const char *slash = strrchr(s->output, '/'), *base = slash ? slash + 1 : s->output;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - s->output) + (slash == s->output) : 1,
+             slash ? s->output : ".");
+    size_t blen = strlen(base);
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "Error: cannot list the folder \"%s\" to find the members of %s: %s\n", dir, s->output,
+                strerror(errno));
+        return 1;
+    }
+    numbered_file *f = NULL;
+    size_t n = 0, cap = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *t = e->d_name;
+        if (strncmp(t, base, blen) != 0 || t[blen] != '.') continue;
+        size_t w = strspn(t + blen + 1, "0123456789");
+        if ((w != 4 && w != 6) || t[blen + 1 + w] != '\0') continue;
+        long num = strtol(t + blen + 1, NULL, 10);
+        if (num < o->start || (s->width && (int)w != s->width)) continue;
+        if (n == cap) {
+            numbered_file *g = realloc(f, (cap = cap ? 2 * cap : 64) * sizeof *f);
+            if (!g) {
+                closedir(d);
+                free(f);
+                fprintf(stderr, "Error: cannot allocate enough memory!\n");
+                return 1;
+            }
+            f = g;
+        }
+        f[n++] = (numbered_file){num, (int)w};
+    }
+    closedir(d);
+    if (n) qsort(f, n, sizeof *f, cmp_numbered);      /* none found: f is NULL */
+    if (n && !s->width) s->width = f[0].width;
+    for (size_t i = 0; i < n; i++)
+        if (f[i].width == s->width) {
+            snprintf(name, sizeof name, "%s.%0*ld", s->output, s->width, f[i].number);
+            add(s, name, 1);
+        }
+    free(f);
+    if (o->verbose && s->nmem)
+        printf("  the set's size is not recorded: %d members found, %s to %s\n", s->nmem, s->mem[0].path,
+               s->mem[s->nmem - 1].path);
+    return 0;
+}
+
+void fms_numbers_absent(const fms_set *s, char *out, size_t n)
+{
+    size_t at = 0;
+    int said = 0, more = 0;
+    out[0] = '\0';
+    if (!s->numbered || s->width == 0) return;
+    for (int i = 1; i < s->nmem; i++) {
+        size_t l0 = strlen(s->mem[i - 1].path), l1 = strlen(s->mem[i].path);
+        long a = strtol(s->mem[i - 1].path + l0 - s->width, NULL, 10), b = strtol(s->mem[i].path + l1 - s->width, NULL, 10);
+        for (long k = a + 1; k < b; k++) {
+            if (said == 3) {
+                more += 1;
+                continue;
+            }
+            at += (size_t)snprintf(out + at, at < n ? n - at : 0, "%s%s.%0*ld", said ? ", " : "", s->output, s->width, k);
+            said++;
+        }
+    }
+    if (said && at < n)
+        snprintf(out + at, n - at, "%s%.0d%s %s absent among the numbers found", more ? " and " : "", more,
+                 more ? " more" : "", said + more == 1 ? "is" : "are");
+}
+
 static int list_numbered(fms_set *s, const fms_opts *o)
 {
     char name[4200];
     s->numbered = 1;
-    int end = o->end, want = -1;
-    for (int a = o->start; end < 0 ? a <= o->start + (want > 0 ? want - 1 : 0) : a <= end; a++) {
-        if (!numbered(s, a, name, sizeof name)) {
-            if (end < 0) break;
-            continue;       /* -e: members before the first found are skipped */
-        }
-        int p = exists(name);
-        if (!p && !o->force) return missing_member(name);
-        add(s, name, p);
-        if (s->nmem == 1) {
-            want = files_in_set(name);
-            /* FMS writes 0 for a regional output, whose members are numbered by PE:
-             * they are combined when named (or with -e), as mppnccombine does */
-            if (want != FMS_NO_COUNT && want != FMS_UNREAD && (want < 0 || (want == 0 && end < 0))) {
-                fprintf(stderr, "Error: input file \"%s\": NumFilesInSet is %d, so the members to combine cannot be "
-                                "counted from it%s: name them (mom_combine OUTPUT %s.*), or give -e\n",
-                        name, want, want == 0 ? " (FMS writes 0 for a regional output, whose members are numbered "
-                                                "by PE)" : "", s->output);
-                return 1;
-            }
-        }
-        if (want > 0 && s->nmem == want) break;
-    }
-    if (want == FMS_NO_COUNT && end < 0 && s->nmem == 1) {
-        /* mppnccombine combines the first member alone; when the next one is there, the
-         * attribute is what is missing, not the members */
-        char next[4200];
-        snprintf(next, sizeof next, "%s.%0*d", s->output, s->width, o->start + 1);
-        if (exists(next)) {
-            fprintf(stderr, "Error: input file \"%s\" has no NumFilesInSet, so the members to combine cannot be "
-                            "counted from it, and %s is there too (FRE-NCtools' mppnccombine would combine the first "
-                            "alone): name them (mom_combine OUTPUT %s.*), or give -e\n",
-                    s->mem[0].path, next, s->output);
-            return 1;
+    int rc = 0;
+    if (o->end >= 0) {
+        rc = list_range(s, o, o->start, o->end, FMS_NO_COUNT);
+    } else if (numbered(s, o->start, name, sizeof name)) {
+        int want = files_in_set(name);
+        if (FMS_SIZE_UNKNOWN(want)) rc = list_found(s, o);
+        else rc = list_range(s, o, o->start, want > 0 ? o->start + want - 1 : o->start, want);
+    } else {        /* no member at -n: a set of unknown size may start later */
+        rc = list_found(s, o);
+        if (!rc && s->nmem && !FMS_SIZE_UNKNOWN(files_in_set(s->mem[0].path))) {
+            fprintf(stderr, "Error: no input file %s.%04d (nor .%06d), and %s records its set's size: give the "
+                            "number of the set's first member with -n, or name the members\n",
+                    s->output, o->start, o->start, s->mem[0].path);
+            rc = 1;
         }
     }
+    if (rc) return rc;
     if (s->nmem == 0) {
-        if (end >= 0) fprintf(stderr, "Warning: No input file found in range.\n");
+        if (o->end >= 0) fprintf(stderr, "Warning: No input file found in range.\n");
         else
             fprintf(stderr, "Error: no input file: neither %s.%04d nor %s.%06d exists (name the set's output, "
                             "whose members are output.0000, ..., or list the inputs)\n",

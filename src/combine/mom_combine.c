@@ -300,6 +300,7 @@ static void combine_cleanup(cio_app *a, void *ctx)
     cio_free(k->present);
     cio_free(k->flags);
     cio_free(k->missval);
+    cio_free(k->times);
     mom_gaps_free(&k->gaps);
     mom_config_free(&k->cfg);
 }

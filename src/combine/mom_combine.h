@@ -10,13 +10,14 @@
 #include "mom.h"
 #include "mom_combine_cli.h"
 #include "mom_combine_tiles.h"
+#include "member_pool.h"
 
 #include <sys/types.h>
 
 typedef struct member {
     int idx;
     char path[4096];
-    cio_file *f;
+    cio_file *f;                /* open while it is read (the combine's pool), else NULL */
     cio_schema *s;
     mom_fill fill;
     mom_vars ids;
@@ -49,6 +50,9 @@ typedef struct combine {
     int first, count;           /* this rank's members */
     int block;                  /* -k: records per read (1) */
     member *mem;
+    member_pool pool;           /* this rank's members, open while they are read (member_pool.c) */
+    double *times;              /* the first member's times, which every member's must be */
+    int64_t ntimes;
     int64_t nrec;
     mom_fill out_fill;          /* the combined file's value functions: --verify uses them at the end */
     int t_open, t_read, t_write, t_close;
@@ -70,13 +74,19 @@ cio_engine *input_engine(cio_app *a, const char *first);
 void describe_set(combine *k, const mpp_cli *cli, cio_err *e);
 /* Rank 0 finds the set, every rank learns it (a missing member: status 9). */
 void list_set(combine *k, member *first);
-/* This rank's members, opened; 1 when it holds the first. */
+/* This rank's members, each opened, checked and closed; 1 when it holds the
+ * first (rank 0 keeps that one open for the set's checks).  Then the pool. */
 int open_members(combine *k, member *first);
+/* Member i of this rank open for reading (its f set); done: closed unless kept. */
+void member_open(combine *k, int i);
+void member_done(combine *k, int i);
 /* The set's checks; the members registered as the run's inputs. */
 void check_members(combine *k, member *first, int first_kept);
 /* -k, and -x (the estimate, then exit). */
 void blocking(combine *k);
 /* mom_combine_copy.c: the output written, every member's blocks placed. */
 void combine_run(combine *k);
+/* The bytes its buffer holds at most: a group of variable blocks (-x). */
+int64_t combine_buffer_bytes(combine *k);
 
 #endif

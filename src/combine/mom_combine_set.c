@@ -43,12 +43,12 @@ static int truncated(cio_err *e, const char *path, int64_t size, int64_t end, co
 static int check_member_dims(combine *k, member *m, cio_err *e)
 {
     const mom_config *c = &k->cfg;
-    const char *dn[6] = {"xt_ocean", "xu_ocean", "yt_ocean", "yu_ocean", "st_ocean", "nv"};
-    int64_t want_len[6] = {m->box.nx, m->box.nx, m->box.ny, m->box.ny, c->nk, 2};
-    const char *why[6] = {"its xt_ocean:domain_decomposition", "its xu_ocean:domain_decomposition",
+    const char *dn[7] = {"xt_ocean", "xu_ocean", "yt_ocean", "yu_ocean", "st_ocean", "st_edges_ocean", "nv"};
+    int64_t want_len[7] = {m->box.nx, m->box.nx, m->box.ny, m->box.ny, c->nk, c->nk + 1, 2};
+    const char *why[7] = {"its xt_ocean:domain_decomposition", "its xu_ocean:domain_decomposition",
                           "its yt_ocean:domain_decomposition", "its yu_ocean:domain_decomposition",
-                          "the parameters' nk", "the time bounds"};
-    for (int i = 0; i < 6; i++) {
+                          "the parameters' nk", "the parameters' nk + 1 (depth edges)", "the time bounds"};
+    for (int i = 0; i < 7; i++) {
         int64_t dl = -1;
         if (cio_file_dimlen(m->f, dn[i], &dl) != 0) {
             if (dl < 0 && !k->app->ecfg.drv->inq_dimlen) return 0;     /* the driver cannot say */
@@ -349,32 +349,23 @@ static void check_set(combine *k, const int64_t *info, cio_err *e)
     cio_free(xy);
 }
 
-/* Every rank: the members' time axes must be member 0's (a member written with
- * another output_freq has the same record count but other times). */
-static void check_times(combine *k, const member *first, cio_err *e)
+/* A member's time axis must be the first member's (a member written with another
+ * output_freq has the same record count but other times): its records that the
+ * first has too (other record counts are said by check_set). */
+static int same_times(combine *k, const member *m, cio_err *e)
 {
-    int64_t n = k->nrec;
-    if (n < 1) return;
-    double *t0 = cio_malloc((size_t)n * sizeof *t0), *t = cio_malloc((size_t)n * sizeof *t);
-    if (k->app->rank == 0)
-        for (int64_t r = 0; r < n; r++) cio_read_buf(first->f, first->ids.time, r, &t0[r]);
-    MPI_Bcast(t0, (int)n, MPI_DOUBLE, 0, k->app->comm);
+    int64_t n = m->nrec < k->ntimes ? m->nrec : k->ntimes;
     char p0[4096];
     member_name(k, k->first_idx, p0, sizeof p0);
-    for (int i = 0; i < k->count && !e->msg[0]; i++) {
-        member *m = &k->mem[i];
-        if (m->idx == k->first_idx || m->missing) continue;
-        for (int64_t r = 0; r < n; r++) cio_read_buf(m->f, m->ids.time, r, &t[r]);
-        for (int64_t r = 0; r < n; r++)
-            if (t[r] != t0[r]) {
-                cio_seterr(e, "%s: record %lld is at time %.9g days, in %s at %.9g days: the members were written "
-                              "with different output times (output_freq) and are not one set; nothing was combined",
-                           m->path, (long long)r + 1, t[r], p0, t0[r]);
-                break;
-            }
+    for (int64_t r = 0; r < n; r++) {
+        double t = 0;
+        cio_read_buf(m->f, m->ids.time, r, &t);
+        if (t != k->times[r])
+            return cio_seterr(e, "%s: record %lld is at time %.9g days, in %s at %.9g days: the members were written "
+                                 "with different output times (output_freq) and are not one set; nothing was combined",
+                              m->path, (long long)r + 1, t, p0, k->times[r]);
     }
-    cio_free(t0);
-    cio_free(t);
+    return 0;
 }
 
 /* The run's inputs in the registry (rank 0): the members (-r: removed after
@@ -531,6 +522,11 @@ static void probe_first(combine *k, const char *first, char *sig, size_t siglen,
                 cio_seterr(e, "%s: xt_ocean or yt_ocean has no domain_decomposition attribute of 4 integers: not a "
                               "member of an FMS file set",
                            first);
+            else if (cio_file_dimlen(f, "st_edges_ocean", &len) != 0 && k->app->ecfg.drv->inq_dimlen)
+                cio_seterr(e, "%s has no st_edges_ocean axis: it was written by a mom_io from before the depth edges "
+                              "(MOM5's st_ocean:edges), whose sets --mom5 no longer reads; combine it with the default "
+                              "form (mom_combine without --mom5), which reads any FMS set",
+                           first);
             else {
                 nums[0] = dd[0][1];
                 nums[1] = dd[1][1];
@@ -617,9 +613,70 @@ void list_set(combine *k, member *first)
         memset(k->present, 1, (size_t)k->nfiles);
     }
     MPI_Bcast(k->present, k->nfiles, MPI_UNSIGNED_CHAR, 0, a->comm);
+    /* the first member's times, which every member's must be */
+    k->ntimes = a->rank == 0 ? first->nrec : 0;
+    MPI_Bcast(&k->ntimes, 1, MPI_INT64_T, 0, a->comm);
+    k->times = cio_calloc((size_t)(k->ntimes ? k->ntimes : 1), sizeof *k->times);
+    for (int64_t r = 0; a->rank == 0 && r < k->ntimes; r++) cio_read_buf(first->f, first->ids.time, r, &k->times[r]);
+    MPI_Bcast(k->times, (int)k->ntimes, MPI_DOUBLE, 0, a->comm);
 }
 
-/* This rank's contiguous range of members, opened; 1 when it holds the first. */
+/* ---------------------------------------------------------------- the pool */
+static int pool_open(void *ctx, int i)
+{
+    combine *k = ctx;
+    member *m = &k->mem[i];
+    if (m->f || m->missing) return 0;
+    long left = member_pool_fds_left();
+    if (left >= 0 && left < 4) {
+        char why[200];
+        member_pool_fds_words(why, sizeof why);
+        cio_die("cannot open input file %s again to read its values (%s)", m->path, why);
+    }
+    cio_timer_begin(&k->app->stats, k->t_open);
+    m->f = cio_open(k->in_eng, m->path, m->s, MPI_COMM_SELF);
+    cio_timer_end(&k->app->stats, k->t_open);
+    return 0;
+}
+
+static void pool_close(void *ctx, int i)
+{
+    combine *k = ctx;
+    member *m = &k->mem[i];
+    if (!m->f) return;
+    cio_timer_begin(&k->app->stats, k->t_close);
+    cio_close(m->f);
+    cio_timer_end(&k->app->stats, k->t_close);
+    m->f = NULL;
+}
+
+void member_open(combine *k, int i)
+{
+    member_pool_open(&k->pool, i);
+}
+
+void member_done(combine *k, int i)
+{
+    member_pool_done(&k->pool, i);
+}
+
+/* Every member read through the engine is heavy: its library and MPI-IO hold
+ * state while it is open (PnetCDF about 0.3 MiB, HDF5 about 1 MiB). */
+static void start_pool(combine *k)
+{
+    unsigned char *wanted = cio_calloc((size_t)k->count + 1, 1), *heavy = cio_calloc((size_t)k->count + 1, 1);
+    for (int i = 0; i < k->count; i++) {
+        wanted[i] = k->present[k->first + i];
+        heavy[i] = 1;
+    }
+    member_pool_init(&k->pool, k->count, wanted, heavy, pool_open, pool_close, k);     /* no memory: none kept */
+    cio_free(wanted);
+    cio_free(heavy);
+}
+
+/* This rank's contiguous range of members, each opened, checked and closed
+ * unless the pool keeps it; 1 when it holds the first (kept open for the set's
+ * checks). */
 int open_members(combine *k, member *first)
 {
     cio_app *a = k->app;
@@ -629,6 +686,7 @@ int open_members(combine *k, member *first)
     k->first = (int)(((int64_t)r * n + P - 1) / P);
     k->count = (int)(((int64_t)(r + 1) * n + P - 1) / P) - k->first;
     k->mem = cio_calloc((size_t)(k->count ? k->count : 1), sizeof *k->mem);
+    start_pool(k);
     int first_kept = 0;         /* rank 0: the first member is one of its own */
     for (int i = 0; i < k->count; i++) {
         member *m = &k->mem[i];
@@ -644,7 +702,8 @@ int open_members(combine *k, member *first)
             continue;
         }
         if (k->cli && k->cli->verbose) printf("  processing \"%s\" (rank %d)\n", m->path, r);
-        if (open_member(k, m, &e) != 0) break;
+        if (open_member(k, m, &e) != 0 || same_times(k, m, &e) != 0) break;
+        member_done(k, i);      /* open again when its values are read, unless the pool keeps it */
     }
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
     return first_kept;
@@ -710,8 +769,6 @@ void check_members(combine *k, member *first, int first_kept)
                        (m->idx == 0 ? MOM_TILE_SCALARS : 0);
         }
     }
-    check_times(k, first, &e);
-    if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
     register_inputs(k);
     if (k->cli && k->cli->append && r == 0) check_append_set(k, first, &e);
     if (cio_agree(a->comm, &e)) cio_die_all(a->comm, "%s", e.msg);
@@ -749,16 +806,13 @@ void blocking(combine *k)
         if (bf > k->nrec && k->nrec > 0) bf = k->nrec;
         k->block = (int)(bf > 0 ? bf : 1);
         if (k->cli->estimate) {      /* -x: the memory this rank's buffer needs for one block, then exit */
-            int64_t elems = 0;
-            for (int i = 0; i < k->count; i++) elems += k->mem[i].box.nx * k->mem[i].box.ny * k->cfg.nk;
-            double mb = (double)elems * (double)cio_type_size(k->cfg.type) / 1048576.0, mx = 0;
+            double mb = (double)combine_buffer_bytes(k) / 1048576.0, mx = 0;
             MPI_Allreduce(&mb, &mx, 1, MPI_DOUBLE, MPI_MAX, a->comm);
             if (a->rank == 0) {
                 if (k->cli->verbose) printf("Estimated peak memory resident size (k=1) : %.1f MB\n", mx);
                 else printf("%.0f\n", ceil(mx));
             }
-            for (int i = 0; i < k->count; i++)
-                if (!k->mem[i].missing) cio_close(k->mem[i].f);
+            member_pool_close_all(&k->pool);
             cio_app_exit(a, 0);
         }
     }

@@ -138,7 +138,7 @@ int mom_pattern_resolve(mom_config *c, const mom_domain *d, const char *pattern_
 
 /* Names the file's axes and time variables use: a field may not take them. */
 static const char *const reserved[] = {"time", "nv", "xt_ocean", "yt_ocean", "xu_ocean", "yu_ocean", "st_ocean",
-                                       "average_T1", "average_T2", "average_DT", "time_bnds", NULL};
+                                       "st_edges_ocean", "average_T1", "average_T2", "average_DT", "time_bnds", NULL};
 
 static int valid_name(const char *n)
 {

@@ -39,6 +39,15 @@ static const struct mom_known *known_field(const char *name)
 }
 
 /* ---------------------------------------------------------------- values */
+/* Edge i of the depth levels (0..nk): the surface, then halfway between levels,
+ * the bottom one as far below the last level as the edge above it. */
+static double depth_edge(const mom_config *c, int64_t i)
+{
+    if (i <= 0) return 0.0;
+    if (i < c->nk) return 0.5 * (mom_depth(c, i - 1) + mom_depth(c, i));
+    return 2.0 * mom_depth(c, c->nk - 1) - depth_edge(c, c->nk - 1);
+}
+
 /* Synthetic but smooth axes: a 360-degree band from 280 W (as on MOM's tripolar
  * grids), pole to pole, depths stretched with level. */
 static double axis_value(const mom_config *c, const char *name, int64_t i)
@@ -48,6 +57,7 @@ static double axis_value(const mom_config *c, const char *name, int64_t i)
     if (strcmp(name, "yt_ocean") == 0) return -90.0 + ((double)i + 0.5) * 180.0 / (double)c->nj;
     if (strcmp(name, "yu_ocean") == 0) return -90.0 + ((double)i + 1.0) * 180.0 / (double)c->nj;
     if (strcmp(name, "st_ocean") == 0) return mom_depth(c, i);
+    if (strcmp(name, "st_edges_ocean") == 0) return depth_edge(c, i);
     return (double)(i + 1);     /* nv */
 }
 
@@ -165,7 +175,8 @@ int64_t mom_field_check(const mom_config *c, const mom_field *f, int64_t rec, co
 
 int64_t mom_data_bytes(const mom_config *c, int64_t records)
 {
-    int64_t ts = (int64_t)cio_type_size(c->type), per_rec = 4 * 8 + 2 * 8, fixed = 8 * (2 * c->ni + 2 * c->nj + c->nk + 2);
+    int64_t ts = (int64_t)cio_type_size(c->type), per_rec = 4 * 8 + 2 * 8;
+    int64_t fixed = 8 * (2 * c->ni + 2 * c->nj + c->nk + (c->nk + 1) + 2);     /* the axes, st_edges_ocean, nv */
     for (int i = 0; i < c->nfields; i++) {
         int64_t n = (c->fields[i].kind == MOM_F3D ? c->nk : 1) * c->ni * c->nj * ts;
         if (c->fields[i].kind == MOM_FSTATIC) fixed += n;
@@ -213,13 +224,16 @@ static void time_var(cio_schema *s, int id, const char *long_name, const char *u
 }
 
 /* The dimensions, the axes (their long names, units and cartesian axes) and the
- * time variables' metadata. */
+ * time variables' metadata.  MOM5 registers st_ocean with edges (ocean_grids.F90
+ * axes_info), so diag_manager writes the axis st_edges_ocean (nk + 1 depths)
+ * after it and names it in st_ocean:edges. */
 static void axes_and_time(cio_schema *s, const mom_config *c, const mom_fileview *v, mom_vars *ids)
 {
     const mom_box *a = &v->area;
     cio_schema_dim(s, "xt_ocean", a->nx);
     cio_schema_dim(s, "yt_ocean", a->ny);
     cio_schema_dim(s, "st_ocean", c->nk);
+    cio_schema_dim(s, "st_edges_ocean", c->nk + 1);
     cio_schema_dim(s, "time", CIO_UNLIMITED);
     cio_schema_dim(s, "nv", 2);
     cio_schema_dim(s, "xu_ocean", a->nx);
@@ -229,6 +243,9 @@ static void axes_and_time(cio_schema *s, const mom_config *c, const mom_fileview
     ids->yt = axis_var(s, "yt_ocean", "tcell latitude", "degrees_N", "Y", v, c->nj, a->y);
     ids->st = axis_var(s, "st_ocean", "tcell zstar depth", "meters", "Z", v, 0, 0);
     cio_schema_att_text(s, ids->st, "positive", "down");
+    cio_schema_att_text(s, ids->st, "edges", "st_edges_ocean");
+    ids->se = axis_var(s, "st_edges_ocean", "tcell zstar depth edges", "meters", "Z", v, 0, 0);
+    cio_schema_att_text(s, ids->se, "positive", "down");
     const char *dt[] = {"time"}, *dn[] = {"nv"};
     ids->time = cio_schema_var(s, "time", CIO_DOUBLE, 1, dt);
     time_var(s, ids->time, "time", TIME_UNITS);
@@ -341,7 +358,7 @@ static void axis_blocks(cio_schema *s, const mom_config *c, const mom_fileview *
                         mom_fill *fill, const mom_vars *ids)
 {
     const mom_box *a = &v->area;
-    int64_t zero = 0, two = 2, nk = c->nk;
+    int64_t zero = 0, two = 2, nk = c->nk, ne = c->nk + 1;
     int axes[] = {ids->xt, ids->xu, ids->yt, ids->yu};
     for (int k = 0; k < 4; k++) {
         int isx = k < 2;
@@ -356,6 +373,8 @@ static void axis_blocks(cio_schema *s, const mom_config *c, const mom_fileview *
     }
     set_block(s, ids->st, 1, &nk, &zero, &nk, sh->scalars);
     cio_schema_set_fill(s, ids->st, fill_axis, fill);
+    set_block(s, ids->se, 1, &ne, &zero, &ne, sh->scalars);
+    cio_schema_set_fill(s, ids->se, fill_axis, fill);
     set_block(s, ids->nv, 1, &two, &zero, &two, sh->scalars);
     cio_schema_set_fill(s, ids->nv, fill_axis, fill);
     int tvars[] = {ids->time, ids->t1, ids->t2, ids->dt};

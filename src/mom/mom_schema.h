@@ -1,8 +1,9 @@
 /* The MOM5 diagnostic file as a climio schema: B-grid axes (xt/yt tracer, xu/yu
- * velocity, st_ocean depth), the time axis with its averaging variables, and the
- * fields; for a file holding all of the grid (serial, parallel) or one part of it
- * (a member of an io-domain or per-PE set, with the FMS decomposition attributes
- * NumFilesInSet and per-axis domain_decomposition). */
+ * velocity, st_ocean depth with its edges st_edges_ocean), the time axis with
+ * its averaging variables, and the fields; for a file holding all of the grid
+ * (serial, parallel) or one part of it (a member of an io-domain or per-PE set,
+ * with the FMS decomposition attributes NumFilesInSet and per-axis
+ * domain_decomposition). */
 #ifndef MOM_SCHEMA_H
 #define MOM_SCHEMA_H
 
@@ -23,7 +24,7 @@ typedef struct mom_share {
     mom_box box;            /* that block, global coordinates, inside the file's area */
     int x_axis, y_axis;     /* its slice of the x (y) coordinates */
     int whole_axes;         /* ... the whole x and y coordinates instead of its slice */
-    int scalars;            /* st_ocean, nv and the time-axis variables */
+    int scalars;            /* st_ocean, st_edges_ocean, nv and the time-axis variables */
 } mom_share;
 
 /* Value functions' context: the file's origin in the global grid, so a member
@@ -35,7 +36,7 @@ typedef struct mom_fill {
 
 typedef struct mom_vars {
     int *field;             /* config field i -> variable id */
-    int xt, yt, st, time, nv, xu, yu, t1, t2, dt, bnds;
+    int xt, yt, st, se, time, nv, xu, yu, t1, t2, dt, bnds;     /* se: st_edges_ocean */
 } mom_vars;
 
 /* The set's file name for member n of nfiles: FMS's %04d, %06d beyond 10000 files. */

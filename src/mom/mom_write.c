@@ -200,8 +200,8 @@ static void output_loop(loop_env *L)
             /* mpp_io writes the axes' values when the file leaves define mode, in
              * the header's order, inside the first mpp_write */
             mom_clock_begin(L->clk, MOM_CLK_WRITE);
-            int axes[] = {L->ids->xt, L->ids->yt, L->ids->st, L->ids->nv, L->ids->xu, L->ids->yu};
-            for (int a = 0; a < 6 && f; a++) put_shared(L, f, axes[a], 0, 0);
+            int axes[] = {L->ids->xt, L->ids->yt, L->ids->st, L->ids->se, L->ids->nv, L->ids->xu, L->ids->yu};
+            for (int a = 0; a < 7 && f; a++) put_shared(L, f, axes[a], 0, 0);
             mom_clock_end(L->clk, MOM_CLK_WRITE);
         }
         L->avg_written = 0;

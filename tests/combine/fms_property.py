@@ -5,14 +5,17 @@
 
 Round trip: ROUNDS random valid FMS sets (1 or 2 decomposed axes of random
 global length split unevenly, sometimes a symmetric corner axis, a regional
-start, 0-3 records, 1-4 variables of random types and shapes, every netCDF kind)
+start, 0-3 records, 1-4 variables of random types and shapes, every netCDF kind,
+NumFilesInSet 0 in some, as fms2_io writes it)
 are combined, and the output is sliced back into each member: every member's
 values must be the output's at the member's place, the whole variables the first
 member's.  Damage: each kind of damage (cut short, emptied, overwritten, a
 directory or a FIFO in a member's place, another global extent, another type,
-other records, NumFilesInSet 0, a group, a missing_value -m cannot use, a
-domain_decomposition its dimension disagrees with, the points of another member, a member
-listed twice) applied to a random member of a fresh random set must be refused:
+other records, NumFilesInSet 0 in one member, a member gone from a set whose
+size is not recorded (NumFilesInSet 0 in all), a group, a missing_value -m
+cannot use, a domain_decomposition its dimension disagrees with, the points of
+another member, a member listed twice) applied to a random member of a fresh
+random set must be refused:
 exit status 1, the member named, no output.  Values are a formula of the global
 indices, so members agree where they overlap.  Prints one line per case; exits 1
 at the first failure (with the seed, to replay it)."""
@@ -166,10 +169,12 @@ def round_trip(comb, work, rng, k, launch):
     rs = RandomSet(rng)
     d = os.path.join(work, "rt%d" % k)
     shutil.rmtree(d, ignore_errors=True)
-    members = rs.write(d)
+    unsized = rng.random() < 0.3        # NumFilesInSet 0, as fms2_io's per-PE files
+    members = rs.write(d, nfiles=0 if unsized else None)
     r = subprocess.run(launch + [comb, "rand.nc"], cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    what = "round trip %d (%s, %d members, %d records, axes %s%s)" % (
-        k, rs.kind, len(members), rs.nrec, rs.glen, ", corner" if rs.corner else "")
+    what = "round trip %d (%s, %d members%s, %d records, axes %s%s)" % (
+        k, rs.kind, len(members), ", NumFilesInSet 0" if unsized else "", rs.nrec, rs.glen,
+        ", corner" if rs.corner else "")
     if r.returncode != 0:
         return "%s: exit status %d: %s" % (what, r.returncode, r.stderr.strip()[-400:])
     out = os.path.join(d, "rand.nc")
@@ -244,10 +249,15 @@ def damage_cases(rng):
 
     def nfiles0(rs, d, ms, v):
         kinds = {"classic": "-b", "64bit": "-6", "nc4": "-4", "nc4c": "-7", "cdf5": "-5"}
-        cdl = subprocess.run(["ncdump", os.path.join(d, ms[0])], stdout=subprocess.PIPE, check=True, text=True).stdout
+        cdl = subprocess.run(["ncdump", os.path.join(d, ms[v])], stdout=subprocess.PIPE, check=True, text=True).stdout
         cdl = re.sub(r":NumFilesInSet = \d+ ;", ":NumFilesInSet = 0 ;", cdl)
-        subprocess.run(["ncgen", kinds[rs.kind], "-o", os.path.join(d, ms[0])], input=cdl.encode(), check=True)
-        return [], "NumFilesInSet is 0, so the members to combine cannot be counted from it"
+        subprocess.run(["ncgen", kinds[rs.kind], "-o", os.path.join(d, ms[v])], input=cdl.encode(), check=True)
+        return [], "not a member of the same set"
+
+    def gone_unsized(rs, d, ms, v):
+        rs.write(d, nfiles=0)
+        os.remove(os.path.join(d, ms[v]))
+        return [], "a member is missing"
 
     def group(rs, d, ms, v):
         cdl = subprocess.run(["ncdump", os.path.join(d, ms[v])], stdout=subprocess.PIPE, check=True, text=True).stdout
@@ -299,7 +309,8 @@ def damage_cases(rng):
     return [("cut short", None, cut), ("emptied", None, empty), ("overwritten", None, garbage),
             ("a directory", None, folder), ("a FIFO", None, fifo), ("another global extent", "many", extent),
             ("another type", "many", retype), ("other records", "records+many", records),
-            ("NumFilesInSet 0", None, nfiles0), ("a group", "nc4", group),
+            ("NumFilesInSet 0 in one member", "many", nfiles0),
+            ("a member gone from a set of unknown size", "many+inner", gone_unsized), ("a group", "nc4", group),
             ("a missing_value -m cannot use", "integer", missing_value), ("listed twice", "many", twice),
             ("a placement its dimension disagrees with", None, placement),
             ("the points of another member", "later+many", same_points)]
@@ -313,14 +324,16 @@ def damaged(comb, work, rng, k, name, needs, hurt):
         if needs == "integer" and not any(v.t in ("byte", "short", "int", "ubyte", "ushort") and
                                           any(dn in ("x", "y", "xq") for dn in v.dims) for v in rs.vars):
             continue
-        if needs in ("many", "later+many") and len(rs.boxes) < 2:
+        if needs in ("many", "many+inner", "later+many") and len(rs.boxes) < (3 if needs == "many+inner" else 2):
             continue
         break
     d = os.path.join(work, "dmg%d" % k)
     shutil.rmtree(d, ignore_errors=True)
     ms = rs.write(d)
-    set_wide = name in ("NumFilesInSet 0", "a missing_value -m cannot use")     # said of the first member
-    victim = 0 if set_wide else rng.randrange(1, len(ms)) if needs == "later+many" else rng.randrange(len(ms))
+    set_wide = name == "a missing_value -m cannot use"     # said of the first member
+    # a member gone from a set of unknown size is named only between two others (its number is absent)
+    victim = (0 if set_wide else 1 + rng.randrange(len(ms) - 2) if needs == "many+inner"
+              else rng.randrange(1, len(ms)) if needs == "later+many" else rng.randrange(len(ms)))
     args, msg = hurt(rs, d, ms, victim)
     argv = [comb] + args if args and args[0] == "rand.nc" else [comb] + args + ["rand.nc"]
     try:

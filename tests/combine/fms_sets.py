@@ -5,6 +5,7 @@ a land and an ice model write, and members a user edited.
 
     fms_sets.py CASE DIR      writes DIR/<set name>.NNNN (and prints the set name)
     fms_sets.py --list        the cases
+    fms_sets.py --slice FILE PX PY DIR   mom_io's combined FILE as a PX x PY set of members
 
 Each member holds the slice of the whole grid its domain_decomposition says;
 values are a formula of the global indices, so every member agrees with the
@@ -27,6 +28,8 @@ def fmt(t, v):
 
 
 def att_text(t, vals):
+    if t == "raw":      # as ncdump printed it
+        return vals
     if t == "char":
         return '"%s"' % vals
     return ", ".join(fmt(t, v) for v in vals)
@@ -66,7 +69,8 @@ def member_cdl(name, dims, vars_, gatts, box, nrec, nfiles, fname):
             out.append("\t\t%s:domain_decomposition = %d, %d, %d, %d ;" % (v.name, o + 1, o + glen[v.name], o + a, o + b))
     out.append("")
     out.append("// global attributes:")
-    out.append('\t\t:filename = "%s" ;' % fname)
+    if fname is not None:
+        out.append('\t\t:filename = "%s" ;' % fname)
     for an, at, av in gatts:
         out.append("\t\t:%s = %s ;" % (an, att_text(at, av)))
     if nfiles is not None:
@@ -125,16 +129,19 @@ def land_boxes():
 
 
 def write_set(dirname, setname, dims, vars_, gatts, boxes, nrec, kind="classic", nfiles=None, width=4, start=0,
-              skip=()):
+              skip=(), numbers=None, filename=True):
     """vars_: the variables, or a function of (member number, box) giving each
-    member's own; a box's "_nrec": that member's record count (a crashed run)."""
+    member's own; a box's "_nrec": that member's record count (a crashed run);
+    numbers: the members' numbers (default start, start + 1, ...); filename: the
+    global attribute naming the member (fms2_io writes none)."""
     kinds = {"classic": "-b", "64bit": "-6", "nc4": "-4", "nc4c": "-7", "cdf5": "-5"}
-    n = len(boxes) if nfiles is None else nfiles
+    n = len(boxes) if nfiles is None else None if nfiles == "absent" else nfiles
 
     def one(i, box):
-        fname = "%s.%0*d" % (setname, width, start + i)
+        fname = "%s.%0*d" % (setname, width, numbers[i] if numbers else start + i)
         vs = vars_(i, box) if callable(vars_) else vars_
-        cdl = member_cdl(setname.split(".")[0], dims, vs, gatts, box, box.get("_nrec", nrec), n, fname)
+        cdl = member_cdl(setname.split(".")[0], dims, vs, gatts, box, box.get("_nrec", nrec), n,
+                         fname if filename else None)
         subprocess.run(["ncgen", kinds[kind], "-o", os.path.join(dirname, fname)], input=cdl.encode(), check=True)
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:     # ncgen, two at a time
         for f in [pool.submit(one, i, box) for i, box in enumerate(boxes) if i not in skip]:
@@ -409,6 +416,77 @@ def regional(d):
     write_set(d, "fv3_regional.nc", dims, vars_, [("grid_type", "char", "regional")], boxes, 2)
 
 
+def fms2_axis(name, unit, cart, lo, step, long_name=None):
+    """An axis as fms2_io writes it: units first, CF's axis for cartesian_axis."""
+    return Var(name, "double", [name], [("units", "char", unit), ("long_name", "char", long_name or name),
+                                        ("axis", "char", cart)], lambda i: lo + step * i)
+
+
+def fms2_perpe(d, skip=(), nfiles=0, boxes=None, numbers=None):
+    """The FMS release's diagnostics (fms2_io, 2026.01.01) without an io domain
+    (io_layout 0,0): one 64-bit offset file per PE of a 2 x 2 layout, each with
+    NumFilesInSet = 0 (the set's size is not recorded), no filename attribute,
+    CF's axis attributes and calendar "noleap"; skip: PEs whose files are gone;
+    nfiles "absent": no NumFilesInSet; boxes, numbers: other members."""
+    dims = [("xt_ocean", 8), ("yt_ocean", 6), ("st_ocean", 2), ("time", None), ("nv", 2)]
+    fill = [("_FillValue", "float", [-1e20]), ("missing_value", "float", [-1e20])]
+    vars_ = [fms2_axis("xt_ocean", "degrees_E", "X", -279.5, 45, "tcell longitude"),
+             fms2_axis("yt_ocean", "degrees_N", "Y", -75, 30, "tcell latitude"),
+             fms2_axis("st_ocean", "meters", "Z", 5, 10, "tcell zstar depth"),
+             Var("time", "double", ["time"], [("units", "char", "days since 0001-01-01 00:00:00"),
+                                              ("long_name", "char", "time"), ("axis", "char", "T"),
+                                              ("calendar_type", "char", "NOLEAP"), ("calendar", "char", "noleap"),
+                                              ("bounds", "char", "time_bnds")], lambda t: 0.0625 * (t + 0.5)),
+             Var("nv", "double", ["nv"], [("long_name", "char", "vertex number")], lambda i: i + 1),
+             Var("temp", "float", ["time", "st_ocean", "yt_ocean", "xt_ocean"],
+                 fill + [("units", "char", "deg_C"), ("long_name", "char", "Conservative temperature"),
+                         ("cell_methods", "char", "time: mean")],
+                 lambda t, k, j, i: 1000 * t + 100 * k + 10 * j + i),
+             Var("eta_t", "float", ["time", "yt_ocean", "xt_ocean"],
+                 fill + [("units", "char", "meter"), ("long_name", "char", "surface height on T cells")],
+                 lambda t, j, i: t + j / 10.0 + i / 100.0),
+             Var("time_bnds", "double", ["time", "nv"], [("units", "char", "days since 0001-01-01 00:00:00"),
+                                                        ("long_name", "char", "time axis boundaries")],
+                 lambda t, b: 0.0625 * (t + b))]
+    boxes = boxes or [{"xt_ocean": x, "yt_ocean": y} for y in split(6, 2) for x in split(8, 2)]
+    write_set(d, "ocean.nc", dims, vars_, [("title", "char", "MOM5"), ("grid_type", "char", "regular")], boxes, 2,
+              kind="64bit", nfiles=nfiles, filename=False, skip=skip, numbers=numbers)
+
+
+def fms2_perpe_stale(d):
+    """fms2-perpe beside a file of an earlier run of the same grid on 1 x 2 PEs
+    (ocean.nc.0004: x 1-8, y 1-3), which overlaps the set's members."""
+    fms2_perpe(d)
+    with open(os.devnull, "w") as devnull:
+        old, sys.stdout = sys.stdout, devnull
+        try:
+            fms2_perpe(d, boxes=[{"xt_ocean": (1, 8), "yt_ocean": (1, 3)}], numbers=[4])
+        finally:
+            sys.stdout = old
+
+
+def regional_perpe(d):
+    """A regional diagnostic of the FMS release without an io domain
+    (diag_output.F90): only the PEs holding part of the region write, each its
+    own file numbered by its PE (0001, 0002, 0005, 0006 of a 4 x 2 layout), with
+    NumFilesInSet = 0 and sub-axes whose domain_decomposition is the region's
+    (x 11-26 of 40, y 4-9 of 12)."""
+    dims = [("xt_ocean_sub01", 16), ("yt_ocean_sub01", 6), ("time", None)]
+    vars_ = [fms2_axis("xt_ocean_sub01", "degrees_E", "X", -229.5, 9), fms2_axis("yt_ocean_sub01", "degrees_N", "Y",
+                                                                                -60, 15),
+             Var("time", "double", ["time"], [("units", "char", "days since 0001-01-01 00:00:00"),
+                                              ("axis", "char", "T"), ("calendar", "char", "noleap")],
+                 lambda t: 1.0 + t),
+             Var("sst", "float", ["time", "yt_ocean_sub01", "xt_ocean_sub01"],
+                 [("_FillValue", "float", [-1e20]), ("units", "char", "degC")],
+                 lambda t, j, i: 20 + t + j / 10.0 + i / 100.0)]
+    g0 = {"xt_ocean_sub01": 11, "yt_ocean_sub01": 4}
+    boxes = [{"xt_ocean_sub01": x, "yt_ocean_sub01": y, "_gstart": g0} for y in [(1, 3), (4, 6)]
+             for x in [(1, 10), (11, 16)]]
+    write_set(d, "ocean_region.nc", dims, vars_, [("title", "char", "MOM5")], boxes, 2, kind="64bit", nfiles=0,
+              filename=False, numbers=[1, 2, 5, 6])
+
+
 def crashed(d):
     """A run that crashed while writing: the last member holds one record, the others two."""
     mom5(d)
@@ -488,13 +566,82 @@ def many(d, nx=55, ny=20, kind="nc4"):
     write_set(d, "ocean_pe.nc", dims, vars_, [("title", "char", "one file per PE")], boxes, 2, kind=kind)
 
 
+def cdl_parse(path):
+    """A netCDF file as ncdump -p 9,17 prints it (every value exact): its
+    dimensions [(name, length or None)], variables [(type, name, dims, [(att,
+    text)])], global attributes [(att, text)] and values {name: [numbers]}."""
+    text = subprocess.run(["ncdump", "-p", "9,17", path], stdout=subprocess.PIPE, check=True, text=True).stdout
+    head, data = text.split("\ndata:\n", 1)
+    dims, vars_, gatts, where = [], [], [], None
+    for line in head.splitlines()[1:]:
+        t = line.strip()
+        if t in ("dimensions:", "variables:"):
+            where = t
+        elif t == "// global attributes:":
+            where = "global"
+        elif where == "dimensions:" and "=" in t:
+            name, n = [x.strip() for x in t.rstrip(" ;").split("//")[0].rstrip(" ;").split("=")]
+            dims.append((name, None if n == "UNLIMITED" else int(n)))
+        elif t.startswith(":") and where == "global":
+            name, val = t[1:].split(" = ", 1)
+            gatts.append((name, val.rstrip(" ;")))
+        elif ":" in t and " = " in t:
+            name, val = t.split(" = ", 1)
+            vars_[-1][3].append((name.split(":", 1)[1], val.rstrip(" ;")))
+        elif where == "variables:" and t.endswith(";"):
+            typ, rest = t.rstrip(" ;").split(" ", 1)
+            name, _, dl = rest.partition("(")
+            vars_.append((typ, name, [x.strip() for x in dl.rstrip(")").split(",")] if dl else [], []))
+    values = {}
+    for chunk in data.rstrip().rstrip("}").split(";"):
+        if "=" not in chunk:
+            continue
+        name, vals = chunk.split("=", 1)
+        values[name.strip()] = [float(x) for x in vals.replace("\n", " ").split(",") if x.strip()]
+    return dims, vars_, gatts, values
+
+
+def mom5_sliced(d, src, px, py):
+    """mom_io's combined file src cut into a px x py layout of members as mom_io's
+    per-PE pattern writes them (the decomposed axes' domain_decomposition,
+    NumFilesInSet, the member's filename, climio_mom_fields kept), for sets of more
+    members than a test can run ranks: mom_combine --mom5 reads them as mom_io's."""
+    dims, vars_, gatts, values = cdl_parse(src)
+    glen = dict(dims)
+    nrec = len(values.get("time", [])) if glen.get("time", 1) is None else 0
+
+    def value_of(name, vdims):
+        shape = [nrec if glen[x] is None else glen[x] for x in vdims]
+        arr = values[name]
+
+        def f(*idx):
+            at = 0
+            for i, n in zip(idx, shape):
+                at = at * n + i
+            return arr[at]
+        return f
+    vs = [Var(name, typ, vdims, [(a, "raw", t) for a, t in atts if a != "domain_decomposition"], value_of(name, vdims))
+          for typ, name, vdims, atts in vars_]
+    nx, ny = glen["xt_ocean"], glen["yt_ocean"]
+    boxes = [{"xt_ocean": x, "xu_ocean": x, "yt_ocean": y, "yu_ocean": y} for y in split(ny, py) for x in split(nx, px)]
+    base = os.path.basename(src)
+    write_set(d, base, dims, vs, [(a, "raw", t) for a, t in gatts if a not in ("filename", "NumFilesInSet")], boxes, nrec,
+              width=6 if len(boxes) > 10000 else 4)
+
+
 CASES = {"mom5": mom5, "mom5-1rec": lambda d: mom5(d, 1), "mom6": mom6, "fv3": fv3, "land": land, "ice": ice, "edited": edited, "nc4": nc4, "many": many, "many-4": lambda d: many(d, 2, 2),
          "am4": am4, "fv3-grid": fv3_grid, "lm4-restart": lm4_restart, "lm4-history": lm4_history,
          "sis2-restart": sis2_restart, "mom6-restart": mom6_restart, "regional": regional, "crashed": crashed,
-         "truncated": truncated, "cdf5": cdf5, "nc4-strings": nc4_strings, "huge": huge}
+         "truncated": truncated, "cdf5": cdf5, "nc4-strings": nc4_strings, "huge": huge,
+         "fms2-perpe": fms2_perpe, "fms2-perpe-gap": lambda d: fms2_perpe(d, skip=(2,)),
+         "regional-perpe": regional_perpe, "fms2-perpe-stale": fms2_perpe_stale,
+         "fms2-perpe-nocount": lambda d: fms2_perpe(d, nfiles="absent")}
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--list"]:
         print(" ".join(CASES))
+        sys.exit(0)
+    if sys.argv[1] == "--slice":        # --slice SRC PX PY DIR
+        mom5_sliced(sys.argv[5], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
         sys.exit(0)
     CASES[sys.argv[1]](sys.argv[2])

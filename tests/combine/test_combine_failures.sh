@@ -22,12 +22,14 @@ m="ocean_month.nc.0000 ocean_month.nc.0001 ocean_month.nc.0002 ocean_month.nc.00
 try 0 "$d" ocean_month.nc
 cp "$d/ocean_month.nc" "$d/whole.nc"
 
-# the members' own words about the set: NumFilesInSet 0 is FMS's for a regional
-# output (its members numbered by PE): combined when the members are named, as
-# mppnccombine does, refused when they would be counted from it; a first member
-# without NumFilesInSet beside .0001 is refused (mppnccombine combines the first
-# alone, the rest of the grid 0); a domain_decomposition that starts the axis
-# elsewhere, or holds a fraction, is refused with the member named
+# the members' own words about the set: NumFilesInSet 0 is FMS's where it does not
+# record the set's size (fms2_io's per-PE files, a regional output numbered by
+# PE): combined when the members are named, as mppnccombine does, and when they
+# are numbered, every one found (they tile the domain; mppnccombine combines
+# the first alone, test_combine_unsized.sh has the rest); a first member
+# without NumFilesInSet whose neighbours have 4 is not of their set (mppnccombine
+# combines the first alone, the rest of the grid 0); a domain_decomposition that
+# starts the axis elsewhere, or holds a fraction, is refused with the member named
 # edit SRC DST SED: a copy of member SRC with its CDL edited by SED
 edit() { "$NCDUMP" "$1" | sed "$3" | ncgen -b -o "$2" || fail "ncgen $2"; }
 s0=$d z="$TESTTMP/zero"   # (try sets d)
@@ -37,15 +39,22 @@ try 0 "$z" named.nc $m
 "$NCDUMP" "$z/named.nc" | sed 's/named.nc/ocean_month.nc/; s/^netcdf named/netcdf ocean_month/' >"$z/named.cdl"
 "$NCDUMP" "$s0/whole.nc" | sed 's/whole.nc/ocean_month.nc/; s/^netcdf whole/netcdf ocean_month/' >"$z/whole.cdl"
 diff "$z/whole.cdl" "$z/named.cdl" >/dev/null || { diff "$z/whole.cdl" "$z/named.cdl" | head; fail "NumFilesInSet 0, named: not the set"; }
-try 1 "$z" ocean_month.nc
-grep -q "NumFilesInSet is 0, so the members to combine cannot be counted from it (FMS writes 0 for a regional output" \
-  "$z/err.txt" || { cat "$z/err.txt"; fail "NumFilesInSet 0, counted: not said"; }
+try 0 "$z" ocean_month.nc
+"$NCDUMP" "$z/ocean_month.nc" >"$z/found.cdl"
+diff "$z/whole.cdl" "$z/found.cdl" >/dev/null || { diff "$z/whole.cdl" "$z/found.cdl" | head; fail "NumFilesInSet 0, numbered: not the set"; }
+rm "$z/ocean_month.nc"
 edit "$s0/ocean_month.nc.0000" "$z/ocean_month.nc.0000" '/:NumFilesInSet = 4 ;/d'
 for i in 1 2 3; do cp "$s0/ocean_month.nc.000$i" "$z/"; done
 try 1 "$z" ocean_month.nc
-grep -q "ocean_month.nc.0000\" has no NumFilesInSet, so the members to combine cannot be counted from it, and ocean_month.nc.0001 is there too" \
+grep -q "ocean_month.nc.0001\": NumFilesInSet is 4, in \"ocean_month.nc.0000\" absent: not a member of the same set" \
   "$z/err.txt" || { cat "$z/err.txt"; fail "no NumFilesInSet beside .0001: not said"; }
 [ ! -e "$z/ocean_month.nc" ] || fail "no NumFilesInSet: an output was written"
+# a count of files that is not a whole number (an int read would take 4.5 as 4)
+edit "$s0/ocean_month.nc.0000" "$z/ocean_month.nc.0000" 's/:NumFilesInSet = 4 ;/:NumFilesInSet = 4.5 ;/'
+try 1 "$z" ocean_month.nc
+grep -q "ocean_month.nc.0000\": NumFilesInSet is not one integer" "$z/err.txt" \
+  || { cat "$z/err.txt"; fail "NumFilesInSet 4.5: not refused"; }
+[ ! -e "$z/ocean_month.nc" ] || fail "NumFilesInSet 4.5: an output was written"
 for bad in "xt_ocean:domain_decomposition = 1, 6, 4, 6 ;/xt_ocean:domain_decomposition = 2, 7, 5, 7 ;|starts the whole axis at point 2, the first member's" \
            "xt_ocean:domain_decomposition = 1, 6, 4, 6 ;/xt_ocean:domain_decomposition = 1., 6., 4.5, 6. ;|is not 4 integers" \
            "xt_ocean:domain_decomposition = 1, 6, 4, 6 ;/xt_ocean:domain_decomposition = 1, 6, 3, 6 ;|gives the member points 3 to 6, 4 of them, but its dimension xt_ocean has 3"; do

@@ -10,7 +10,8 @@ prop="$top_srcdir/tests/combine/fms_property.py"
 seed=${CLIMIO_PROPERTY_SEED:-39}
 "$PYTHON" "$prop" "$comb" "$TESTTMP/serial" "$seed" 8 >"$TESTTMP/serial.txt" 2>&1 \
   || { cat "$TESTTMP/serial.txt"; fail "seed $seed, serial"; }
-[ "$(grep -c '^ok: damage' "$TESTTMP/serial.txt")" = 14 ] || { cat "$TESTTMP/serial.txt"; fail "not 14 kinds of damage"; }
+[ "$(grep -c '^ok: damage' "$TESTTMP/serial.txt")" = 15 ] || { cat "$TESTTMP/serial.txt"; fail "not 15 kinds of damage"; }
+grep -q '^ok: round trip .*NumFilesInSet 0' "$TESTTMP/serial.txt" || { cat "$TESTTMP/serial.txt"; fail "no set of unknown size"; }
 "$PYTHON" "$prop" "$comb" "$TESTTMP/np2" $((seed + 1)) 4 $MPIEXEC -n 2 >"$TESTTMP/np2.txt" 2>&1 \
   || { cat "$TESTTMP/np2.txt"; fail "seed $((seed + 1)), 2 ranks"; }
 pass

@@ -54,17 +54,19 @@ def main(path):
         nfiles = 1 if pat == "parallel" or iox * ioy == 1 else iox * ioy
         sets = (1, 1) if nfiles == 1 else (iox, ioy)
     gather = sum(area - box(root) for root, area in roots) * levels * ts
-    data = 8 * (2 * ni + 2 * nj + nk + 2) + 48 * R + levels * ni * nj * ts
-    # a set repeats the depth axis and the time variables in every member, and an
-    # axis slice in every member along the other axis
-    extra = (nfiles - 1) * (8 * (nk + 2) + 48 * R) + 16 * (sets[1] - 1) * ni + 16 * (sets[0] - 1) * nj
+    # the axes: x and y (T and U points), the depths and their nk + 1 edges, nv
+    axes = 8 * (2 * ni + 2 * nj + nk + (nk + 1) + 2)
+    data = axes + 48 * R + levels * ni * nj * ts
+    # a set repeats the depth axis, its edges, nv and the time variables in every
+    # member, and an axis slice in every member along the other axis
+    extra = (nfiles - 1) * (8 * (nk + (nk + 1) + 2) + 48 * R) + 16 * (sets[1] - 1) * ni + 16 * (sets[0] - 1) * nj
     # diag_manager writes average_T1, average_T2, average_DT and time_bnds (40 bytes)
     # after every time-averaged field, the same values again after all but the first
     navg = sum(1 for x in kinds if x != "static")
     extra += nfiles * R * 40 * max(navg - 1, 0)
     if pat == "parallel":
         # FMS's parallel branch: every io root puts the whole axes and every time value
-        extra += (len(roots) - 1) * (8 * (2 * ni + 2 * nj + nk + 2) + R * (8 + 40 * navg))
+        extra += (len(roots) - 1) * (axes + R * (8 + 40 * navg))
     want = {
         "writers": len(roots),
         "files": nfiles,

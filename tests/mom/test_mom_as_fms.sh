@@ -10,8 +10,9 @@
 #    and the netCDF put calls and bytes of the writers;
 #  - tests/mom/expected/fms-ocean.nc.0001.cdl: ncdump -h of member 1 of the
 #    2,2 / 2,1 set, every dimension, variable, attribute and their order.
-# The two differences doc/mom.md states are applied to FMS's side here, in
-# the open: mom_io's own title and climio_mom_fields, and no st_edges_ocean.
+# The one difference doc/mom.md states is applied to FMS's side here, in the
+# open: mom_io's own title and climio_mom_fields.  The depth edges
+# (st_edges_ocean, one put of nk + 1 doubles per writer) are FMS's.
 . "$top_srcdir/tests/lib.sh"
 set -e
 have_driver netcdf || skip "no netcdf driver built (mom_io's single writers use the serial netCDF-C API)"
@@ -19,7 +20,6 @@ have_driver netcdf || skip "no netcdf driver built (mom_io's single writers use 
 io="$top_builddir/src/mom/mom_io"
 tiny="$top_srcdir/inputs/mom.in.tiny"
 sets="$top_srcdir/tests/mom/expected/fms-sets.txt"
-edges_bytes=48      # st_edges_ocean: nk + 1 = 6 doubles, one put per writer
 
 att() {         # file var:att -> its value as ncdump prints it, "-" when absent
   v=$("$NCDUMP" -h "$1" | sed -n "s/^[[:space:]]*$2 = \(.*\) ;\$/\1/p" | tr -d ' ')
@@ -45,21 +45,21 @@ while read -r np layout iol ni; do
         fail "layout $layout io_layout $iol, $f (written by rank $rank in FMS): ${pair% *} is $got, FMS wrote ${pair#* }"
     done
     [ "$(att "$d/$f" :filename)" = "\"$f\"" ] || fail "$f: its filename attribute is $(att "$d/$f" :filename)"
-    puts=$((puts + p - 1)) bytes=$((bytes + b - edges_bytes))
+    puts=$((puts + p)) bytes=$((bytes + b))
   done <"$TESTTMP/want"
   [ "$(json_get "$d.json" 'd["kernel_report"]["writers"]')" = "$(wc -l <"$TESTTMP/want")" ] ||
     fail "layout $layout io_layout $iol: $(json_get "$d.json" 'd["kernel_report"]["writers"]') writers, FMS one per file"
   gp=$(json_get "$d.json" 'd["write"]["timers"]["put"]["calls"]')
   gb=$(json_get "$d.json" 'd["write"]["timers"]["put"]["bytes"]')
   [ "$gp" = "$puts" ] && [ "$gb" = "$bytes" ] ||
-    fail "layout $layout io_layout $iol: mom_io made $gp netCDF puts of $gb bytes, FMS $puts of $bytes (st_edges_ocean aside)"
+    fail "layout $layout io_layout $iol: mom_io made $gp netCDF puts of $gb bytes, FMS $puts of $bytes"
 done <"$TESTTMP/configs"
 
 # ---- FMS's parallel branch (mom-ocean/FMS with-parallel-netcdf built without
 # -Duse_netCDF3; mpp_io_nml parallel_netcdf and pnetcdf true) on layout 2,2,
 # io_layout 2,1 wrote one file, ocean.nc, from ranks 0 and 1 (the io roots), each
 # with 119 netCDF puts of 206088 bytes: its io domain's blocks, the whole axes
-# and every time value (st_edges_ocean's put of 48 bytes among them)
+# (st_edges_ocean's put of 48 bytes among them) and every time value
 if have_driver pnetcdf; then
   d="$TESTTMP/parallel"
   run 4 "$io" "$tiny" --pattern parallel --driver pnetcdf --layout 2,2 --io_layout 2,1 --out "$d" --json "$d.json" \
@@ -67,8 +67,8 @@ if have_driver pnetcdf; then
   [ "$(ls "$d")" = ocean.nc ] || fail "pattern parallel wrote $(ls "$d" | tr '\n' ' '), FMS ocean.nc"
   gp=$(json_get "$d.json" 'd["write"]["timers"]["put"]["calls"]')
   gb=$(json_get "$d.json" 'd["write"]["timers"]["put"]["bytes"]')
-  [ "$gp" = $((2 * 118)) ] && [ "$gb" = $((2 * (206088 - edges_bytes))) ] ||
-    fail "pattern parallel: mom_io made $gp puts of $gb bytes, FMS $((2 * 118)) of $((2 * (206088 - edges_bytes)))"
+  [ "$gp" = $((2 * 119)) ] && [ "$gb" = $((2 * 206088)) ] ||
+    fail "pattern parallel: mom_io made $gp puts of $gb bytes, FMS $((2 * 119)) of $((2 * 206088))"
 fi
 
 # ---- writing the same values again is no lost write: the size check after
@@ -104,14 +104,14 @@ if [ -z "$SANITIZER_FLAGS" ]; then
   for lay in "2,2 1,2" "4,1 2,1"; do
     set -- $lay
     counted "w-$1-$2" 4 --layout "$1" --io_layout "$2"
-    want=$(awk -v l="$1" -v io="$2" '!/^#/ && $2 == l && $3 == io { printf "%s:%d ", $6, $10 - 1 }' "$sets")
+    want=$(awk -v l="$1" -v io="$2" '!/^#/ && $2 == l && $3 == io { printf "%s:%d ", $6, $10 }' "$sets")
     [ "$(ranks "w-$1-$2" netcdf)" = "$want" ] ||
       fail "layout $1 io_layout $2: ranks:puts at the netCDF level are '$(ranks "w-$1-$2" netcdf)', FMS's '$want'"
   done
   if have_driver pnetcdf; then
     counted w-parallel 4 --pattern parallel --driver pnetcdf --layout 2,2 --io_layout 2,1
-    [ "$(ranks w-parallel pnetcdf)" = "0:118 1:118 " ] ||
-      fail "pattern parallel: ranks:puts at the PnetCDF level are '$(ranks w-parallel pnetcdf)', expected 0:118 1:118"
+    [ "$(ranks w-parallel pnetcdf)" = "0:119 1:119 " ] ||
+      fail "pattern parallel: ranks:puts at the PnetCDF level are '$(ranks w-parallel pnetcdf)', expected 0:119 1:119"
     [ "$(ranks w-parallel mpiio | wc -w)" = 2 ] ||
       fail "pattern parallel: MPI-IO writes seen on '$(ranks w-parallel mpiio)', expected both io roots"
   fi
@@ -120,13 +120,8 @@ fi
 # ---- the header of a member, attribute for attribute and in order
 d="$TESTTMP/4-2,2-2,1-40"
 "$NCDUMP" -h "$d/ocean.nc.0001" >"$TESTTMP/got.cdl"
-# FMS's header with the stated differences: no st_edges_ocean (its dimension, its
-# variable and attributes, st_ocean's edges attribute), mom_io's title and
-# climio_mom_fields
-awk '/st_edges_ocean/ { if ($0 ~ /^\tdouble st_edges_ocean/) skip = 1; next }
-     skip && /^\t\t/ { next }
-     { skip = 0 }
-     /^\t\t:title = / { print "\t\t:title = \"climio mom_io: MOM5 ocean diagnostics\" ;"; next }
+# FMS's header with the stated difference: mom_io's title and climio_mom_fields
+awk '/^\t\t:title = / { print "\t\t:title = \"climio mom_io: MOM5 ocean diagnostics\" ;"; next }
      { print }
      /^\t\t:grid_tile = / { print "\t\t:climio_mom_fields = \"nk 5 pack 2; fields temp salt u:u v:u age_global; fields_2d eta_t surface_temp; static_fields geolon_t geolat_t geolon_c:u geolat_c:u\" ;" }' \
   "$top_srcdir/tests/mom/expected/fms-ocean.nc.0001.cdl" >"$TESTTMP/want.cdl"

@@ -23,8 +23,16 @@ walk gcrm --prog "$b/gcrm/gcrm_io" --keys $ignored \
 cp "$top_srcdir/inputs/decomp.mom.4p.dat" "$TESTTMP/m.dat"
 cp "$top_srcdir/inputs/map_cs_case_4p.nc" "$TESTTMP/f.nc"
 cp "$top_srcdir/inputs/decomp.holes.4p.dat" "$TESTTMP/h.dat"
+# E3SM-IO's G case: 6 decompositions of 3 tasks (tests/decomp/dmap_tool writes the map)
+for g in "block 6" "roundrobin 9" "block 6,3" "random 9,3" "roundrobin 5,3" "block 6,4"; do
+  n=$((${n:-0} + 1))
+  run 1 "$b/decomp/decomp_io" --make_decomp ${g% *} --gen_dims ${g#* } --gen_tasks 3 --gen_out "$TESTTMP/g$n.dat" \
+    >/dev/null || fail "make_decomp $g"
+done
+(cd "$TESTTMP" && run 1 "$top_builddir/tests/decomp/dmap_tool" e3sm gcase.nc "dat2nc " g1.dat g2.dat g3.dat g4.dat \
+  g5.dat g6.dat) >/dev/null || fail "the G case's map"
 printf "&pioperf\n decompfile = 'm.dat'\n pio_typenames = 'pnetcdf'\n rearrangers = 2\n nframes = 1\n nvars = 1\n niotasks = 1\n/\n" \
   >"$TESTTMP/p.nl"
 walk decomp --prog "$b/decomp/decomp_io" --own --family-max 6 --base "--out o np=2" --outputs o g.dat \
-  --copy "$TESTTMP/m.dat" "$TESTTMP/f.nc" "$TESTTMP/h.dat" "$TESTTMP/p.nl"
+  --copy "$TESTTMP/m.dat" "$TESTTMP/f.nc" "$TESTTMP/gcase.nc" "$TESTTMP/h.dat" "$TESTTMP/p.nl"
 pass

@@ -122,6 +122,19 @@ static int e3sm_case_holds(const cio_app *a, const void *kctx, const cio_applica
 static const cio_applies_mode e3sm_case = {"a replay of an E3SM-IO case (--e3sm_case)", CIO_APPLIES_AT_SETUP, 0,
                                            e3sm_case_holds, "--decomp f.nc --e3sm_case F|--decomp f.nc"};
 
+/* E3SM-IO's G case writes double whatever var_type says (e3sm_io -j makes F and I float). */
+static int e3sm_g_holds(const cio_app *a, const void *kctx, const cio_applicability *row, const char *key, char *why,
+                        size_t n)
+{
+    (void)row, (void)key;
+    const decomp_kernel *k = kernel_of(kctx);
+    if (!replaying(a, kctx) || !k->c.e3sm_case || k->nfiles < 1 || k->files[0].ecase != 'G') return 0;
+    snprintf(why, n, ": E3SM-IO's G case writes its variables as double whatever var_type says");
+    return 1;
+}
+static const cio_applies_mode e3sm_g = {"a replay of E3SM-IO's G case", CIO_APPLIES_AT_INPUTS, 0, e3sm_g_holds,
+                                        "--decomp gcase.nc --e3sm_case G|--decomp f.nc --e3sm_case F"};
+
 static int blob_holds(const cio_app *a, const void *kctx, const cio_applicability *row, const char *key, char *why,
                       size_t n)
 {
@@ -209,6 +222,7 @@ const cio_applicability decomp_applicability[] = {
     {"call_pattern", 0, &in_experiment, 0, 0, 0, "varn_all", 0},
     {"pioperf_read", 0, &no_experiment, 0, 0, 0, "true", 0},
     {"nvars", 0, &e3sm_case, 0, 0, 0, "3", 0},
+    {"var_type", 0, &e3sm_g, 0, 0, 0, "float", 0},
     {"fill_holes", 0, &blob, 0, 0, 0, "false", 0},
     {"quantize", 0, &integer, 0, "none", 0, "bitround:3", 0},
     {"call_pattern", 0, &no_varn, 0, 0, "e3sm", "e3sm", "--decomp m.dat"},

@@ -10,6 +10,7 @@ typedef struct run_info {
     const decomp_cfg *c;
     const dmap_loaded *m;
     int64_t task0, ntasks;
+    cio_type type;              /* the variables' type as written (E3SM-IO's G case: double whatever var_type says) */
 } run_info;
 
 typedef struct decomp_kernel {

@@ -38,7 +38,7 @@ static void kernel_json(cio_json *j, void *ctx)
     if (ri->c->e3sm_case) cio_json_null(j, "nvars");   /* the case's own variables */
     else cio_json_int(j, "nvars", ri->c->nvars);
     cio_json_int(j, "records", ri->c->records);
-    cio_json_str(j, "var_type", cio_type_name(ri->c->type));
+    cio_json_str(j, "var_type", cio_type_name(ri->type));
     cio_json_str(j, "call_pattern", decomp_call_pattern_name(ri->c->calls));
     cio_json_obj_end(j);
 }
@@ -200,7 +200,8 @@ static void decomp_prepare(cio_app *a, void *ctx)
             printf(", not partitioned %lld (rank 0)\n", (long long)k->files[i].nonpart);
         }
     }
-    k->ri = (run_info){&k->c, &k->m, k->m.part[0].task0, k->m.part[0].ntasks};
+    k->ri = (run_info){&k->c, &k->m, k->m.part[0].task0, k->m.part[0].ntasks,
+                       k->c.e3sm_case && k->nfiles > 0 ? k->files[0].type : k->c.type};
 }
 
 static void decomp_list_outputs(cio_app *a, void *ctx, cio_outputs *out)

@@ -327,6 +327,12 @@ def check_parameters(sweep, exe, env):
         sweep.point_io[point_name(sweep, pt)] = seen[key]
         for (name, v, line), entry in zip(chosen, kp.command_line[-len(chosen):] if chosen else []):
             names[name] = entry["key"]
+        no_result = kp.doc.get("no_result")
+        if no_result:
+            line = next((ln for n, _, ln in chosen if "--%s " % n in no_result), None)
+            where = "%s:%d" % (sweep.path, line) if line else _culprit(sweep, chosen, no_result)
+            raise SweepError("%s: %s writes no result a sweep can collect for %s: %s" % (
+                where, sweep.kernel, point, no_result))
         problem = kp.io_problem()
         if problem:
             # the setting the kernel's words name (quantize, szip), else the driver, iotype or format

@@ -240,12 +240,24 @@ static void decomp_output(cio_app *a, void *ctx) { cio_app_repeat(a, output_once
 
 static void decomp_json(cio_json *j, void *ctx) { kernel_json(j, &((decomp_kernel *)ctx)->ri); }
 
+/* The generator writes a map and exits; pioperf's experiment writes pioperf's
+ * own record (doc/decomp.md), not a climio result. */
+static const char *decomp_no_result(const cio_params *p)
+{
+    if (strcmp(cio_param_str(p, "make_decomp"), "none") != 0)
+        return "--make_decomp writes a map file and exits: no benchmark file, report or JSON result";
+    if (cio_param_str(p, "pioperf"))
+        return "--pioperf runs PIO's pioperf experiment, whose JSON is pioperf's own record (doc/decomp.md), "
+               "not a climio result";
+    return NULL;
+}
+
 static const cio_kernel decomp_kernel_desc = {
     .name = "decomp_io",
     .usage = usage,
     .params = decomp_params,
     .facts = {.output_folder = &decomp_output_folder, .asks = decomp_asks, .iotype_rule = decomp_iotype_rule,
-              .applicability = decomp_applicability},
+              .applicability = decomp_applicability, .no_result = decomp_no_result},
     .default_file = "decomp_io.in",
     .builtin_name = decomp_builtin_name,
     .builtin_text = decomp_builtin_text,

@@ -197,3 +197,22 @@ def test_report_of_one_sweep_twice_and_of_no_good_run(tmp_path, exercise):
     page = open(str(tmp_path / "f.sweep" / "report" / "report.html")).read()
     assert "No run finished well, so no result tells where the runs ran" in page, p.stdout + p.stderr
     assert "a kernel from before climio recorded it" not in page
+
+
+@pytest.mark.parametrize("setting,line,words", [
+    ('pioperf = "p.nl"', 6, "--pioperf runs PIO's pioperf experiment, whose JSON is pioperf's own record"),
+    ('make_decomp = "block"\ngen_out = "g.dat"', 6, "--make_decomp writes a map file and exits"),
+])
+def test_a_mode_that_writes_no_result_is_refused_before_any_run(tmp_path, setting, line, words):
+    """decomp_io's pioperf experiment and its map generator write no climio
+    result: the sweep says so at the line that asks for them, before any run
+    (it used to run every point and fail each on the result's schema)."""
+    if not os.path.exists(os.path.join(BUILDDIR, "src", "decomp", "decomp_io")):
+        pytest.skip("decomp_io is not built")
+    write(str(tmp_path / "p.nl"), "&pioperf\n decompfile = 'BLOCK'\n pio_typenames = 'pnetcdf'\n nvars = 1\n/\n")
+    sweep = write(str(tmp_path / "s.toml"), '[sweep]\nkernel = "decomp_io"\nnprocs = 1\n\n[parameters]\n%s\n' % setting)
+    p = run_tool(["run", sweep, "--out", "o"], cwd=str(tmp_path), check=False)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert "%s:%d: decomp_io writes no result a sweep can collect for " % (sweep, line) in p.stderr, p.stderr
+    assert words in p.stderr, p.stderr
+    assert not os.path.exists(str(tmp_path / "o" / "runs"))

@@ -20,6 +20,12 @@ typedef const char *(*cio_iotype_rule_fn)(const cio_params *p, const cio_driver 
  * inputs or its ranks is asked in its setup step. */
 typedef void (*cio_static_asks_fn)(const cio_params *p, cio_kernel_asks *k);
 
+/* Why a run with these parameters writes no climio result (no JSON of
+ * doc/results-schema.md: a mode that makes a map and exits, or writes another
+ * program's own record), or NULL when it writes one; --print_params says it as
+ * "no_result", so a sweep can refuse the point before any run. */
+typedef const char *(*cio_no_result_fn)(const cio_params *p);
+
 typedef struct cio_kernel_facts {
     const cio_output_folder *output_folder;   /* NULL: the program has none */
     cio_static_asks_fn asks;
@@ -27,6 +33,7 @@ typedef struct cio_kernel_facts {
     /* its own options' rows of the applicability table (applicability.h), ending
      * with CIO_APPLICABILITY_END; NULL: none */
     const cio_applicability *applicability;
+    cio_no_result_fn no_result;               /* NULL: every run writes one */
 } cio_kernel_facts;
 
 #endif

@@ -218,6 +218,7 @@ void cio_print_params(FILE *out, const char *kernel, const char *param_file, con
     print_drivers(&j);
     print_io(&j, p, kernel, param_file_given, facts);
     print_output_folder(&j, p, facts->output_folder);
+    cio_json_str(&j, "no_result", facts->no_result ? facts->no_result(p) : NULL);
     const cio_applicability *const tables[] = {cio_common_applicability, facts->applicability};
     print_applicability(&j, p, tables);
     cio_json_obj_end(&j);

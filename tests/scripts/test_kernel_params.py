@@ -167,15 +167,16 @@ def test_print_params_says_whether_the_run_accepts_its_io(gcrm, tmp_path):
 
 
 def test_failed_run_shows_the_kernels_error_line(gcrm, tmp_path):
-    """level_max 2 passes --print_params (its range is gcrm_io's own check at
-    start): the run fails, and the summary shows gcrm_io's words, not the MPI
-    launcher's banner."""
-    sw = sweep(tmp_path, "[parameters]\nlevel_max = 2\n" + CHEAP)
+    """cdf_output_frequency 7 passes --print_params (that it falls on the model's
+    time steps is gcrm_io's own check at start, knowing the level): the run
+    fails, and the summary shows gcrm_io's words, not the MPI launcher's
+    banner."""
+    sw = sweep(tmp_path, "[parameters]\ncdf_output_frequency = 7\n" + CHEAP)
     p = run_tool(["run", sw], cwd=str(tmp_path), check=False)
     assert p.returncode == 1
     want = "gcrm_io: error: params.in:"
     line = [l for l in p.stdout.splitlines() if "FAILED" in l][0]
-    assert "exit status 2: " + want in line and "level_max 2 is too small" in line
+    assert "exit status 2: " + want in line and "cdf_output_frequency 7 s does not fall on the model time steps" in line
     tail = p.stdout.split("failed runs")[1]
     assert want in tail and "Process name" not in tail and "Exit code" not in tail
     (d,) = runs_of(str(tmp_path / "s.sweep")).values()

@@ -457,6 +457,16 @@ static int check_tiling(fms_set *s, const fms_opts *o)
     return -1;
 }
 
+/* Fewer members listed (named, or -n/-e) than the set records: combined as
+ * mppnccombine does, the others' points 0 (-m: missing_value), and said. */
+static void say_partial_set(const fms_set *s, const fms_opts *o)
+{
+    if (s->set_files <= 0 || s->nmem >= s->set_files) return;
+    fprintf(stderr, "Warning: %d of the %d members of the set (NumFilesInSet in \"%s\") are combined; as in "
+                    "mppnccombine, the points of the others hold %s\n",
+            s->nmem, s->set_files, s->mem[s->first].path, o->missing ? "missing_value (-m)" : "0");
+}
+
 /* Rank 0, all placements known: members with other record counts than the first
  * are refused (FRE-NCtools' words), as are members that claim another's points;
  * a set that does not record its size must tile the domain. */
@@ -475,6 +485,7 @@ int fms_check_set(fms_set *s, const fms_opts *o)
         }
     }
     refused += fms_refuse_overlaps(s);
+    if (!refused) say_partial_set(s, o);
     if ((refused && !o->force) || !FMS_SIZE_UNKNOWN(s->set_files)) return refused;
     return check_tiling(s, o) < 0 ? -1 : refused;
 }

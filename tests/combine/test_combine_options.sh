@@ -110,6 +110,18 @@ try 0 "$d" -k 5 ocean_month.nc
 grep -q "blocking factor (k) > total records (2). Setting blocking factor to 2." "$d/err.txt" || fail "-k 5: no note"
 cmp "$d/ocean_month.nc" "$d/k1.nc" || fail "-k 5 wrote another file"
 
+# fewer members than NumFilesInSet (named, or -e): combined as mppnccombine does,
+# the others' points 0 (-m: missing_value), exit 0, and a line says so
+try 0 "$d" part.nc ocean_month.nc.0001 ocean_month.nc.0002
+grep -q '^Warning: 2 of the 4 members of the set (NumFilesInSet in "ocean_month.nc.0001") are combined; as in mppnccombine, the points of the others hold 0$' \
+  "$d/err.txt" || { cat "$d/err.txt"; fail "2 of 4 members named: not said"; }
+rm "$d/ocean_month.nc"
+try 0 "$d" -e 2 -m ocean_month.nc
+grep -q '^Warning: 3 of the 4 members .* hold missing_value (-m)$' "$d/err.txt" || { cat "$d/err.txt"; fail "-e 2: not said"; }
+try 0 "$d" whole.nc ocean_month.nc.0000 ocean_month.nc.0001 ocean_month.nc.0002 ocean_month.nc.0003
+[ ! -s "$d/err.txt" ] || { cat "$d/err.txt"; fail "the whole set named: a word on stderr"; }
+rm -f "$d/part.nc" "$d/ocean_month.nc" "$d/whole.nc"
+
 # -a: the set written again into an existing combined file gives the same data
 cp "$d/k1.nc" "$d/a.nc"
 try 0 "$d" -a a.nc ocean_month.nc.0000 ocean_month.nc.0001 ocean_month.nc.0002 ocean_month.nc.0003

@@ -302,18 +302,22 @@ def check_parameters(sweep, exe, env):
     names = {}
     seen = {}
     sweep.point_io = {}
-    from .plan import points, point_name   # the points after exclusions
+    from .plan import points, point_name, run_hints   # the points after exclusions
     for pt in points(sweep):
         chosen = []
         for name, values, line in settings:
             axis = sweep.axis(name)
             v = pt[axis.key] if axis is not None and axis.kind == "param" else values[0]
             chosen.append((name, v, line))
-        key = tuple((n, option_text(v), type(v).__name__) for n, v, _ in chosen)
+        # the sweep's hints go to the kernel too: it checks their form and ranges
+        hints = dict(sweep.fixed["hint"])
+        hints.update({a.name: pt[a.key] for a in sweep.axes if a.kind == "hint"})
+        hints_opt = ["--hints=%s" % run_hints(base, hints)] if hints else []
+        key = tuple((n, option_text(v), type(v).__name__) for n, v, _ in chosen) + tuple(hints_opt)
         if key in seen:
             sweep.point_io[point_name(sweep, pt)] = seen[key]
             continue
-        opts = implied + ["--%s=%s" % (n, option_text(v)) for n, v, _ in chosen]
+        opts = implied + hints_opt + ["--%s=%s" % (n, option_text(v)) for n, v, _ in chosen]
         point = ", ".join("%s = %s" % (n, _show(v)) for n, v, _ in chosen) or "the base settings"
         try:
             kp = print_params(exe, sweep.base, opts, env)
@@ -335,7 +339,12 @@ def check_parameters(sweep, exe, env):
                 where, sweep.kernel, point, no_result))
         problem = kp.io_problem()
         if problem:
-            # the setting the kernel's words name (quantize, szip), else the driver, iotype or format
+            # the setting the kernel's words name (a hint, quantize, szip), else the driver, iotype or format
+            hint = next((n for n in hints if problem.startswith("command line: hint %s=" % n)), None)
+            if hint:    # the kernel's words name the --hints the sweep passed: the [hints] line instead
+                raise SweepError("%s: %s refuses the hint %s = %s: %s" % (
+                    sweep.where("hints", hint), sweep.kernel, hint, _show(hints[hint]),
+                    problem[len("command line: "):]))
             where = _culprit(sweep, chosen, problem)
             line = next((ln for n, _, ln in chosen if names.get(n) in ("driver", "iotype", "format")), None)
             if where == sweep.where("parameters") and line:

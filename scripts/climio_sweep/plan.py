@@ -207,6 +207,19 @@ def base_hints(base_text):
     return out
 
 
+def run_hints(base, hints):
+    """The `hints` value a run gets ("k=v;k=v", "" for none): the base file's
+    (base: what the kernel said about it), then the sweep's, which win."""
+    out = {}
+    if base is not None and base.is_set("hints"):
+        for pair in (base.value("hints") or "").split(";"):
+            if "=" in pair:
+                k, v = pair.split("=", 1)
+                out[k.strip()] = v.strip()
+    out.update({k: hint_text(k, v) for k, v in hints.items()})
+    return ";".join("%s=%s" % kv for kv in out.items())
+
+
 def parameter_file(sweep, run, base, output_dir, base_text=None):
     """The run's parameter file and the input files it names ({key: absolute
     path}).  base: what the kernel said (--print_params) about the base file or,
@@ -219,15 +232,9 @@ def parameter_file(sweep, run, base, output_dir, base_text=None):
         return _text_file(sweep, run, base_text, output_dir), {}
     names = getattr(sweep, "param_names", {}) or {}
     set_here = {names.get(k, k): v for k, v in run.params.items()}
-    hints = {}
-    if base.is_set("hints"):
-        for pair in (base.value("hints") or "").split(";"):
-            if "=" in pair:
-                k, v = pair.split("=", 1)
-                hints[k.strip()] = v.strip()
-    hints.update({k: hint_text(k, v) for k, v in run.hints.items()})
+    hints = run_hints(base, run.hints)
     if hints:
-        set_here["hints"] = ";".join("%s=%s" % kv for kv in hints.items())
+        set_here["hints"] = hints
     if sweep.output_parameter and output_dir:
         set_here[base.canonical(sweep.output_parameter)] = output_dir
     lines = ["! climio sweep '%s': point %s, %s" % (sweep.name, run.point, run.what),

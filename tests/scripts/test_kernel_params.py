@@ -152,6 +152,25 @@ def test_io_refusal_names_the_setting_it_is_about(gcrm, tmp_path):
     assert "quantize expects none, bitgroom:NSD, granularbr:NSD or bitround:NSD" in p.stderr
 
 
+def test_hints_out_of_range_refused_before_any_run(gcrm, tmp_path):
+    """A hint outside its range ([hints] cb_nodes = 0, a swept 2.5) is the
+    kernel's refusal, asked through --print_params with the point's hints: the
+    sweep names the [hints] line before any run (the runs failed one by one)."""
+    for body, line, value in (("cb_nodes = 0\n", 12, "0"), ("cb_nodes = [1, 2.5]\n", 12, "2.5"),
+                              ("striping_factor = 2\nstriping_unit = \"0k\"\n", 13, "\"0k\"")):
+        sw = sweep(tmp_path, "[parameters]\nlevel_max = 3\n" + CHEAP + "[hints]\n" + body)
+        p = run_tool(["run", sw, "--dry-run"], cwd=str(tmp_path), check=False)
+        assert p.returncode == 2, p.stdout
+        name = body.splitlines()[-1].split(" ")[0]
+        assert p.stderr.startswith("climio-sweep: error: %s:%d: gcrm_io refuses the hint %s = %s: hint %s=" % (
+            sw, line, name, value, name)), p.stderr
+        assert "expected a whole number from 1 to 2147483647" in p.stderr
+        assert not os.path.exists(str(tmp_path / "s.sweep" / "runs"))
+    # in range: planned
+    sw = sweep(tmp_path, "[parameters]\nlevel_max = 3\n" + CHEAP + "[hints]\ncb_nodes = [1, 2]\n")
+    run_tool(["run", sw, "--dry-run"], cwd=str(tmp_path))
+
+
 def test_print_params_says_whether_the_run_accepts_its_io(gcrm, tmp_path):
     """--print_params resolves driver, iotype and format as the run does: the sweep's one source of that rule."""
     doc = json.loads(print_params(["--driver", "null", "--iotype", "blocking_independent"], str(tmp_path)).stdout)
@@ -159,6 +178,9 @@ def test_print_params_says_whether_the_run_accepts_its_io(gcrm, tmp_path):
                          "iotype_cause": None, "format": "none", "refused": None}
     doc = json.loads(print_params(["--driver", "null", "--format", "cdf5"], str(tmp_path)).stdout)
     assert doc["io"]["refused"] == "command line: the null driver cannot write format cdf5; it writes: none"
+    # a hint outside its range, as the run refuses it
+    doc = json.loads(print_params(["--hints", "romio_cb_write=enable;cb_nodes=0"], str(tmp_path)).stdout)
+    assert doc["io"]["refused"].startswith("command line: hint cb_nodes=0: expected a whole number from 1 to ")
     blocking_only = [d for d, v in doc["drivers"].items() if "nonblocking_collective" not in v["iotypes"]]
     if blocking_only:
         # not chosen: the kernel's default iotype runs as the driver's blocking mode, as in a run

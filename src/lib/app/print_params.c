@@ -91,7 +91,7 @@ static int resolve_io(const cio_params *p, const char *kernel, const cio_kernel_
     char note[512];
     if (cio_settings_driver(p, &k, s, e) || cio_settings_iotype(p, chosen, s, note, sizeof note, e) ||
         cio_settings_format(p, &k, s, e) || cio_settings_serial(p, &k, s, e) || cio_settings_deflate(p, &k, s, e) ||
-        cio_settings_shuffle(p, &k, s, e) || cio_settings_data(p, s, e))
+        cio_settings_shuffle(p, &k, s, e) || cio_settings_hints(p, &k, s, e) || cio_settings_data(p, s, e))
         return -1;
     cio_driver_opts o = {.format = s->format, .deflate = s->deflate, .shuffle = s->shuffle, .serial = s->serial};
     if (cio_iotype_effective(p, s, f->iotype_rule, &o, mode, cause, note, sizeof note, e) != 0) return -1;
@@ -120,6 +120,7 @@ static void print_io(cio_json *j, const cio_params *p, const char *kernel, int p
         cio_json_null(j, "refused");
     }
     cio_json_obj_end(j);
+    cio_settings_free(&s);
 }
 
 static void print_output_folder(cio_json *j, const cio_params *p, const cio_output_folder *f)

@@ -3,6 +3,7 @@
  * each, below the table in the order cio_settings_resolve calls them. */
 #include "config.h"
 #include "app/settings.h"
+#include "base/hints.h"
 #include "drivers/io_util.h"
 #include "engine/engine.h"
 
@@ -231,11 +232,13 @@ int cio_settings_serial(const cio_params *p, const cio_kernel_asks *k, cio_setti
     return 0;
 }
 
-/* The kernel's hints first, then the user's (which win where both set a key). */
+/* The kernel's hints first, then the user's (which win where both set a key).
+ * The user's are checked here (form and known ranges), so --print_params refuses
+ * what the run would; the hints file and PNETCDF_HINTS are read by the run. */
 int cio_settings_hints(const cio_params *p, const cio_kernel_asks *k, cio_settings *s, cio_err *e)
 {
-    (void)e;
     const char *user = cio_param_str(p, "hints");
+    if (user && cio_hints_check_text(user, cio_param_origin(p, "hints"), e) != 0) return -1;
     cio_free(s->hints);
     s->hints = NULL;
     s->hints_origin = cio_param_origin(p, "hints");

@@ -155,6 +155,16 @@ int cio_hints_check(const cio_hints *h, cio_err *e)
     return 0;
 }
 
+int cio_hints_check_text(const char *text, const char *origin, cio_err *e)
+{
+    cio_hints h;
+    cio_hints_init(&h);
+    int rc = cio_hints_parse(&h, text, origin, e);
+    if (rc == 0) rc = cio_hints_check(&h, e);
+    cio_hints_free(&h);
+    return rc;
+}
+
 MPI_Info cio_hints_to_info(const cio_hints *h)
 {
     if (h->n == 0) return MPI_INFO_NULL;

@@ -26,6 +26,8 @@ int cio_hints_parse_file_text(cio_hints *h, const char *text, const char *fname,
  * divide by zero, a negative one crash.  0, or -1 with e naming the hint's
  * origin (its file and line, the hints parameter's, PNETCDF_HINTS). */
 int cio_hints_check(const cio_hints *h, cio_err *e);
+/* A "k=v;k=v" string parsed and checked as above, nothing kept. */
+int cio_hints_check_text(const char *text, const char *origin, cio_err *e);
 MPI_Info cio_hints_to_info(const cio_hints *h);   /* MPI_INFO_NULL if empty */
 void cio_hints_from_info(cio_hints *h, MPI_Info info, const char *origin);
 

@@ -10,6 +10,9 @@ S="$top_srcdir/scripts/peer-fms"
 cd "$TESTTMP"
 mkdir notfms partfms
 : >partfms/libFMS.a
+mkdir -p fakefms/lib fakefms/include   # what find_fms looks for; the later checks come before any compile
+: >fakefms/lib/libFMS.a
+for m in fms_mod mpp_domains_mod diag_manager_mod time_manager_mod; do : >"fakefms/include/$m.mod"; done
 : >file
 n=0
 while IFS='|' read -r want flags; do
@@ -35,8 +38,13 @@ no fms_mod.mod: expected an FMS library|--fms partfms
 --records and --dt: expected whole numbers >= 1|--fms notfms --records 0
 invalid choice: 'cdf5'|--fms notfms --format cdf5
 --timeout: expected seconds > 0, found -1.0|--fms notfms --timeout -1
+--out file: is not a directory (a file of that name exists)|--fms fakefms --out file
+--mom-params nope.in: no such file (mom_io's parameter file)|--fms fakefms --mom-params nope.in
+--mppnccombine fakefms: not an executable program (FRE-NCtools' mppnccombine)|--fms fakefms --mppnccombine fakefms
+--mppnccombine nope: no such file|--fms fakefms --mppnccombine nope
 CASES
-[ $n = 11 ] || fail "ran $n cases, expected 11"
+[ $n = 15 ] || fail "ran $n cases, expected 15"
+[ "$(cat file)" = "" ] || fail "--out onto a file changed it"
 # --help describes the comparison and the configurations
 "$PYTHON" "$S" --help >help.txt 2>&1 || fail "peer-fms --help"
 for w in "builds nothing of FMS" "--check" single, iodomain-x, iodomain-4x1, per-pe, uneven, no-iodomain, parallel; do

@@ -82,6 +82,9 @@ bench-gcrm|--dir /proc/1: the folder is not writable|--dir /proc/1
 iocount|--keep f: expected a folder for the reports, found a file|--keep f -- true
 plan-tables|--output /: is a directory, expected a file name|--output / --run .
 plan-tables|--run f: expected the folder of the programs and inputs|--run f
+bench-decomp|make a run that writes no result to compare: --make_decomp writes a map file and exits|--pioperf prog --map set/a.nc.0000 --bin "$top_builddir/src/decomp" -- --make_decomp mom --gen_out x.dat
+bench-decomp|make a run that writes no result to compare: --pioperf runs PIO's pioperf experiment|--e3sm-io prog --map set/a.nc.0000 --bin "$top_builddir/src/decomp" -- --pioperf f
+bench-decomp|the decomp_io options after -- (--no_such_key 1): decomp_io: error: command line: unknown option|--e3sm-io prog --map set/a.nc.0000 --bin "$top_builddir/src/decomp" -- --no_such_key 1
 climio-sweep|--out: expected a folder name, found ''|run f --out ""
 climio-sweep|--dest: expected a folder name, found ''|report f --dest ""
 CASES

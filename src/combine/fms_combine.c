@@ -254,6 +254,7 @@ static void free_set(fms_set *s)
     }
     free(s->mem);
     free(s->vars);
+    free(s->times);
 }
 
 static int write_json(const fms_set *s, const fms_opts *o, const fms_times *t, int nprocs)

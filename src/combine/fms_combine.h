@@ -96,6 +96,8 @@ typedef struct fms_set {
     int dimvaries[FMS_MAX_DIMS];    /* a whole axis whose length differs from member to member */
     fms_var *vars;
     int64_t nrec;
+    double *times;              /* the first member's record coordinate (NULL: none), nrec values */
+    int64_t ntimes;
     int errors;                 /* members left out or refused on the way: exit status 1 */
     int set_refused;            /* the first member refused for what the whole set has (-m's missing_value) */
     /* the output */

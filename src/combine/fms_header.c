@@ -395,6 +395,54 @@ static int check_file(fms_set *s, fms_member *m, int is_first)
     return rc;
 }
 
+/* The values of a member's record coordinate (the variable named as its
+ * unlimited dimension), nrec doubles in *out (NULL, 0: none). */
+static int record_times(int id, int64_t nrec, double **out)
+{
+    int u, v;
+    char name[NC_MAX_NAME + 1];
+    *out = NULL;
+    if (nrec <= 0 || nc_inq_unlimdim(id, &u) != NC_NOERR || u < 0 || nc_inq_dimname(id, u, name) != NC_NOERR ||
+        nc_inq_varid(id, name, &v) != NC_NOERR)
+        return 0;
+    int nd;
+    if (nc_inq_varndims(id, v, &nd) != NC_NOERR || nd != 1) return 0;
+    *out = malloc((size_t)nrec * sizeof **out);
+    if (!*out) return -1;
+    if (nc_get_var_double(id, v, *out) != NC_NOERR) {
+        free(*out);
+        *out = NULL;
+    }
+    return 0;
+}
+
+/* Every member holds the first one's times: a member of another run of the set
+ * (an earlier month, a restarted job) has the same shape and would combine into
+ * a file whose records mix two periods.  Members with another record count are
+ * refused by the set's check (fms_check_set). */
+static int same_times(fms_set *s, const fms_member *m, int id, int is_first)
+{
+    double *t;
+    if (record_times(id, m->nrec, &t) != 0) return bad(m->path, "cannot be checked: out of memory");
+    if (is_first) {
+        free(s->times);
+        s->times = t;
+        s->ntimes = t ? m->nrec : 0;
+        return 0;
+    }
+    int rc = 0;
+    for (int64_t r = 0; t && s->times && m->nrec == s->ntimes && r < m->nrec && !rc; r++)
+        if (t[r] != s->times[r] && !(t[r] != t[r] && s->times[r] != s->times[r])) {
+            char what[600];
+            snprintf(what, sizeof what, "holds record %lld at time %.17g, \"%s\" at %.17g: a member of another run "
+                                        "(or period) of the set; combined, the records would mix two periods",
+                     (long long)r + 1, t[r], s->mem[s->first].path, s->times[r]);
+            rc = bad(m->path, what);
+        }
+    free(t);
+    return rc;
+}
+
 int fms_member_read(fms_set *s, int i, const fms_opts *o)
 {
     fms_member *m = &s->mem[i];
@@ -421,6 +469,7 @@ int fms_member_read(fms_set *s, int i, const fms_opts *o)
                 if (s->dimdecomp[s->vars[v].dims[d]]) s->vars[v].decomposed = 1;
     if (!rc) rc = check_decomposed_vars(s, m, is_first);
     m->nrec = s->recdim >= 0 && m->count ? m->count[s->recdim] : 1;
+    if (!rc && s->recdim >= 0) rc = same_times(s, m, id, is_first);
     nc_close(id);
     return rc;
 }

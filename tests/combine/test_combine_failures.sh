@@ -55,6 +55,22 @@ try 1 "$z" ocean_month.nc
 grep -q "ocean_month.nc.0000\": NumFilesInSet is not one integer" "$z/err.txt" \
   || { cat "$z/err.txt"; fail "NumFilesInSet 4.5: not refused"; }
 [ ! -e "$z/ocean_month.nc" ] || fail "NumFilesInSet 4.5: an output was written"
+# a member of another period of the set (its times one month on, the same shape):
+# refused, named with the record and both times, serially and on 3 ranks; -f leaves it out
+cp "$s0/ocean_month.nc.0000" "$z/"
+edit "$s0/ocean_month.nc.0002" "$z/ocean_month.nc.0002" 's/^ time = 15.5, 46.5 ;/ time = 46.5, 77.5 ;/'
+"$NCDUMP" -v time "$z/ocean_month.nc.0002" | grep -q "time = 46.5, 77.5" || fail "the time edit did not apply"
+want='input file "ocean_month.nc.0002" holds record 1 at time 46.5, "ocean_month.nc.0000" at 15.5: a member of another run'
+try 1 "$z" ocean_month.nc
+grep -qF "$want" "$z/err.txt" || { cat "$z/err.txt"; fail "a member of another period: not refused"; }
+[ ! -e "$z/ocean_month.nc" ] || fail "a member of another period: an output was written"
+(cd "$z" && run 3 "$comb" ocean_month.nc >out.txt 2>err.txt) && fail "a member of another period, 3 ranks: exit 0"
+grep -qF "$want" "$z/err.txt" || { cat "$z/err.txt"; fail "a member of another period, 3 ranks: not said"; }
+[ ! -e "$z/ocean_month.nc" ] || fail "a member of another period, 3 ranks: an output was written"
+try 1 "$z" -f ocean_month.nc
+grep -qF "$want" "$z/err.txt" && "$NCDUMP" -v time "$z/ocean_month.nc" | grep -q "time = 15.5, 46.5" \
+  || { cat "$z/err.txt"; fail "-f with a member of another period"; }
+rm -f "$z/ocean_month.nc"
 for bad in "xt_ocean:domain_decomposition = 1, 6, 4, 6 ;/xt_ocean:domain_decomposition = 2, 7, 5, 7 ;|starts the whole axis at point 2, the first member's" \
            "xt_ocean:domain_decomposition = 1, 6, 4, 6 ;/xt_ocean:domain_decomposition = 1., 6., 4.5, 6. ;|is not 4 integers" \
            "xt_ocean:domain_decomposition = 1, 6, 4, 6 ;/xt_ocean:domain_decomposition = 1, 6, 3, 6 ;|gives the member points 3 to 6, 4 of them, but its dimension xt_ocean has 3"; do

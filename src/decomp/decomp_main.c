@@ -150,7 +150,7 @@ static int decomp_preamble(cio_app *a, void *ctx, int nprocs)
 static void *classes_open(void *ctx, int nprocs) { return decomp_classes_open(&((decomp_kernel *)ctx)->x, nprocs); }
 static int classes_key(void *state, int rank, int64_t *key) { return decomp_class_key(state, rank, key); }
 static void classes_close(void *state) { (void)state; }
-static const cio_rank_classes decomp_classes = {classes_open, classes_key, classes_close};
+static const cio_rank_classes decomp_classes = {classes_open, classes_key, classes_close, NULL};
 
 static void decomp_plan(void *ctx, cio_engine *e, int rank, int nprocs)
 {

@@ -243,7 +243,9 @@ static int classes_key(void *state, int rank, int64_t *key)
     return 2;
 }
 
-static const cio_rank_classes exercise_rank_classes = {classes_open, classes_key, cio_free};
+static int classes_used(const void *ctx) { return ((const exercise *)ctx)->ior; }
+
+static const cio_rank_classes exercise_rank_classes = {classes_open, classes_key, cio_free, classes_used};
 
 /* One repetition of the output phase (cio_app_repeat). */
 static void output_once(void *ctx, int repetition)

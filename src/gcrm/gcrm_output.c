@@ -374,4 +374,4 @@ static int classes_key(void *state, int rank, int64_t *key)
     return 3;
 }
 
-const cio_rank_classes gcrm_rank_classes = {classes_open, classes_key, cio_free};
+const cio_rank_classes gcrm_rank_classes = {classes_open, classes_key, cio_free, NULL};

@@ -389,4 +389,4 @@ static void classes_close(void *state)
     cio_free(s);
 }
 
-const cio_rank_classes mom_rank_classes = {classes_open, classes_key, classes_close};
+const cio_rank_classes mom_rank_classes = {classes_open, classes_key, classes_close, NULL};

@@ -102,8 +102,12 @@ def test_program_error_line_on_real_launcher_output():
     for e in (err, err + "[vm:10892] 1 more process has sent help message help-mpi-api.txt / mpi-abort\n"
               '[vm:10892] Set MCA parameter "orte_base_help_aggregate" to 0 to see all help / error messages\n'):
         assert program_error_line(e, out) == "Error in e3sm_io_driver.cpp line 245: I/O API is not set", e
-    said = program_error_line(*launched("kill -SEGV $$"))
-    assert said and "signal" in said.lower() and not said.startswith("---"), said
+    err, out = launched("kill -SEGV $$")
+    said = program_error_line(err, out)
+    if "signal" in err.lower():
+        assert said and "signal" in said.lower() and not said.startswith("---"), (said, err, out)
+    else:   # a loaded machine: the launcher ended without its signal line, and no rule of dashes is quoted
+        assert said is None or not said.startswith(("---", "===")), (said, err, out)
     # GNU time -v: its report is not the program's words
     timed = subprocess.run(["/usr/bin/time", "-v", "sh", "-c", 'echo "Error: ncopen failed" >&2; exit 1'],
                            stderr=subprocess.PIPE, text=True) if os.access("/usr/bin/time", os.X_OK) else None
@@ -190,7 +194,9 @@ def test_report_of_one_sweep_twice_and_of_no_good_run(tmp_path, exercise):
     bad = small_sweep(str(tmp_path), "f")
     with open(bad, "a") as f:
         f.write("[launch]\nmpiexec = \"false\"\n")
-    assert run_tool(["run", bad], cwd=str(tmp_path), check=False).returncode == 1
+    env = tool_env()
+    env.pop("MPIEXEC", None)    # $MPIEXEC (make check sets it) wins over [launch] mpiexec
+    assert run_tool(["run", bad], cwd=str(tmp_path), env=env, check=False).returncode == 1
     p = run_tool(["report", "f.sweep"], cwd=str(tmp_path), check=False)
     assert p.returncode == 1 and "report: no run finished well (2 failed: the page lists them)" in p.stderr, \
         p.stdout + p.stderr

@@ -212,6 +212,10 @@ typedef struct cio_rank_classes {
     void *(*open)(void *ctx, int nprocs);
     int (*key)(void *state, int rank, int64_t *key);
     void (*close)(void *state);
+    /* after the kernel's setup: whether this run's ranks fall in classes at all
+     * (NULL: always); when not, every rank is planned on its own and
+     * --dry_run_every_rank is said to change nothing */
+    int (*used)(const void *ctx);
 } cio_rank_classes;
 int cio_app_dry_run(cio_app *a, int nprocs, cio_plan_rank_fn plan, const cio_rank_classes *classes, void *ctx);
 

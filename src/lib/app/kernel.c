@@ -49,9 +49,9 @@ int cio_kernel_main(const cio_kernel *k, void *ctx, int argc, char **argv)
         a->argv = argv;
     }
     a->kctx = ctx;
-    a->plans_by_class = k->rank_classes != NULL;
     refuse(k, a);
     cio_format fmt = k->setup ? k->setup(a, ctx) : CIO_FMT_NONE;
+    a->plans_by_class = k->rank_classes && (!k->rank_classes->used || k->rank_classes->used(ctx));
     cio_app_resolve_engine(a, fmt);
     if (k->configure) k->configure(a, ctx);
     cio_app_start_engine(a);

@@ -33,6 +33,10 @@ done
 printf '# site hints\ncb_buffer_size 16777216\ncb_nodes 0\n' >h.txt
 # shellcheck disable=SC2086
 refused "h.txt:3: hint cb_nodes=0: expected a whole number" "$EX" $base --hints_file h.txt
+# a hints file gives each key once, as a parameter file does (the later line won)
+printf 'cb_nodes 2\nromio_cb_write enable\ncb_nodes 4\n' >h.txt
+# shellcheck disable=SC2086
+refused "h.txt:3: hint 'cb_nodes' is given again in this file (each key once)" "$EX" $base --hints_file h.txt
 printf 'nx 8\nhints "striping_factor=-4"\n' >p.in
 # shellcheck disable=SC2086
 refused "p.in:2: hint striping_factor=-4: expected a whole number from 1" "$EX" p.in $base

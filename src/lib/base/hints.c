@@ -94,11 +94,15 @@ int cio_hints_parse(cio_hints *h, const char *str, const char *origin, cio_err *
     return rc;
 }
 
+/* A file gives each key once, as a parameter file does: the file's hints are
+ * read apart first, so a key set again in it is told from one it overrides. */
 int cio_hints_parse_file_text(cio_hints *h, const char *text, const char *fname, cio_err *e)
 {
     char *copy = cio_strdup(text);
     int lineno = 0, rc = 0;
     char *line = copy;
+    cio_hints file;
+    cio_hints_init(&file);
     while (line && *line) {
         char *nl = strchr(line, '\n');
         if (nl) *nl = '\0';
@@ -108,9 +112,18 @@ int cio_hints_parse_file_text(cio_hints *h, const char *text, const char *fname,
         char *c = line;
         while (*c && *c != '#' && *c != '!') c++;
         *c = '\0';
-        if ((rc = add_pair(h, line, where, 1, e)) != 0) break;
+        int before = file.n;
+        if ((rc = add_pair(&file, line, where, 1, e)) != 0) break;
+        for (int i = 0; i < before; i++)
+            if (strcmp(file.origin[i], where) == 0) {
+                rc = cio_seterr(e, "%s: hint '%s' is given again in this file (each key once)", where, file.key[i]);
+                break;
+            }
+        if (rc) break;
         line = nl ? nl + 1 : NULL;
     }
+    for (int i = 0; rc == 0 && i < file.n; i++) cio_hints_set(h, file.key[i], file.val[i], file.origin[i]);
+    cio_hints_free(&file);
     cio_free(copy);
     return rc;
 }

@@ -72,4 +72,8 @@ grep -q "NOT COMPARED: mapl single: --keep $TESTTMP/kept: .*File exists" "$TESTT
 rc=0
 "$PYTHON" "$top_srcdir/scripts/peer-pfio" "$TESTTMP/nothing-here" >"$TESTTMP/none.txt" 2>&1 || rc=$?
 [ $rc = 2 ] && grep -q 'no pfio_MAPL_demo.x there' "$TESTTMP/none.txt" || { cat "$TESTTMP/none.txt"; fail "missing demo: exit $rc"; }
+rc=0
+"$PYTHON" "$top_srcdir/scripts/peer-pfio" "$TESTTMP/nothing-here" --configs simple,,vector >"$TESTTMP/empty.txt" 2>&1 || rc=$?
+[ $rc = 2 ] && grep -q "found an empty one in 'simple,,vector'" "$TESTTMP/empty.txt" \
+  || { cat "$TESTTMP/empty.txt"; fail "--configs with an empty name: exit $rc"; }
 pass

@@ -107,7 +107,7 @@ expect_fail 2 "none1.nl: niotasks starts with 8, more I/O tasks than the 2 ranks
 nl 3 2 1 16 >none2.nl
 expect_fail 2 "none2.nl:4: rearrangers: 3: expected 0 (both), 1 (box) or 2 (subset)" "$X" --pioperf none2.nl --out none
 nl 1 -1 1 16 >none3.nl
-expect_fail 2 "none3.nl:5: nvars: -1: expected 0 or more" "$X" --pioperf none3.nl --out none
+expect_fail 2 "none3.nl:5: nvars: -1: expected 0 to 2147483647 (a Fortran integer)" "$X" --pioperf none3.nl --out none
 nl 1 2 1 0 >none4.nl
 expect_fail 2 "none4.nl: varsize lists no value above 0: nothing would run" "$X" --pioperf none4.nl --out none
 nl 1 2 4294967297 16 >none5.nl

@@ -126,11 +126,14 @@ static void fms_file_tuning(cio_app *a, const mom_config *c)
             cio_die_all(a->comm, "%s: single_writer serial writes one-writer files with the serial netCDF-C API, and no "
                                  "driver with a serial API (netcdf) is built (drivers built: %s); use --single_writer mpiio",
                         cio_param_origin(p, "single_writer"), cio_driver_names());
-        /* asked by name: said by the row below; by default, as the other paths are */
-        if (!cio_params_is_set(p, "single_writer") && a->rank == 0 && !cio_param_bool(p, "quiet"))
-            printf("mom_io: no driver with a serial netCDF-C API is built (drivers built: %s): pattern %s writes its "
-                   "files through the %s driver on MPI_COMM_SELF, as --single_writer mpiio\n", cio_driver_names(),
-                   mom_pattern_name(c->pattern), d->name);
+        /* asked by name: said by the row below.  By default: the row is not asked (the
+         * user gave no value), yet the run's record must say that the default did not
+         * run, so it is said here and kept in not_applied */
+        if (!cio_params_is_set(p, "single_writer"))
+            cio_app_note_unused(a, "single_writer", "single_writer serial (%s) needs the netcdf driver, which is not "
+                                "built (drivers built: %s): pattern %s writes its files through the %s driver on "
+                                "MPI_COMM_SELF, as --single_writer mpiio", cio_param_origin(p, "single_writer"),
+                                cio_driver_names(), mom_pattern_name(c->pattern), d->name);
         return;
     case SW_SERIAL:
         if (drv && d != k->driver && a->rank == 0 && !cio_param_bool(p, "quiet"))

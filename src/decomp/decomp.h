@@ -22,6 +22,10 @@ typedef enum decomp_call_pattern {
 const char *decomp_call_pattern_name(decomp_call_pattern cp);
 /* call_pattern resolved (auto: e3sm for e3sm_case unless iotype asks another mode). */
 int decomp_call_pattern_of(const cio_params *p, decomp_call_pattern *cp);
+/* Which program a run of decomp_io is: the map generator (--make_decomp, which
+ * wins), pioperf's experiment (--pioperf), or a replay of a map. */
+typedef enum { DECOMP_RUN_REPLAY = 0, DECOMP_RUN_GENERATOR, DECOMP_RUN_PIOPERF } decomp_run_kind;
+decomp_run_kind decomp_run_kind_of(const cio_params *p);
 /* The kernel's iotype rule (kernel_facts.h): the pattern's mode. */
 const char *decomp_iotype_rule(const cio_params *p, const cio_driver *d, cio_mode iotype, cio_mode *mode);
 

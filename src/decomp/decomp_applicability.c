@@ -9,8 +9,8 @@
 #include <string.h>
 
 static const decomp_kernel *kernel_of(const void *kctx) { return kctx; }
-static int generating(const cio_app *a) { return strcmp(cio_param_str(a->params, "make_decomp"), "none") != 0; }
-static int experiment(const cio_app *a) { return cio_param_str(a->params, "pioperf") != NULL; }
+static int generating(const cio_app *a) { return decomp_run_kind_of(a->params) == DECOMP_RUN_GENERATOR; }
+static int experiment(const cio_app *a) { return decomp_run_kind_of(a->params) == DECOMP_RUN_PIOPERF; }
 static int replaying(const cio_app *a, const void *kctx) { return kctx && !generating(a) && !experiment(a); }
 static int is_gen_key(const char *key) { return !strncmp(key, "gen_", 4); }
 

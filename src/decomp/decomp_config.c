@@ -171,6 +171,12 @@ static int pattern_mode(decomp_call_pattern cp, cio_mode *m)
     return 1;
 }
 
+decomp_run_kind decomp_run_kind_of(const cio_params *p)
+{
+    if (strcmp(cio_param_str(p, "make_decomp"), "none") != 0) return DECOMP_RUN_GENERATOR;
+    return cio_param_str(p, "pioperf") ? DECOMP_RUN_PIOPERF : DECOMP_RUN_REPLAY;
+}
+
 int decomp_call_pattern_of(const cio_params *p, decomp_call_pattern *cp)
 {
     const char *v = cio_param_str(p, "call_pattern");

@@ -87,7 +87,7 @@ static cio_format decomp_setup(cio_app *a, void *ctx)
 {
     decomp_kernel *k = ctx;
     k->app = a;
-    if (strcmp(cio_param_str(a->params, "make_decomp"), "none") != 0) {
+    if (decomp_run_kind_of(a->params) == DECOMP_RUN_GENERATOR) {
         cio_app_notes_at(a, CIO_APPLIES_AT_SETUP);     /* the generator's rows: it ends here */
         int rc = a->rank == 0 ? decomp_make(a->params, NULL) : 0;
         MPI_Bcast(&rc, 1, MPI_INT, 0, a->comm);
@@ -244,11 +244,15 @@ static void decomp_json(cio_json *j, void *ctx) { kernel_json(j, &((decomp_kerne
  * own record (doc/decomp.md), not a climio result. */
 static const char *decomp_no_result(const cio_params *p)
 {
-    if (strcmp(cio_param_str(p, "make_decomp"), "none") != 0)
+    switch (decomp_run_kind_of(p)) {
+    case DECOMP_RUN_GENERATOR:
         return "--make_decomp writes a map file and exits: no benchmark file, report or JSON result";
-    if (cio_param_str(p, "pioperf"))
+    case DECOMP_RUN_PIOPERF:
         return "--pioperf runs PIO's pioperf experiment, whose JSON is pioperf's own record (doc/decomp.md), "
                "not a climio result";
+    case DECOMP_RUN_REPLAY:
+        break;
+    }
     return NULL;
 }
 
